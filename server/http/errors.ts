@@ -1,0 +1,107 @@
+/**
+ * Error shapes of the contract: 422 `{detail:[{loc,msg,type}]}` (FastAPI's shape) for invalid
+ * input, `{error}` for the rest, `500 {error, request_id}` without internals.
+ */
+import type { ErrorRequestHandler, Request } from 'express';
+import type { z } from 'zod';
+import type { Logger } from '../logger.ts';
+
+export type Loc = (string | number)[];
+export interface DetailItem {
+  loc: Loc;
+  msg: string;
+  type: string;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationError extends Error {
+  constructor(readonly detail: DetailItem[]) {
+    super(detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '));
+  }
+}
+
+export const notFound = (what: string) => new HttpError(404, `${what} not found`);
+
+/** One 422 for one field. */
+export function invalid(loc: Loc, msg: string, type = 'value_error'): ValidationError {
+  return new ValidationError([{ loc, msg, type }]);
+}
+
+function issueType(issue: z.core.$ZodIssue): string {
+  if (/received undefined/.test(issue.message)) return 'missing';
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${issue.expected}_type`;
+    case 'too_small':
+      return issue.origin === 'string' ? 'string_too_short' : issue.origin === 'array' ? 'too_short' : 'greater_than_equal';
+    case 'too_big':
+      return issue.origin === 'string' ? 'string_too_long' : issue.origin === 'array' ? 'too_long' : 'less_than_equal';
+    case 'invalid_value':
+      return 'enum';
+    case 'unrecognized_keys':
+      return 'extra_forbidden';
+    case 'invalid_union':
+      return 'union_error';
+    default:
+      return 'value_error';
+  }
+}
+
+export function zodDetail(error: z.ZodError, prefix: Loc): DetailItem[] {
+  return error.issues.map((issue) => ({
+    loc: [...prefix, ...(issue.path as (string | number)[])],
+    msg: /received undefined/.test(issue.message) ? 'Field required' : issue.message,
+    type: issueType(issue),
+  }));
+}
+
+/** Parses `value` with `schema` or throws a 422 whose locations start with `prefix`. */
+export function parseOr422<S extends z.ZodType>(schema: S, value: unknown, prefix: Loc): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new ValidationError(zodDetail(r.error, prefix));
+  return r.data;
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof ValidationError) {
+      res.status(422).json({ detail: err.detail });
+      return;
+    }
+    if (err instanceof HttpError) {
+      res.status(err.status).json({ error: err.message, ...err.extra });
+      return;
+    }
+    // body-parser errors carry a `type`; map them to the contract's shapes.
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      res.status(413).json({ error: `Request body too large: the limit is ${(err as { limit: number }).limit} bytes` });
+      return;
+    }
+    if (type === 'entity.parse.failed') {
+      res.status(422).json({ detail: [{ loc: ['body'], msg: `Malformed JSON: ${(err as Error).message}`, type: 'json_invalid' }] });
+      return;
+    }
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      res.status(415).json({ error: (err as Error).message });
+      return;
+    }
+    const requestId = requestIdOf(req);
+    logger.error({ err, request_id: requestId, method: req.method, path: req.path }, 'unhandled error');
+    res.status(500).json({ error: 'Internal server error', request_id: requestId });
+  };
+}
+
+export function requestIdOf(req: Request): string {
+  return (req as Request & { id?: string }).id ?? '';
+}

@@ -1,0 +1,143 @@
+/** HTTP routes of the journal endpoints (spec endpoints 1-8): parse, call the domain, shape. */
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { principalOf } from '../auth/middleware.ts';
+import { parseOr422 } from '../http/errors.ts';
+import { nowIso } from '../storage/db.ts';
+import { editRequest } from './edit/operations.ts';
+import { IdempotencyStore } from './idempotency.ts';
+import type { JournalService } from './service.ts';
+
+export const MAX_TITLE = 300;
+export const MAX_MARKDOWN_BYTES = 1024 * 1024;
+
+const title = z
+  .string()
+  .max(MAX_TITLE, `title is limited to ${MAX_TITLE} characters`)
+  .refine((t) => t.trim().length > 0, 'title must not be blank');
+const journalId = z.string().min(1).max(100);
+
+const createBody = z.object({ title: title.optional() });
+const renameBody = z.object({ journal_id: journalId, title });
+const importBody = z.object({
+  markdown: z
+    .string()
+    .refine((m) => Buffer.byteLength(m) <= MAX_MARKDOWN_BYTES, `markdown is limited to ${MAX_MARKDOWN_BYTES} bytes (1 MiB)`),
+  title: title.optional(),
+  team_slug: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, 'team_slug may hold letters, digits, - and _').optional(),
+});
+const listQuery = z.object({
+  page_token: z.string().regex(/^\d{1,15}$/, 'page_token must be the integer next_page_token of the previous page').transform(Number).optional(),
+  page_size: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** A JSON body must be an object; a missing body counts as an empty one. */
+function body(req: Request): unknown {
+  return req.body === undefined ? {} : req.body;
+}
+
+export function journalRoutes(journals: JournalService): Router {
+  const r = Router();
+
+  r.put('/journals/editor/create', (req, res) => {
+    const b = parseOr422(createBody, body(req), ['body']);
+    const row = journals.create(principalOf(req), b.title);
+    res.json({
+      success: true,
+      message: 'Journal created',
+      journal_id: row.id,
+      title: row.title,
+      created_at: row.created_at,
+      timestamp: nowIso(),
+    });
+  });
+
+  r.get('/journals/list', (req, res) => {
+    const q = parseOr422(listQuery, req.query, ['query']);
+    const page = journals.list(principalOf(req), q.page_token, q.page_size);
+    res.json({
+      success: true,
+      message: `${page.journals.length} journals`,
+      journals: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at })),
+      ...(page.next !== undefined ? { next_page_token: page.next } : {}),
+    });
+  });
+
+  r.get('/journals/content/:journal_id', (req, res) => {
+    const row = journals.owned(principalOf(req), req.params.journal_id);
+    const { markdown, revision } = journals.content(row);
+    res.json({
+      success: true,
+      message: null,
+      title: row.title,
+      journal_id: row.id,
+      content: markdown,
+      timestamp: nowIso(),
+      revision,
+    });
+  });
+
+  r.patch('/journals/editor/rename', (req, res) => {
+    const b = parseOr422(renameBody, body(req), ['body']);
+    const row = journals.rename(principalOf(req), b.journal_id, b.title);
+    res.json({ success: true, message: 'Journal renamed', journal_id: row.id, title: row.title, timestamp: nowIso() });
+  });
+
+  r.delete('/journals/editor/delete/:journal_id', (req, res) => {
+    const { row, markdown } = journals.delete(principalOf(req), req.params.journal_id);
+    const now = nowIso();
+    res.json({
+      success: true,
+      message: 'Journal deleted',
+      timestamp: now,
+      deleted_journal_data: {
+        id: row.id,
+        type: 'journal',
+        title: row.title,
+        content: markdown,
+        comments: [],
+        created_at: row.created_at,
+        is_trashed: true,
+        updated_at: row.updated_at,
+        font_family: 'default',
+        publish_status: 'private',
+        publish_subdomain: '',
+        color: '',
+        trashed_at: now,
+        parent_item: '',
+        order_indexes: null,
+        pending_invites: null,
+      },
+    });
+  });
+
+  r.put('/journals/editor/import_from_markdown', (req, res) => {
+    const b = parseOr422(importBody, body(req), ['body']);
+    const row = journals.importMarkdown(principalOf(req), b.markdown, b.title, b.team_slug || undefined);
+    res.json({
+      success: true,
+      message: 'Journal imported',
+      journal_id: row.id,
+      journal_url: journals.journalUrl(row),
+      timestamp: nowIso(),
+    });
+  });
+
+  r.patch('/journals/editor/edit', (req, res) => {
+    const raw = body(req);
+    const b = parseOr422(editRequest, raw, ['body']);
+    const key = req.get('Idempotency-Key');
+    if (key !== undefined) IdempotencyStore.validateKey(key);
+    const idem = key !== undefined ? { key, hash: IdempotencyStore.requestHash(req.method, req.path, raw) } : undefined;
+    const out = journals.edit(principalOf(req), b, idem);
+    res.status(out.status).json(out.body);
+  });
+
+  r.get('/journals/editor/model/:journal_id', (req, res) => {
+    const row = journals.owned(principalOf(req), req.params.journal_id);
+    const { model, revision } = journals.model(row);
+    res.json({ success: true, model, message: null, timestamp: nowIso(), revision });
+  });
+
+  return r;
+}

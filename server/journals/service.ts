@@ -1,0 +1,195 @@
+/**
+ * The journals domain: every endpoint's logic, independent of HTTP. A key reaches only the
+ * journals it created; unknown and foreign ids are the same 404.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Node as PMNode } from 'prosemirror-model';
+import { prosemirrorToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
+import * as Y from 'yjs';
+import { newBlockId } from '../../shared/ids.ts';
+import { blocksToMarkdown, markdownToDoc } from '../../shared/markdown/index.ts';
+import { FRAGMENT_NAME, schema } from '../../shared/schema.ts';
+import type { Principal } from '../auth/keys.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import type { DB } from '../storage/db.ts';
+import { nowIso } from '../storage/db.ts';
+import { applyPlan } from './edit/apply.ts';
+import type { EditRequest } from './edit/operations.ts';
+import { planEdit, type OperationResult } from './edit/plan.ts';
+import { IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { RestOrigin, type LiveJournal } from './live.ts';
+import type { JournalRegistry } from './registry.ts';
+import type { JournalRow, JournalStore } from './store.ts';
+
+export const DEFAULT_TITLE = 'Untitled Journal';
+export const DEFAULT_IMPORT_TITLE = 'Imported Journal';
+
+export interface EditOutcome {
+  success: boolean;
+  journal_id: string;
+  results: OperationResult[];
+  message: string;
+  timestamp: string;
+  revision: number;
+  applied: boolean;
+  dry_run: boolean;
+}
+
+export class JournalService {
+  private readonly idempotency: IdempotencyStore;
+
+  constructor(
+    private readonly db: DB,
+    readonly store: JournalStore,
+    readonly registry: JournalRegistry,
+    private readonly publicBaseUrl: string,
+  ) {
+    this.idempotency = new IdempotencyStore(db);
+  }
+
+  journalUrl(row: JournalRow): string {
+    const url = `${this.publicBaseUrl}/journals/${row.id}`;
+    return row.team_slug ? `${url}?team=${encodeURIComponent(row.team_slug)}` : url;
+  }
+
+  owned(p: Principal, id: string): JournalRow {
+    const row = this.store.findOwned(id, p.keyId);
+    if (!row) throw notFound('Journal');
+    return row;
+  }
+
+  private insertJournal(p: Principal, title: string, doc: PMNode, teamSlug: string | null): JournalRow {
+    const ydoc = new Y.Doc();
+    prosemirrorToYXmlFragment(doc, ydoc.getXmlFragment(FRAGMENT_NAME));
+    const snapshot = Y.encodeStateAsUpdate(ydoc);
+    ydoc.destroy();
+    return this.store.create({ id: randomUUID(), key_id: p.keyId, org_id: p.orgId, title, team_slug: teamSlug, snapshot });
+  }
+
+  create(p: Principal, title: string | undefined): JournalRow {
+    const doc = schema.topNodeType.create(null, schema.nodes.paragraph!.create({ id: newBlockId() }));
+    return this.insertJournal(p, title ?? DEFAULT_TITLE, doc, null);
+  }
+
+  importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined): JournalRow {
+    const doc = markdownToDoc(markdown);
+    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, doc, teamSlug ?? null);
+  }
+
+  list(p: Principal, pageToken: number | undefined, pageSize: number): { journals: JournalRow[]; next?: number } {
+    const rows = this.store.page(p.keyId, pageToken ?? Number.MAX_SAFE_INTEGER, pageSize + 1);
+    const more = rows.length > pageSize;
+    const journals = more ? rows.slice(0, pageSize) : rows;
+    return { journals, next: more ? journals[journals.length - 1]!.seq : undefined };
+  }
+
+  rename(p: Principal, id: string, title: string): JournalRow {
+    const row = this.owned(p, id);
+    this.store.rename(row.seq, title);
+    return this.store.findById(id)!;
+  }
+
+  /** Markdown of the whole journal, cached by revision in memory and in SQLite. */
+  content(row: JournalRow): { markdown: string; revision: number } {
+    const loaded = this.registry.get(row.id);
+    const hot = loaded?.cachedMarkdown();
+    if (hot !== undefined) return { markdown: hot, revision: loaded!.revision };
+    if (!loaded) {
+      const cold = this.store.cachedMarkdown(row.seq, row.revision);
+      if (cold !== undefined) return { markdown: cold, revision: row.revision };
+    }
+    const live = this.registry.open(row);
+    const markdown = exportMarkdown(live);
+    live.cacheMarkdown(live.revision, markdown);
+    this.store.saveMarkdownCache(row.seq, live.revision, markdown);
+    return { markdown, revision: live.revision };
+  }
+
+  model(row: JournalRow): { model: unknown; revision: number } {
+    const live = this.registry.open(row);
+    return { model: yXmlFragmentToProseMirrorRootNode(live.fragment, schema).toJSON(), revision: live.revision };
+  }
+
+  /** Deletes the journal and its history in one transaction; its editors are closed first. */
+  delete(p: Principal, id: string): { row: JournalRow; markdown: string } {
+    const row = this.owned(p, id);
+    const { markdown } = this.content(row);
+    this.registry.evict(row.id, 'journal deleted');
+    this.store.delete(row.seq);
+    return { row, markdown };
+  }
+
+  /**
+   * Applies an edit. Everything here is synchronous, so no other request interleaves between the
+   * revision check, the plan and the commit. All successful operations land in one Yjs
+   * transaction, committed to SQLite (with the idempotency record) before this returns.
+   */
+  edit(p: Principal, req: EditRequest, idempotency?: { key: string; hash: string }): StoredResponse {
+    if (idempotency) {
+      const replay = this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
+      if (replay) return replay;
+    }
+    const row = this.owned(p, req.journal_id);
+    const live = this.registry.open(row);
+    if (req.expected_revision !== undefined && req.expected_revision !== live.revision) {
+      throw new HttpError(409, `The journal is at revision ${live.revision}, not ${req.expected_revision}`, {
+        current_revision: live.revision,
+      });
+    }
+    const newId = () => newBlockId();
+    const plan = planEdit(live, req.operations, newId);
+    const atomicFailure = req.atomic && plan.failed > 0;
+    if (atomicFailure) {
+      const first = plan.results.findIndex((r) => !r.success);
+      for (const r of plan.results) {
+        if (r.success) {
+          r.success = false;
+          r.error = `not applied: the request is atomic and operation ${first} failed`;
+        }
+      }
+    }
+    const apply = !req.dry_run && !atomicFailure && plan.actions.length > 0;
+    const commit = this.db.transaction(() => {
+      if (apply) {
+        live.doc.transact((tr) => applyPlan(live, plan.actions, tr, newId), new RestOrigin(req.sync_realtime_state));
+      }
+      const response = { status: 200, body: this.editBody(req, plan.results, plan.failed, live.revision, apply) };
+      if (idempotency && !req.dry_run) this.idempotency.save(p.keyId, idempotency.key, idempotency.hash, response);
+      return response;
+    });
+    try {
+      return commit();
+    } catch (err) {
+      // SQLite rolled back, but the Y.Doc cannot: reload it from storage on next use.
+      if (apply) live.broken = true;
+      throw err;
+    }
+  }
+
+  private editBody(req: EditRequest, results: OperationResult[], failed: number, revision: number, applied: boolean): EditOutcome {
+    const total = results.length;
+    const ok = total - failed;
+    let message: string;
+    if (req.dry_run) message = `Dry run: ${ok} of ${total} operations would apply; nothing was changed`;
+    else if (req.atomic && failed > 0) message = `Atomic edit rejected: ${failed} of ${total} operations failed; nothing was changed`;
+    else message = `${ok} of ${total} operations applied`;
+    return {
+      success: failed === 0,
+      journal_id: req.journal_id,
+      results,
+      message,
+      timestamp: nowIso(),
+      revision,
+      applied,
+      dry_run: req.dry_run,
+    };
+  }
+}
+
+/** Linear-time export: top-level blocks are converted and serialized in chunks. */
+export function exportMarkdown(live: LiveJournal): string {
+  const root = yXmlFragmentToProseMirrorRootNode(live.fragment, schema);
+  const blocks: PMNode[] = [];
+  root.forEach((b) => blocks.push(b));
+  return blocksToMarkdown(blocks);
+}

@@ -1,0 +1,28 @@
+/**
+ * Structured JSON logs (pino). Credentials must never reach a log line: the paths below are
+ * redacted wherever a caller passes a request-like object, and request logging records the path
+ * without its query string (browser editors carry `?token=` there).
+ */
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: undefined,
+    redact: {
+      paths: [
+        'authorization',
+        'headers.authorization',
+        'req.headers.authorization',
+        'token',
+        'api_key',
+        'apiKey',
+        '*.token',
+        '*.api_key',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * Starts the real service on an ephemeral port with a temporary DATA_DIR, and gives tests an
+ * HTTP client. Keys are made with the same domain functions the admin command line uses.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startService, type RunningService } from '../../server/app.ts';
+import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
+import { loadConfig } from '../../server/config.ts';
+
+export interface TestServer {
+  svc: RunningService;
+  url: string;
+  dataDir: string;
+  /** A new organization with one key; returns a client bound to that key. */
+  newClient(tier?: Tier): Promise<Client>;
+  /** Another key of the same organization as `client`. */
+  sameOrgClient(client: Client): Client;
+  close(): Promise<void>;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'study-test-'));
+}
+
+export async function startTestServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? tempDataDir();
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...opts.env });
+  const svc = await startService(config);
+  const url = svc.url;
+  return {
+    svc,
+    url,
+    dataDir,
+    async newClient(tier: Tier = 'developer') {
+      const org = createOrganization(svc.ctx.db, `org-${Math.random().toString(36).slice(2, 8)}`, tier);
+      const { api_key } = createApiKey(svc.ctx.db, org.id);
+      return new Client(url, api_key, org.id);
+    },
+    sameOrgClient(client: Client) {
+      const { api_key } = createApiKey(svc.ctx.db, client.orgId);
+      return new Client(url, api_key, client.orgId);
+    },
+    close: () => svc.close(),
+  };
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Client {
+  constructor(
+    readonly url: string,
+    readonly key: string | undefined,
+    readonly orgId: string,
+  ) {}
+
+  async request<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const h: Record<string, string> = { ...headers };
+    if (this.key) h.authorization = `Bearer ${this.key}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      h['content-type'] ??= 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(this.url + p, { method, headers: h, body: payload });
+    const text = await res.text();
+    let parsed: any = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* keep text */
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  get = <T = any>(p: string) => this.request<T>('GET', p);
+  put = <T = any>(p: string, b?: unknown, h?: Record<string, string>) => this.request<T>('PUT', p, b, h);
+  patch = <T = any>(p: string, b?: unknown, h?: Record<string, string>) => this.request<T>('PATCH', p, b, h);
+  del = <T = any>(p: string) => this.request<T>('DELETE', p);
+
+  async importMarkdown(markdown: string, title?: string): Promise<string> {
+    const r = await this.put('/v1/journals/editor/import_from_markdown', { markdown, title });
+    if (r.status !== 200) throw new Error(`import failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.journal_id;
+  }
+
+  async model(id: string): Promise<any> {
+    const r = await this.get(`/v1/journals/editor/model/${id}`);
+    if (r.status !== 200) throw new Error(`model failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+
+  async content(id: string): Promise<string> {
+    const r = await this.get(`/v1/journals/content/${id}`);
+    if (r.status !== 200) throw new Error(`content failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.content;
+  }
+
+  edit(journal_id: string, operations: unknown[], extra: Record<string, unknown> = {}, headers?: Record<string, string>) {
+    return this.patch('/v1/journals/editor/edit', { journal_id, operations, ...extra }, headers);
+  }
+}
+
+/** Top-level blocks of a model as [type, id, text] for compact assertions. */
+export function blocks(model: any): { type: string; id: string; text: string; attrs: any }[] {
+  return (model.model.content ?? []).map((n: any) => ({ type: n.type, id: n.attrs?.id, text: textOf(n), attrs: n.attrs }));
+}
+
+export function textOf(n: any): string {
+  if (n.text) return n.text;
+  return (n.content ?? []).map(textOf).join('');
+}
