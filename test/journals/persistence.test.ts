@@ -1,0 +1,68 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { blocks, startTestServer, tempDataDir, type TestServer } from '../helpers/server.ts';
+
+let running: TestServer | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+it('keeps journals, edits, titles and revisions across a restart', async () => {
+  const dataDir = tempDataDir();
+  running = await startTestServer({ dataDir });
+  const c = await running.newClient();
+  const id = await c.importMarkdown('# Keep\n\nme\n', 'Durable');
+  const m = await c.model(id);
+  const edit = await c.edit(id, [
+    { type: 'create_node', nodeType: 'paragraph', params: ['added'], referenceId: blocks(m)[1]!.id },
+    { type: 'update_node', nodeId: blocks(m)[0]!.id, params: [{ level: 2, content: 'Kept' }] },
+  ]);
+  expect(edit.body.success).toBe(true);
+  await c.patch('/v1/journals/editor/rename', { journal_id: id, title: 'Renamed' });
+  await running.close();
+
+  running = await startTestServer({ dataDir });
+  const again = new (c.constructor as any)(running.url, c.key, c.orgId);
+  const content = await again.get(`/v1/journals/content/${id}`);
+  expect(content.body).toMatchObject({ title: 'Renamed', content: '## Kept\n\nme\n\nadded\n', revision: edit.body.revision });
+  const m2 = await again.model(id);
+  expect(blocks(m2).map((b: any) => b.id).slice(0, 2)).toEqual(blocks(m).map((b) => b.id));
+});
+
+it('compacts the update log into a snapshot past the threshold without losing anything', async () => {
+  const dataDir = tempDataDir();
+  running = await startTestServer({ dataDir, env: { COMPACT_AFTER_UPDATES: '5' } });
+  const c = await running.newClient();
+  const id = await c.importMarkdown('start\n');
+  for (let i = 0; i < 12; i++) {
+    const r = await c.edit(id, [{ type: 'create_node', nodeType: 'paragraph', params: [`p${i}`] }]);
+    expect(r.body.success).toBe(true);
+  }
+  await new Promise((r) => setImmediate(r));
+  const db = new Database(path.join(dataDir, 'study.db'), { readonly: true });
+  const row = db.prepare('SELECT seq, revision, snapshot_revision FROM journals WHERE id = ?').get(id) as any;
+  const logged = (db.prepare('SELECT COUNT(*) AS n FROM journal_updates WHERE journal_seq = ?').get(row.seq) as any).n;
+  db.close();
+  expect(row.revision).toBe(13);
+  expect(row.snapshot_revision).toBeGreaterThanOrEqual(10);
+  expect(logged).toBe(row.revision - row.snapshot_revision);
+  await running.close();
+
+  running = await startTestServer({ dataDir });
+  const again = new (c.constructor as any)(running.url, c.key, c.orgId);
+  const expected = ['start', ...Array.from({ length: 12 }, (_, i) => `p${i}`)].join('\n\n') + '\n';
+  expect(await again.content(id)).toBe(expected);
+});
+
+it('unloads idle journals after compaction and reloads them on use', async () => {
+  running = await startTestServer({ env: { JOURNAL_IDLE_SECONDS: '0' } });
+  const c = await running.newClient();
+  const id = await c.importMarkdown('idle\n');
+  await c.edit(id, [{ type: 'create_node', nodeType: 'paragraph', params: ['more'] }]);
+  expect(running.svc.ctx.registry.get(id)).toBeDefined();
+  running.svc.ctx.registry.sweepIdle(Date.now() + 1);
+  expect(running.svc.ctx.registry.get(id)).toBeUndefined();
+  expect(await c.content(id)).toBe('idle\n\nmore\n');
+});
