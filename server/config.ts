@@ -21,6 +21,13 @@ const envSchema = z.object({
   COMPACT_AFTER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Seconds a journal with no editors and no REST use stays in memory. */
   JOURNAL_IDLE_SECONDS: z.coerce.number().min(0).default(30),
+  /** Unload least recently used idle journals once loaded journals are estimated above this (0 = no cap). */
+  JOURNAL_MEMORY_CAP_MB: z.coerce.number().min(0).default(512),
+  /** Realtime editors (docs/realtime.md): largest WebSocket message, connection limits, token lifetime. */
+  WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
+  WS_MAX_CONNECTIONS_PER_ORG: z.coerce.number().int().min(1).default(2000),
+  EDITOR_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
   /** Print the bootstrap key on first start (set false for unattended deployments). */
   BOOTSTRAP_PRINT_KEY: bool.default(true),
 });
@@ -30,13 +37,20 @@ export type Config = {
   host: string;
   dataDir: string;
   dbPath: string;
+  /** Where clients reach the service; defaults to http://HOST:PORT (the bound port when PORT=0). */
   publicBaseUrl: string;
+  publicBaseUrlExplicit: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   sqliteSynchronous: 'normal' | 'full';
   compactAfterUpdates: number;
   compactAfterBytes: number;
   journalIdleMs: number;
   bootstrapPrintKey: boolean;
+  journalMemoryCapBytes: number;
+  wsMaxPayloadBytes: number;
+  wsMaxConnectionsPerJournal: number;
+  wsMaxConnectionsPerOrg: number;
+  editorTokenTtlSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -56,11 +70,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     dbPath: path.join(dataDir, 'study.db'),
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrlExplicit: e.PUBLIC_BASE_URL !== undefined,
     logLevel: e.LOG_LEVEL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     compactAfterUpdates: e.COMPACT_AFTER_UPDATES,
     compactAfterBytes: e.COMPACT_AFTER_BYTES,
     journalIdleMs: e.JOURNAL_IDLE_SECONDS * 1000,
     bootstrapPrintKey: e.BOOTSTRAP_PRINT_KEY,
+    journalMemoryCapBytes: Math.round(e.JOURNAL_MEMORY_CAP_MB * 1024 * 1024),
+    wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
+    wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
+    wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
+    editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
   };
 }

@@ -1,0 +1,119 @@
+/**
+ * Journal service benchmarks (issue 2, DESIGN.md section 7), measured through the real HTTP
+ * service in-process. Server time comes from the Server-Timing header, so loopback and client
+ * costs stay out of the figures. Every goal is reported as a ratio taken in the same run.
+ */
+import * as Y from 'yjs';
+import { startService } from '../server/app.ts';
+import { createApiKey, createOrganization } from '../server/auth/keys.ts';
+import { loadConfig } from '../server/config.ts';
+import { exportMarkdown } from '../server/journals/service.ts';
+import { tempDataDir } from '../test/helpers/server.ts';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function paragraphs(n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(`Paragraph ${i} with *some* emphasis, a [link](https://example.com/${i}) and \`code\`.`);
+  return out.join('\n\n') + '\n';
+}
+
+function mixedMarkdown(targetBytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < targetBytes; i++) {
+    const chunk =
+      `## Section ${i}\n\nSome **bold** text, some *emphasis*, \`inline code\` and a [link](https://example.com/${i} "t").\n\n` +
+      `- item one\n- item two with ~~strike~~\n  - nested\n\n1. first\n2. second\n\n> quoted line ${i}\n\n` +
+      '```js\nconst x = ' + i + ';\n```\n\n| a | b |\n| :- | -: |\n| 1 | 2 |\n\n';
+    parts.push(chunk);
+    size += chunk.length;
+  }
+  return parts.join('');
+}
+
+export async function benchJournals(): Promise<Record<string, number>> {
+  const config = loadConfig({ DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const svc = await startService(config);
+  const org = createOrganization(svc.ctx.db, 'bench', 'enterprise');
+  const { api_key } = createApiKey(svc.ctx.db, org.id);
+  const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(svc.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json()) as any;
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+    const serverMs = Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1]);
+    return { json, serverMs };
+  };
+  const out: Record<string, number> = {};
+  try {
+    // 1. create_node cost does not grow with the journal
+    const editP50 = async (blocks: number) => {
+      const { json } = await call('PUT', '/v1/journals/editor/import_from_markdown', { markdown: paragraphs(blocks) });
+      const id = json.journal_id as string;
+      const model = (await call('GET', `/v1/journals/editor/model/${id}`)).json.model;
+      const ref = model.content[Math.floor(blocks / 2)].attrs.id as string;
+      const times: number[] = [];
+      for (let i = 0; i < 230; i++) {
+        const r = await call('PATCH', '/v1/journals/editor/edit', {
+          journal_id: id,
+          operations: [{ type: 'create_node', nodeType: 'paragraph', params: [`new ${i}`], referenceId: ref }],
+        });
+        if (i >= 30) times.push(r.serverMs); // warm-up excluded
+      }
+      return { p50: median(times), id };
+    };
+    const small = await editP50(100);
+    const large = await editP50(10_000);
+    out['edit.create_node.p50_ms.100_blocks'] = small.p50;
+    out['edit.create_node.p50_ms.10000_blocks'] = large.p50;
+    out['edit.create_node.ratio_10000_vs_100 (goal <= 1.5)'] = large.p50 / small.p50;
+
+    // 2. cold load of a 10,000-block journal vs Y.applyUpdate of the same state
+    const row = svc.ctx.journals.store.findById(large.id)!;
+    const loadTimes: number[] = [];
+    const applyTimes: number[] = [];
+    const exportTimes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      svc.ctx.registry.closeAll('bench'); // compacts: the state is one snapshot
+      const state = svc.ctx.journals.store.loadState(row.seq);
+      const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
+      let t = performance.now();
+      const doc = new Y.Doc();
+      Y.applyUpdate(doc, Y.mergeUpdates(all));
+      applyTimes.push(performance.now() - t);
+      doc.destroy();
+      t = performance.now();
+      const live = svc.ctx.registry.open(row);
+      live.findBlock('no-such-id'); // includes building the block index
+      loadTimes.push(performance.now() - t);
+      t = performance.now();
+      exportMarkdown(live);
+      exportTimes.push(performance.now() - t);
+    }
+    out['load.cold_ms.10000_blocks'] = median(loadTimes);
+    out['load.y_applyUpdate_ms.10000_blocks'] = median(applyTimes);
+    out['load.ratio_vs_applyUpdate'] = median(loadTimes) / median(applyTimes);
+    out['export.cold_ms.10000_blocks'] = median(exportTimes);
+    out['export.ratio_vs_y_decode (goal < 2)'] = median(exportTimes) / median(applyTimes);
+
+    // 3. import / export of a 1 MB document through the service
+    const md = mixedMarkdown(1_000_000);
+    const mb = Buffer.byteLength(md) / 1e6;
+    const imports: number[] = [];
+    const exports: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const imp = await call('PUT', '/v1/journals/editor/import_from_markdown', { markdown: md });
+      imports.push(imp.serverMs);
+      const exp = await call('GET', `/v1/journals/content/${imp.json.journal_id}`);
+      exports.push(exp.serverMs);
+    }
+    out['markdown.document_mb'] = mb;
+    out['markdown.import_mb_per_s'] = mb / (median(imports) / 1000);
+    out['markdown.export_mb_per_s (cold, loads the journal)'] = mb / (median(exports) / 1000);
+    out['markdown.export_vs_import_time (goal <= 1.5)'] = median(exports) / median(imports);
+  } finally {
+    await svc.close();
+  }
+  return out;
+}

@@ -1,0 +1,31 @@
+/**
+ * `npm run bench`: runs every benchmark module in one process and prints its figures. Goals are
+ * ratios measured in the same run (machines are noisy); nothing here is part of `npm test`.
+ * Pass names to run a subset: `npm run bench -- journals markdown`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const suites: [name: string, file: string, fn: string][] = [
+  ['journals', 'journals.ts', 'benchJournals'],
+  ['markdown', 'markdown.ts', 'benchMarkdown'],
+  ['realtime', 'realtime.ts', 'benchRealtime'],
+  ['billing', 'billing.ts', 'benchBilling'],
+  ['practice', 'practice.ts', 'benchPractice'],
+  ['video', 'video.ts', 'benchVideo'],
+];
+
+const wanted = process.argv.slice(2);
+for (const [name, file, fn] of suites) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  const full = path.join(here, file);
+  if (!fs.existsSync(full)) continue;
+  const mod = await import(pathToFileURL(full).href);
+  const started = performance.now();
+  const figures: Record<string, number> = await mod[fn]();
+  console.log(`\n== ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${Number.isInteger(v) ? v : v.toFixed(3)}`);
+}
+process.exit(0);
