@@ -14,10 +14,10 @@ afterAll(() => server.close());
 
 describe('authentication', () => {
   it('rejects missing, malformed and unknown keys with 401 {error}', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sk_study_nope' }]) {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sk_study_nope' }] as Record<string, string>[]) {
       const res = await fetch(`${server.url}/v1/journals/list`, { headers });
       expect(res.status).toBe(401);
-      expect(typeof (await res.json()).error).toBe('string');
+      expect(typeof ((await res.json()) as { error: unknown }).error).toBe('string');
     }
   });
 

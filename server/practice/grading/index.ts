@@ -1,0 +1,38 @@
+/**
+ * Grading of one answer: choice problems exactly (select-all with partial credit), mathematics by
+ * symbolic equivalence, text against a rubric of concepts. Throws GradingInputError when the
+ * problem lacks what grading needs (the route answers 422 with its `loc`).
+ */
+import type { GradeInput, GradeResult } from '../types.ts';
+import { gradeChoice } from './choice.ts';
+import { GradingInputError } from './errors.ts';
+import { gradeMath, looksMathematical } from './math.ts';
+import { gradeRubric } from './rubric.ts';
+
+export { GradingInputError } from './errors.ts';
+
+const LOC = (field: string) => ['body', 'problem', field];
+
+export function gradeAnswer(input: GradeInput): GradeResult {
+  if (typeof input.user_answer !== 'string') throw new GradingInputError(LOC('user_answer'), 'user_answer is required: the student answer to grade.');
+  const type = (input.problem_type ?? '').toLowerCase().replace(/[\s-]+/g, '_');
+  const choices = input.answer_choices ?? {};
+  const ref = input.correct_answer?.trim() ?? '';
+  const rubric = input.scoring_details?.trim() ?? '';
+
+  if (type === 'mcq' || type === 'multiple_choice' || type === 'select_all' || type === 'multi_select') {
+    if (Object.keys(choices).length === 0) throw new GradingInputError(LOC('answer_choices'), 'answer_choices is required to grade a choice problem.');
+    if (!ref) throw new GradingInputError(LOC('correct_answer'), 'correct_answer is required to grade a choice problem: the key of the right choice (select_all: all right keys, e.g. "A,C").');
+    return gradeChoice(type === 'mcq' || type === 'multiple_choice' ? 'mcq' : 'select_all', input.user_answer, ref, choices);
+  }
+
+  if (!ref && !rubric) {
+    throw new GradingInputError(
+      LOC('correct_answer'),
+      'Grading a free-response answer needs a reference: give correct_answer (the reference answer) or scoring_details (a rubric, one concept per line, optional points like "(2 pts)").',
+    );
+  }
+  if (ref && looksMathematical(ref)) return gradeMath(input.user_answer, ref);
+  if (rubric) return gradeRubric(input.user_answer, rubric, false);
+  return gradeRubric(input.user_answer, ref, true);
+}

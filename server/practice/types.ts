@@ -1,0 +1,56 @@
+/** Shared types of the practice engines (offline and LLM) and of grading. */
+
+export type ProblemType = 'mcq' | 'frq' | 'select_all';
+export type SetProblemType = ProblemType | 'mixed';
+export type Difficulty = 'easy' | 'medium' | 'hard';
+
+export interface PracticeProblem {
+  problem_type: ProblemType;
+  problem_statement: string;
+  correct_answer: string;
+  difficulty: Difficulty;
+  /** {} for frq; keys "A","B",...; a select_all correct_answer lists keys like "A,C". */
+  answer_choices: Record<string, string>;
+  explanation: string;
+  scoring_details: string;
+  include_graph: boolean;
+  graph_description: string;
+  graph_url: string;
+}
+
+export interface GenerateRequest {
+  description: string;
+  count: number;
+  problemType: SetProblemType;
+  difficulty: Difficulty;
+  /** Text excerpts from the caller's journals when search_for_problems is true. */
+  context?: string[];
+  /** Deterministic output when given. */
+  seed?: number;
+}
+
+export interface GradeInput {
+  problem_type: string;
+  problem_statement: string;
+  user_answer: string;
+  correct_answer?: string;
+  answer_choices?: Record<string, string>;
+  scoring_details?: string;
+}
+
+export type GradeMethod = 'choice' | 'math' | 'rubric';
+
+export interface GradeResult {
+  score: number;
+  max_score: number;
+  explanation: string;
+  method: GradeMethod;
+  /** Concepts, choices or solutions the answer got right. */
+  met: string[];
+  /** Concepts, choices or solutions the answer missed or contradicted. */
+  missed: string[];
+}
+
+export type PlanResult =
+  | { ok: true; engine: string; setName: string; total: number; next(index: number): PracticeProblem }
+  | { ok: false; message: string };

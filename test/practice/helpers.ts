@@ -1,0 +1,26 @@
+import * as KAS from '@khanacademy/kas';
+
+interface KasExpr {
+  eval(vars: Record<string, number>): number;
+}
+const kas = ((KAS as unknown as { default?: unknown }).default ?? KAS) as { parse(s: string): { parsed: boolean; expr: KasExpr } };
+
+/** Numeric value of an expression by an engine other than the generator's CAS. */
+export function evalExpr(expr: string, vars: Record<string, number> = {}): number {
+  const p = kas.parse(expr.replace(/%/g, '').replace(/×/g, '*').replace(/÷/g, '/'));
+  if (!p.parsed) throw new Error(`kas cannot parse ${expr}`);
+  return p.expr.eval(vars);
+}
+
+/** "x = -7/3, y = 2" -> { x: [-2.333], y: [2] } */
+export function solutions(answer: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const part of answer.split(',')) {
+    const m = /^\s*([a-z])\s*=\s*(.+)$/.exec(part);
+    if (!m) throw new Error(`not a solution list: ${answer}`);
+    (out[m[1]] ??= []).push(evalExpr(m[2]));
+  }
+  return out;
+}
+
+export const close = (a: number, b: number, tol = 1e-6) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { distinctDistractors, type TopicGenerator } from '../../server/practice/offline/item.ts';
+import { MATH_GENERATORS } from '../../server/practice/offline/detect.ts';
+import { arithmetic } from '../../server/practice/offline/math/arithmetic.ts';
+import { derivatives } from '../../server/practice/offline/math/derivatives.ts';
+import { exponents } from '../../server/practice/offline/math/exponents.ts';
+import { fractions } from '../../server/practice/offline/math/fractions.ts';
+import { integrals } from '../../server/practice/offline/math/integrals.ts';
+import { linear } from '../../server/practice/offline/math/linear.ts';
+import { percentages } from '../../server/practice/offline/math/percentages.ts';
+import { quadratic } from '../../server/practice/offline/math/quadratic.ts';
+import { systems } from '../../server/practice/offline/math/systems.ts';
+import { makeRng } from '../../server/practice/offline/rng.ts';
+import type { Difficulty } from '../../server/practice/types.ts';
+import { close, evalExpr, solutions } from './helpers.ts';
+
+const LEVELS: Difficulty[] = ['easy', 'medium', 'hard'];
+const SEEDS = [1, 2, 3, 4, 5, 6];
+
+function* items(gen: TopicGenerator) {
+  for (const d of LEVELS) for (const s of SEEDS) yield { d, item: gen.make(makeRng(s * 101 + d.length), d, s) };
+}
+
+describe('math generators compute correct answers (checked independently with kas arithmetic)', () => {
+  it('linear equations: the solution satisfies a·x + b = c·x + d', () => {
+    for (const { item } of items(linear)) {
+      const { a, b, c, d } = item.params as Record<string, number>;
+      const [x] = solutions(item.answer).x;
+      expect(close(a * x + b, c * x + d), `${item.prompt} -> ${item.answer}`).toBe(true);
+    }
+  });
+
+  it('quadratic equations: both roots substitute to zero and are distinct', () => {
+    for (const { item } of items(quadratic)) {
+      const [c, b, a] = item.params.coeffs as number[];
+      const xs = solutions(item.answer).x;
+      expect(xs).toHaveLength(2);
+      expect(xs[0]).not.toBe(xs[1]);
+      for (const x of xs) expect(close(a * x * x + b * x + c, 0), `${item.prompt} -> ${item.answer}`).toBe(true);
+    }
+  });
+
+  it('systems: the solution satisfies both equations', () => {
+    for (const { item } of items(systems)) {
+      const { a, b, c, d, e, f } = item.params as Record<string, number>;
+      const s = solutions(item.answer);
+      const [x, y] = [s.x[0], s.y[0]];
+      expect(close(a * x + b * y, e) && close(c * x + d * y, f), `${item.prompt} -> ${item.answer}`).toBe(true);
+    }
+  });
+
+  it("derivatives: f'(x) matches a numeric central difference of f", () => {
+    for (const { item } of items(derivatives)) {
+      const f = item.params.f as string;
+      for (const x of [-1.7, 0.3, 2.2]) {
+        const h = 1e-4;
+        const numeric = (evalExpr(f, { x: x + h }) - evalExpr(f, { x: x - h })) / (2 * h);
+        expect(close(evalExpr(item.answer, { x }), numeric, 1e-5), `${f} -> ${item.answer}`).toBe(true);
+      }
+    }
+  });
+
+  it('integrals: the antiderivative differentiates back to f; definite values match Simpson integration', () => {
+    for (const { item } of items(integrals)) {
+      const f = item.params.f as string;
+      if (item.params.definite) {
+        const { lo, hi } = item.params as { lo: number; hi: number };
+        const n = 200;
+        const h = (hi - lo) / n;
+        let sum = evalExpr(f, { x: lo }) + evalExpr(f, { x: hi });
+        for (let i = 1; i < n; i++) sum += (i % 2 ? 4 : 2) * evalExpr(f, { x: lo + i * h });
+        expect(close(evalExpr(item.answer), (sum * h) / 3, 1e-6), `${item.prompt} -> ${item.answer}`).toBe(true);
+      } else {
+        expect(item.answer).toMatch(/\+ C$/);
+        for (const x of [-1.3, 0.4, 1.9]) {
+          const h = 1e-4;
+          const F = (v: number) => evalExpr(item.answer, { x: v, C: 0 });
+          expect(close((F(x + h) - F(x - h)) / (2 * h), evalExpr(f, { x }), 1e-5), `${f} -> ${item.answer}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('arithmetic, fractions, percentages and exponents: the answer equals the expression evaluated by kas', () => {
+    for (const gen of [arithmetic, fractions, percentages, exponents]) {
+      for (const { item } of items(gen)) {
+        const expr = item.params.expression as string;
+        for (const x of [1.3, 2.1]) {
+          expect(close(evalExpr(item.answer, { x }), evalExpr(expr, { x }), 1e-4), `${gen.id}: ${expr} -> ${item.answer}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('every generator: own answer grades full, each distractor is distinct and grades below full', () => {
+    for (const gen of MATH_GENERATORS) {
+      for (const { item } of items(gen)) {
+        const ds = distinctDistractors(item.answer, item.distractors);
+        expect(ds.length, `${gen.id}: ${item.prompt}`).toBeGreaterThanOrEqual(2);
+        expect(new Set(ds.map((d) => d.value)).size).toBe(ds.length);
+        const grade = (user: string) => gradeAnswer({ problem_type: 'frq', problem_statement: item.prompt, user_answer: user, correct_answer: item.answer });
+        expect(grade(item.answer).score, `${gen.id}: ${item.answer}`).toBe(1);
+        for (const d of ds) expect(grade(d.value).score, `${gen.id}: ${d.value} vs ${item.answer}`).toBeLessThan(1);
+        expect(item.explanation.length).toBeGreaterThan(20);
+      }
+    }
+  });
+});

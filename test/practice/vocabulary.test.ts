@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { planSet } from '../../server/practice/offline/index.ts';
+import { findVocabTopic } from '../../server/practice/offline/vocab/topics.ts';
+import { lookup, synset, synonyms } from '../../server/practice/offline/vocab/wordnet.ts';
+
+/** Independent check: is `term` (one of its noun senses) within two hypernym/holonym steps of `root`? */
+function under(term: string, root: string): boolean {
+  const roots = new Set(lookup(root));
+  let frontier = lookup(term);
+  for (let depth = 0; depth < 3; depth++) {
+    if (frontier.some((o) => roots.has(o))) return true;
+    frontier = frontier.flatMap((o) => synset(o).pointers.filter((p) => ['@', '@i', '#p'].includes(p.symbol)).map((p) => p.offset));
+  }
+  return false;
+}
+
+describe('WordNet reader', () => {
+  it('finds lemmas by binary search and reads synsets at their offsets', () => {
+    const [off] = lookup('mitochondrion');
+    const s = synset(off);
+    expect(s.words).toContain('mitochondrion');
+    expect(s.definition).toMatch(/organelle/);
+    expect(lookup('no_such_lemma_xyz')).toEqual([]);
+    expect(synonyms('produce')).toContain('make');
+  });
+});
+
+describe('vocabulary sets', () => {
+  it.each([
+    ['vocabulary: cell organelles', 'organelle'],
+    ['planets', 'planet'],
+    ['bones of the human body', 'bone'],
+    ['chemical elements', 'chemical element'],
+  ])('%s: every question is a definition of a term under "%s" in WordNet', (description, root) => {
+    const topic = findVocabTopic(description, description.includes('vocabulary'));
+    expect(topic.ok).toBe(true);
+    const plan = planSet({ description, count: 12, problemType: 'mixed', difficulty: 'medium', seed: 3 });
+    if (!plan.ok) throw new Error(plan.message);
+    for (let i = 0; i < plan.total; i++) {
+      const p = plan.next(i);
+      if (p.problem_type === 'select_all') {
+        // true statements pair a term with its own gloss
+        for (const k of p.correct_answer.split(',')) {
+          const [term, ...rest] = p.answer_choices[k].split(': ');
+          expect(lookup(term).some((o) => synset(o).definition.replace(/\s+/g, ' ') === rest.join(': ').replace(/____/g, term) || rest.join(': ').includes('____')), p.answer_choices[k]).toBe(true);
+        }
+        continue;
+      }
+      const term = p.problem_type === 'mcq' ? p.answer_choices[p.correct_answer] : p.correct_answer;
+      expect(under(term, root), `${term} under ${root}`).toBe(true);
+      const quoted = /"(.*)"\?$/.exec(p.problem_statement)![1];
+      const glosses = lookup(term).map((o) => synset(o).definition);
+      expect(glosses.some((g) => g === quoted || quoted.includes('____')), `${term}: ${quoted}`).toBe(true);
+      if (p.problem_type === 'mcq') for (const v of Object.values(p.answer_choices)) expect(under(v, root), v).toBe(true);
+    }
+  });
+});
