@@ -54,7 +54,7 @@ const marks: Record<string, MarkSpec> = {
   em: {},
   strong: {},
   strikethrough: {},
-  code: { excludes: '_' },
+  code: {},
 };
 
 export const schema = new Schema({ nodes, marks });

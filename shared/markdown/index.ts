@@ -1,0 +1,7 @@
+/**
+ * Markdown <-> ProseMirror conversion for the journal schema (CommonMark 0.31.2 + GFM tables,
+ * task lists, strikethrough and autolink literals). Pure functions: no I/O, no Node-only APIs.
+ * Library choice and the known, deliberate differences: docs/markdown-fidelity.md.
+ */
+export { markdownToDoc } from './parse.ts';
+export { docToMarkdown, blocksToMarkdown } from './serialize.ts';
