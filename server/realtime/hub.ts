@@ -1,0 +1,241 @@
+/**
+ * The realtime endpoint `/v1/journals/realtime/{journal_id}` on the service's HTTP server:
+ * authenticates upgrades (refusing with a plain HTTP response before any document data is sent),
+ * enforces connection limits, keeps one Room per journal with editors, closes connections of
+ * revoked keys, and closes everything on shutdown.
+ */
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { newBlockId } from '../../shared/ids.ts';
+import type { Principal } from '../auth/keys.ts';
+import { bearerToken } from '../auth/middleware.ts';
+import type { JournalRegistry } from '../journals/registry.ts';
+import type { JournalRow, JournalStore } from '../journals/store.ts';
+import type { Logger } from '../logger.ts';
+import type { DB } from '../storage/db.ts';
+import { CloseCode } from './close-codes.ts';
+import { Connection } from './connection.ts';
+import { authenticateUpgrade, type EditorTokens } from './credentials.ts';
+import { Room } from './room.ts';
+
+export const REALTIME_PATH = '/v1/journals/realtime';
+const PATH_RE = /^\/v1\/journals\/realtime\/([^/]{1,100})\/?$/;
+
+export interface RealtimeOptions {
+  maxPayloadBytes: number;
+  maxConnectionsPerJournal: number;
+  maxConnectionsPerOrg: number;
+  /** How often open connections' keys are checked for revocation. */
+  revocationPollMs?: number;
+  /** Ping interval; a connection that misses a pong for a whole interval is dropped. */
+  pingIntervalMs?: number;
+}
+
+export class RealtimeHub {
+  private readonly wss: WebSocketServer;
+  private readonly rooms = new Map<string, Room>();
+  private readonly connections = new Set<Connection>();
+  /** Open plus handshaking connections, for the limits. */
+  private readonly perJournal = new Map<string, number>();
+  private readonly perOrg = new Map<string, number>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly revokedQuery;
+  private closing = false;
+
+  constructor(
+    private readonly db: DB,
+    private readonly store: JournalStore,
+    private readonly registry: JournalRegistry,
+    private readonly tokens: EditorTokens,
+    private readonly opts: RealtimeOptions,
+    private readonly logger: Logger,
+  ) {
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes, perMessageDeflate: false });
+    this.revokedQuery = db.prepare(
+      'SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))',
+    );
+    const revocation = setInterval(() => this.closeRevoked(), opts.revocationPollMs ?? 1000);
+    const ping = setInterval(() => this.ping(), opts.pingIntervalMs ?? 30_000);
+    for (const t of [revocation, ping]) {
+      t.unref();
+      this.timers.push(t);
+    }
+  }
+
+  attach(server: http.Server): void {
+    server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const m = PATH_RE.exec(url.pathname);
+    if (!m) return refuse(socket, 404, 'Not found');
+    if (this.closing) return refuse(socket, 503, 'Server shutting down', { 'Retry-After': '5' });
+    let journalId: string;
+    try {
+      journalId = decodeURIComponent(m[1]!);
+    } catch {
+      return refuse(socket, 404, 'Journal not found');
+    }
+    const auth = authenticateUpgrade(
+      this.db,
+      this.tokens,
+      journalId,
+      bearerToken(req.headers.authorization),
+      url.searchParams.get('token') ?? undefined,
+    );
+    if (!auth.ok) return refuse(socket, auth.status, auth.error, { 'WWW-Authenticate': 'Bearer' });
+    const row = this.store.findOwned(journalId, auth.principal.keyId);
+    if (!row) return refuse(socket, 404, 'Journal not found');
+    const orgId = auth.principal.orgId;
+    if ((this.perJournal.get(row.id) ?? 0) >= this.opts.maxConnectionsPerJournal) {
+      return refuse(socket, 429, `Too many editors on this journal (limit ${this.opts.maxConnectionsPerJournal})`, { 'Retry-After': '5' });
+    }
+    if ((this.perOrg.get(orgId) ?? 0) >= this.opts.maxConnectionsPerOrg) {
+      return refuse(socket, 429, `Too many realtime connections for this organization (limit ${this.opts.maxConnectionsPerOrg})`, { 'Retry-After': '5' });
+    }
+    bump(this.perJournal, row.id, 1);
+    bump(this.perOrg, orgId, 1);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, row, auth.principal));
+  }
+
+  private connected(ws: WebSocket, row: JournalRow, principal: Principal): void {
+    let counted = true;
+    const uncount = () => {
+      if (!counted) return;
+      counted = false;
+      bump(this.perJournal, row.id, -1);
+      bump(this.perOrg, principal.orgId, -1);
+    };
+    ws.on('error', (err) => this.logger.debug({ journal_id: row.id, err: err.message }, 'realtime socket error'));
+    if (this.closing) {
+      uncount();
+      ws.close(CloseCode.GOING_AWAY, 'server shutting down');
+      return;
+    }
+    // The journal may have been deleted while the handshake ran.
+    if (!this.store.findById(row.id)) {
+      uncount();
+      ws.close(CloseCode.JOURNAL_DELETED, 'journal deleted');
+      return;
+    }
+    const room = this.roomFor(row);
+    const conn = new Connection(ws, room, principal, this.logger, (r) => this.storageFailed(r));
+    room.add(conn);
+    this.connections.add(conn);
+    ws.on('message', (data, isBinary) => conn.handle(toBytes(data), isBinary));
+    ws.on('pong', () => {
+      conn.alive = true;
+    });
+    ws.on('close', (code) => {
+      this.connections.delete(conn);
+      conn.released();
+      uncount();
+      this.logger.debug({ journal_id: row.id, key_id: principal.keyId, code }, 'editor disconnected');
+    });
+    this.logger.debug({ journal_id: row.id, key_id: principal.keyId }, 'editor connected');
+    conn.start();
+  }
+
+  private roomFor(row: JournalRow): Room {
+    // open() reloads a journal marked broken, which closes its old room first.
+    const live = this.registry.open(row);
+    const existing = this.rooms.get(row.id);
+    if (existing?.live === live) return existing;
+    const room = new Room(live, (r) => {
+      if (this.rooms.get(r.journalId) === r) this.rooms.delete(r.journalId);
+    });
+    this.rooms.set(row.id, room);
+    // Blocks stored without ids (a crash between an editor's update and the server's fix-up).
+    live.assignBlockIds(newBlockId);
+    return room;
+  }
+
+  private storageFailed(room: Room): void {
+    this.registry.evict(room.journalId, 'journal reloaded after a storage error');
+    room.closeAll(CloseCode.INTERNAL_ERROR, 'storage error; reconnect');
+  }
+
+  /** One query for all open connections' keys; revoked ones are closed with 4401. */
+  closeRevoked(): void {
+    if (this.connections.size === 0) return;
+    const keyIds = new Set<string>();
+    for (const c of this.connections) keyIds.add(c.principal.keyId);
+    let revoked: Set<string>;
+    try {
+      revoked = new Set((this.revokedQuery.all(JSON.stringify([...keyIds])) as { id: string }[]).map((r) => r.id));
+    } catch (err) {
+      this.logger.warn({ err }, 'revocation check failed');
+      return;
+    }
+    if (revoked.size === 0) return;
+    for (const c of [...this.connections]) {
+      if (revoked.has(c.principal.keyId)) c.close(CloseCode.KEY_REVOKED, 'API key revoked');
+    }
+  }
+
+  private ping(): void {
+    for (const c of this.connections) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+  }
+
+  /** Refuses new upgrades from now on. */
+  stopAccepting(): void {
+    this.closing = true;
+  }
+
+  /**
+   * Closes every editor with `code` and waits (at most `graceMs`) for the close handshakes, then
+   * drops what is left.
+   */
+  async closeAll(code: number, reason: string, graceMs = 2000): Promise<void> {
+    this.closing = true;
+    for (const t of this.timers) clearInterval(t);
+    const sockets = [...this.connections].map((c) => c.ws);
+    for (const c of [...this.connections]) c.close(code, reason);
+    await Promise.race([
+      Promise.all(sockets.map((ws) => (ws.readyState === ws.CLOSED ? undefined : new Promise((r) => ws.once('close', r))))),
+      new Promise((r) => setTimeout(r, graceMs).unref()),
+    ]);
+    for (const ws of sockets) if (ws.readyState !== ws.CLOSED) ws.terminate();
+    this.wss.close();
+  }
+}
+
+function bump(m: Map<string, number>, key: string, by: number): void {
+  const n = (m.get(key) ?? 0) + by;
+  if (n <= 0) m.delete(key);
+  else m.set(key, n);
+}
+
+function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return data;
+}
+
+/** An HTTP error response on the raw socket: the upgrade never happens, no document data is sent. */
+function refuse(socket: Duplex, status: number, error: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ error });
+  const lines = [
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}`,
+    'Connection: close',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  if (socket.writable) socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+  else socket.destroy();
+}

@@ -1,0 +1,89 @@
+/**
+ * The y-websocket wire protocol, as the stock client speaks it: every message starts with a
+ * varuint type; sync messages (0) carry a y-protocols sync step 1, step 2 or update, awareness
+ * messages (1) an awareness update, and a query (3) asks for every awareness state. Pure
+ * encoding helpers; connection.ts decides what to do with each message.
+ */
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+
+export const MESSAGE_SYNC = 0;
+export const MESSAGE_AWARENESS = 1;
+export const MESSAGE_AUTH = 2;
+export const MESSAGE_QUERY_AWARENESS = 3;
+
+export class MalformedMessage extends Error {}
+
+export function encodeSyncStep1(doc: Y.Doc): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, MESSAGE_SYNC);
+  syncProtocol.writeSyncStep1(e, doc);
+  return encoding.toUint8Array(e);
+}
+
+export function encodeSyncStep2(update: Uint8Array): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, MESSAGE_SYNC);
+  encoding.writeVarUint(e, syncProtocol.messageYjsSyncStep2);
+  encoding.writeVarUint8Array(e, update);
+  return encoding.toUint8Array(e);
+}
+
+export function encodeUpdate(update: Uint8Array): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, MESSAGE_SYNC);
+  syncProtocol.writeUpdate(e, update);
+  return encoding.toUint8Array(e);
+}
+
+export function encodeAwareness(awareness: awarenessProtocol.Awareness, clients: number[]): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, MESSAGE_AWARENESS);
+  encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients));
+  return encoding.toUint8Array(e);
+}
+
+/** One decoded client message; unknown types are kept as `other` and ignored by the caller. */
+export type ClientMessage =
+  | { kind: 'sync-step1'; stateVector: Uint8Array }
+  | { kind: 'update'; update: Uint8Array }
+  | { kind: 'awareness'; update: Uint8Array }
+  | { kind: 'query-awareness' }
+  | { kind: 'other'; type: number };
+
+/**
+ * Decodes one binary message, validating Yjs updates fully (every struct decodes) before anyone
+ * applies them: a malformed frame must fail here, not halfway into the shared document.
+ */
+export function decodeClientMessage(data: Uint8Array): ClientMessage {
+  try {
+    const d = decoding.createDecoder(data);
+    const type = decoding.readVarUint(d);
+    switch (type) {
+      case MESSAGE_SYNC: {
+        const sub = decoding.readVarUint(d);
+        const payload = decoding.readVarUint8Array(d);
+        if (sub === syncProtocol.messageYjsSyncStep1) {
+          Y.decodeStateVector(payload);
+          return { kind: 'sync-step1', stateVector: payload };
+        }
+        if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
+          Y.decodeUpdate(payload);
+          return { kind: 'update', update: payload };
+        }
+        throw new Error(`unknown sync message type ${sub}`);
+      }
+      case MESSAGE_AWARENESS:
+        return { kind: 'awareness', update: decoding.readVarUint8Array(d) };
+      case MESSAGE_QUERY_AWARENESS:
+        return { kind: 'query-awareness' };
+      default:
+        return { kind: 'other', type };
+    }
+  } catch (err) {
+    throw new MalformedMessage(err instanceof Error ? err.message : String(err));
+  }
+}

@@ -1,0 +1,43 @@
+/** `POST /v1/journals/editor/session`: a short-lived, journal-scoped token for browser editors. */
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { principalOf } from '../auth/middleware.ts';
+import { parseOr422 } from '../http/errors.ts';
+import type { JournalService } from '../journals/service.ts';
+import { nowIso } from '../storage/db.ts';
+import type { EditorTokens } from './credentials.ts';
+import { REALTIME_PATH } from './hub.ts';
+
+const sessionBody = z.object({ journal_id: z.string().min(1).max(100) });
+
+export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, publicBaseUrl: string): Router {
+  const r = Router();
+  r.post('/journals/editor/session', (req, res) => {
+    const b = parseOr422(sessionBody, req.body === undefined ? {} : req.body, ['body']);
+    const p = principalOf(req);
+    const row = journals.owned(p, b.journal_id);
+    const { token, expiresAt } = tokens.mint(row.id, p.keyId);
+    const server = `${wsBase(publicBaseUrl, req)}${REALTIME_PATH}`;
+    res.set('Cache-Control', 'no-store').json({
+      success: true,
+      message: `Editor token valid for ${tokens.ttlSeconds} s`,
+      journal_id: row.id,
+      token,
+      expires_at: expiresAt.toISOString(),
+      // The token is not in ws_url: pass it as y-websocket's `params: { token }` (docs/realtime.md).
+      ws_url: `${server}/${encodeURIComponent(row.id)}`,
+      server_url: server,
+      timestamp: nowIso(),
+    });
+  });
+  return r;
+}
+
+/**
+ * PUBLIC_BASE_URL with a ws(s) scheme. A service on an ephemeral port without PUBLIC_BASE_URL
+ * (tests) has no useful public URL; the request's own host is used then.
+ */
+function wsBase(publicBaseUrl: string, req: Request): string {
+  const base = /:0$/.test(publicBaseUrl) ? `${req.protocol}://${req.get('host')}` : publicBaseUrl;
+  return base.replace(/^http/, 'ws');
+}
