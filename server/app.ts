@@ -6,6 +6,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { requireApiKey } from './auth/middleware.ts';
+import { systemClock, type Clock } from './billing/clock.ts';
+import { meterRequests } from './billing/middleware.ts';
+import { billingRoutes } from './billing/routes.ts';
+import { BillingService } from './billing/service.ts';
 import type { Config } from './config.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
 import { requestContext } from './http/middleware.ts';
@@ -13,8 +17,19 @@ import { JournalRegistry } from './journals/registry.ts';
 import { journalRoutes } from './journals/routes.ts';
 import { JournalService } from './journals/service.ts';
 import { JournalStore } from './journals/store.ts';
+import { flashcardRoutes } from './flashcards/routes.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createAsyncDomains, type AsyncDomains } from './practice/domain.ts';
+import { practiceRoutes } from './practice/routes.ts';
+import { CloseCode } from './realtime/close-codes.ts';
+import { EditorTokens, loadTokenSecret } from './realtime/credentials.ts';
+import { RealtimeHub } from './realtime/hub.ts';
+import { realtimeRoutes } from './realtime/routes.ts';
 import { openDatabase, type DB } from './storage/db.ts';
+import { createVideoDomain } from './video/domain.ts';
+import { shutdownSpeech } from './video/engine/index.ts';
+import { videoRoutes } from './video/routes.ts';
+import type { VideoService } from './video/service.ts';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -24,18 +39,42 @@ export interface ServiceContext {
   db: DB;
   journals: JournalService;
   registry: JournalRegistry;
+  /** Rate limits and credits (server/billing). */
+  billing: BillingService;
+  /** Time of the billing windows; tests inject a ManualClock. */
+  clock: Clock;
+  editorTokens: EditorTokens;
+  /** Durable jobs, webhook outbox, practice sets (server/jobs, server/webhooks, server/practice). */
+  jobs: AsyncDomains['jobs'];
+  webhooks: AsyncDomains['webhooks'];
+  practice: AsyncDomains['practice'];
+  /** Videos on the same job worker and outbox (server/video). */
+  videos: VideoService;
 }
 
-export function createContext(config: Config, logger: Logger = createLogger(config.logLevel)): ServiceContext {
+export interface ContextOptions {
+  clock?: Clock;
+}
+
+export function createContext(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  options: ContextOptions = {},
+): ServiceContext {
   const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
   const store = new JournalStore(db);
   const registry = new JournalRegistry(
     store,
-    { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs },
+    { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
     logger,
   );
   const journals = new JournalService(db, store, registry, config.publicBaseUrl);
-  return { config, logger, db, journals, registry };
+  const clock = options.clock ?? systemClock;
+  const billing = new BillingService(db, clock);
+  const editorTokens = new EditorTokens(loadTokenSecret(config.dataDir), config.editorTokenTtlSeconds);
+  const { jobs, webhooks, practice } = createAsyncDomains(db, config, logger, journals, billing.credits);
+  const videos = createVideoDomain(db, config, logger, { journals, credits: billing.credits, jobs, webhooks });
+  return { config, logger, db, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos };
 }
 
 export function createApp(ctx: ServiceContext): express.Express {
@@ -49,8 +88,14 @@ export function createApp(ctx: ServiceContext): express.Express {
   });
   const v1 = express.Router();
   v1.use(requireApiKey(ctx.db));
+  v1.use(meterRequests(ctx.billing));
   v1.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
   v1.use(journalRoutes(ctx.journals));
+  v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
+  v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
+  v1.use(flashcardRoutes(ctx.journals));
+  v1.use(billingRoutes(ctx.billing));
+  v1.use(realtimeRoutes(ctx.journals, ctx.editorTokens, ctx.config.publicBaseUrl));
   app.use('/v1', v1);
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
   app.use(errorHandler(ctx.logger));
@@ -62,29 +107,53 @@ export interface RunningService {
   server: http.Server;
   port: number;
   url: string;
+  realtime: RealtimeHub;
   /** Stops accepting requests, finishes in-flight ones, compacts and closes journals and storage. */
   close(): Promise<void>;
 }
 
-export async function startService(config: Config, logger?: Logger): Promise<RunningService> {
-  const ctx = createContext(config, logger);
+export async function startService(config: Config, logger?: Logger, options: ContextOptions = {}): Promise<RunningService> {
+  const ctx = createContext(config, logger, options);
   const app = createApp(ctx);
   const server = http.createServer(app);
+  const realtime = new RealtimeHub(
+    ctx.db,
+    ctx.journals.store,
+    ctx.registry,
+    ctx.editorTokens,
+    {
+      maxPayloadBytes: config.wsMaxPayloadBytes,
+      maxConnectionsPerJournal: config.wsMaxConnectionsPerJournal,
+      maxConnectionsPerOrg: config.wsMaxConnectionsPerOrg,
+    },
+    ctx.logger,
+  );
+  realtime.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  // PORT=0 without PUBLIC_BASE_URL: the video URLs (s3_url, sources) use the port actually bound.
+  if (!config.publicBaseUrlExplicit && config.port === 0) ctx.videos.options.publicBaseUrl = `http://${host}:${port}`;
+  ctx.jobs.start();
+  ctx.webhooks.start();
   let closing: Promise<void> | undefined;
+  // Stop accepting, let in-flight requests finish, close editors (1001), compact, close storage.
   const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
-      server.close(() => {
-        ctx.registry.closeAll('server shutting down');
-        ctx.db.close();
-        resolve();
-      });
+    (closing ??= (async () => {
+      realtime.stopAccepting();
+      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-    }));
-  return { ctx, server, port, url: `http://${host}:${port}`, close };
+      await realtime.closeAll(CloseCode.GOING_AWAY, 'server shutting down');
+      await httpClosed;
+      // Running jobs stop at their next step and go back to the queue; deliveries are retried later.
+      await Promise.all([ctx.jobs.stop(), ctx.webhooks.stop()]);
+      await shutdownSpeech(); // the video engine's speech worker, if it ran
+      ctx.registry.closeAll('server shutting down');
+      ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
+      ctx.db.close();
+    })());
+  return { ctx, server, port, url: `http://${host}:${port}`, realtime, close };
 }

@@ -30,6 +30,26 @@ const envSchema = z.object({
   EDITOR_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
   /** Print the bootstrap key on first start (set false for unattended deployments). */
   BOOTSTRAP_PRINT_KEY: bool.default(true),
+  /** Durable jobs (docs/practice-api.md): parallel jobs, lease length, claims before a job is given up, poll interval. */
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  JOB_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /** Optional OpenAI-compatible LLM provider (docs/practice-api.md); LLM_BASE_URL and LLM_MODEL go together. */
+  LLM_BASE_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  LLM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  LLM_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  /** Webhooks (docs/webhooks.md): private targets, timeout, attempts, first retry delay. */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  /** Videos (docs/video-api.md): largest MP4 inlined as b64_video, ffmpeg threads per render. */
+  VIDEO_B64_MAX_BYTES: z.coerce.number().int().min(0).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
+  VIDEO_FFMPEG_THREADS: z.coerce.number().int().min(1).max(16).default(1),
 });
 
 export type Config = {
@@ -51,6 +71,11 @@ export type Config = {
   wsMaxConnectionsPerJournal: number;
   wsMaxConnectionsPerOrg: number;
   editorTokenTtlSeconds: number;
+  jobs: { concurrency: number; leaseMs: number; maxAttempts: number; pollMs: number };
+  /** Undefined when no LLM provider is configured (the offline engines do everything). */
+  llm?: { baseUrl: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  webhooks: { allowPrivate: boolean; timeoutMs: number; maxAttempts: number; retryBaseMs: number; pollMs: number; concurrency: number };
+  video: { b64MaxBytes: number; ffmpegThreads: number };
 };
 
 export class ConfigError extends Error {}
@@ -62,6 +87,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if ((e.LLM_BASE_URL === undefined) !== (e.LLM_MODEL === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  LLM_BASE_URL and LLM_MODEL must be set together (LLM_API_KEY too, unless the provider needs no key)');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
@@ -82,5 +110,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
     editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
+    jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: Math.round(e.JOB_LEASE_SECONDS * 1000), maxAttempts: e.JOB_MAX_ATTEMPTS, pollMs: e.JOB_POLL_MS },
+    llm:
+      e.LLM_BASE_URL && e.LLM_MODEL
+        ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS, maxAttempts: e.LLM_MAX_ATTEMPTS, retryBaseMs: e.LLM_RETRY_BASE_MS }
+        : undefined,
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      pollMs: Math.min(1000, e.WEBHOOK_RETRY_BASE_MS),
+      concurrency: 4,
+    },
+    video: { b64MaxBytes: e.VIDEO_B64_MAX_BYTES, ffmpegThreads: e.VIDEO_FFMPEG_THREADS },
   };
 }

@@ -1,18 +1,50 @@
 /**
  * Admin command line: `npm run --silent admin -- <command> [--flags]`. Works on DATA_DIR's
- * database directly (WAL mode makes that safe while the server runs). Each command prints exactly
- * one JSON object on stdout; errors go to stderr with a non-zero exit code.
+ * database directly (WAL mode makes that safe while the server runs; every change takes effect on
+ * the server's next request). Each command prints exactly one JSON object on stdout; errors go to
+ * stderr with a non-zero exit code (2 for bad arguments, 1 for an unknown organization or key).
  */
 import { parseArgs } from 'node:util';
-import { createApiKey, createOrganization, TIERS, type Tier } from '../auth/keys.ts';
+import {
+  countOrganizations,
+  createApiKey,
+  createOrganization,
+  getOrganization,
+  listApiKeys,
+  listOrganizations,
+  revokeApiKey,
+  setOrganizationTier,
+  TIERS,
+  type Organization,
+  type Tier,
+} from '../auth/keys.ts';
+import { systemClock } from '../billing/clock.ts';
+import { endpointByName, ENDPOINTS } from '../billing/endpoints.ts';
+import { WINDOWS, type WindowName } from '../billing/limits.ts';
+import { MICROS_PER_USD, usd } from '../billing/prices.ts';
+import { BillingService } from '../billing/service.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type DB } from '../storage/db.ts';
+import { WebhookSecrets } from '../webhooks/secrets.ts';
 
 const USAGE = `Usage: npm run --silent admin -- <command>
   org create --name NAME [--tier developer|scale|enterprise]
-  key create --org ORG_ID [--name LABEL]`;
+  org list
+  org show --org ORG_ID
+  org set-tier --org ORG_ID --tier developer|scale|enterprise
+  org set-limit --org ORG_ID --endpoint "POST /interactives/practice/create" --window minute|day --limit N|default
+  credits set --org ORG_ID --usd X
+  credits grant --org ORG_ID --usd X
+  key create --org ORG_ID [--name LABEL]
+  key list --org ORG_ID
+  key revoke --key-id KEY_ID
+  webhook secret --org ORG_ID
+  webhook rotate-secret --org ORG_ID`;
 
+/** Bad arguments: exit 2 with the usage text. */
 class UsageError extends Error {}
+/** Unknown organization or key: exit 1. */
+class NotFoundError extends Error {}
 
 type Flags = Record<string, string | undefined>;
 
@@ -28,19 +60,104 @@ function tierOf(v: string | undefined): Tier {
   return v as Tier;
 }
 
-const commands: Record<string, (db: DB, flags: Flags) => unknown> = {
+function orgOf(db: DB, flags: Flags): Organization {
+  const id = required(flags, 'org');
+  const org = getOrganization(db, id);
+  if (!org) throw new NotFoundError(`no organization with id ${id}`);
+  return org;
+}
+
+/** Dollars as written ("5", "0.25", "12.000001") to exact integer micro-dollars. */
+function microsOf(v: string, opts: { positive: boolean }): number {
+  const m = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(v.trim());
+  if (!m) throw new UsageError(`--usd must be an amount in dollars with at most 6 decimals, like 5 or 0.25 (got "${v}")`);
+  const micros = Number(m[1]) * MICROS_PER_USD + Number((m[2] ?? '').padEnd(6, '0'));
+  if (opts.positive && micros === 0) throw new UsageError('--usd must be more than 0');
+  return micros;
+}
+
+function describeOrg(db: DB, billing: BillingService, org: Organization) {
+  const keys = listApiKeys(db, org.id);
+  return {
+    org_id: org.id,
+    name: org.name,
+    tier: org.tier,
+    created_at: org.created_at,
+    credit_balance_usd: usd(billing.credits.balance(org.id)),
+    keys: { active: keys.filter((k) => k.revoked_at === null).length, revoked: keys.filter((k) => k.revoked_at !== null).length },
+    limits: ENDPOINTS.map((endpoint) => {
+      const l = billing.limits(org.id, org.tier, endpoint);
+      return { endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom };
+    }),
+  };
+}
+
+const commands: Record<string, (db: DB, flags: Flags, billing: BillingService) => unknown> = {
   'org create': (db, f) => {
     const org = createOrganization(db, required(f, 'name'), tierOf(f.tier));
     return { org_id: org.id, name: org.name, tier: org.tier };
   },
-  'key create': (db, f) => {
-    const org = required(f, 'org');
-    try {
-      return createApiKey(db, org, f.name);
-    } catch {
-      throw new UsageError(`no organization with id ${org}`);
-    }
+  'org list': (db, _f, billing) => ({
+    count: countOrganizations(db),
+    organizations: listOrganizations(db).map((o) => ({
+      org_id: o.id,
+      name: o.name,
+      tier: o.tier,
+      created_at: o.created_at,
+      credit_balance_usd: usd(billing.credits.balance(o.id)),
+    })),
+  }),
+  'org show': (db, f, billing) => describeOrg(db, billing, orgOf(db, f)),
+  'org set-tier': (db, f) => {
+    const tier = tierOf(required(f, 'tier'));
+    const org = orgOf(db, f);
+    setOrganizationTier(db, org.id, tier);
+    return { org_id: org.id, name: org.name, tier, previous_tier: org.tier };
   },
+  'org set-limit': (db, f, billing) => {
+    const name = required(f, 'endpoint');
+    const endpoint = endpointByName(name);
+    if (!endpoint) throw new UsageError(`unknown endpoint "${name}"; one of:\n  ${ENDPOINTS.join('\n  ')}`);
+    const window = required(f, 'window');
+    if (!(WINDOWS as readonly string[]).includes(window)) throw new UsageError(`--window must be one of ${WINDOWS.join(', ')}`);
+    const raw = required(f, 'limit');
+    let limit: number | undefined;
+    if (raw !== 'default') {
+      if (!/^\d{1,9}$/.test(raw)) throw new UsageError(`--limit must be a whole number of requests (0 blocks the endpoint) or "default" (got "${raw}")`);
+      limit = Number(raw);
+    }
+    const org = orgOf(db, f);
+    billing.setLimit(org.id, endpoint, window as WindowName, limit);
+    const l = billing.limits(org.id, org.tier, endpoint);
+    return { org_id: org.id, tier: org.tier, endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom };
+  },
+  'credits set': (db, f, billing) => {
+    const micros = microsOf(required(f, 'usd'), { positive: false });
+    const org = orgOf(db, f);
+    return { org_id: org.id, credit_balance_usd: usd(billing.credits.set(org.id, micros)) };
+  },
+  'credits grant': (db, f, billing) => {
+    const micros = microsOf(required(f, 'usd'), { positive: true });
+    const org = orgOf(db, f);
+    return { org_id: org.id, credit_balance_usd: usd(billing.credits.credit(org.id, micros)) };
+  },
+  'key create': (db, f) => {
+    const org = orgOf(db, f);
+    return createApiKey(db, org.id, f.name);
+  },
+  'key list': (db, f) => {
+    const org = orgOf(db, f);
+    return { org_id: org.id, keys: listApiKeys(db, org.id) };
+  },
+  'key revoke': (db, f) => {
+    const keyId = required(f, 'key-id');
+    const key = revokeApiKey(db, keyId);
+    if (!key) throw new NotFoundError(`no API key with id ${keyId}`);
+    return { key_id: key.key_id, org_id: key.org_id, revoked_at: key.revoked_at };
+  },
+  // Webhook signing secrets (docs/webhooks.md): shown whenever asked, created on first use.
+  'webhook secret': (db, f) => ({ secret: new WebhookSecrets(db).secret(orgOf(db, f).id) }),
+  'webhook rotate-secret': (db, f) => ({ secret: new WebhookSecrets(db).rotate(orgOf(db, f).id) }),
 };
 
 export function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.env): { code: number; out?: string; err?: string } {
@@ -50,7 +167,16 @@ export function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.env): 
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { name: { type: 'string' }, tier: { type: 'string' }, org: { type: 'string' } },
+      options: {
+        name: { type: 'string' },
+        tier: { type: 'string' },
+        org: { type: 'string' },
+        endpoint: { type: 'string' },
+        window: { type: 'string' },
+        limit: { type: 'string' },
+        usd: { type: 'string' },
+        'key-id': { type: 'string' },
+      },
     });
   } catch (e) {
     return { code: 2, err: `${(e as Error).message}\n${USAGE}` };
@@ -59,12 +185,15 @@ export function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const command = commands[name];
   if (!command || parsed.positionals.length !== 2) return { code: 2, err: `Unknown command "${parsed.positionals.join(' ')}"\n${USAGE}` };
   const db = openDatabase(loadConfig(env).dbPath);
+  const billing = new BillingService(db, systemClock);
   try {
-    return { code: 0, out: JSON.stringify(command(db, parsed.values as Flags)) };
+    return { code: 0, out: JSON.stringify(command(db, parsed.values as Flags, billing)) };
   } catch (e) {
     if (e instanceof UsageError) return { code: 2, err: `${e.message}\n${USAGE}` };
+    if (e instanceof NotFoundError) return { code: 1, err: e.message };
     throw e;
   } finally {
+    billing.close();
     db.close();
   }
 }

@@ -3,6 +3,7 @@
  * plus a short prefix so people can tell their keys apart in listings.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import type { DB } from '../storage/db.ts';
 import { nowIso } from '../storage/db.ts';
 
@@ -57,15 +58,20 @@ export function createApiKey(db: DB, orgId: string, name?: string): { key_id: st
   return { key_id: keyId, api_key: apiKey };
 }
 
+/** Runs on every request: the statement is prepared once per database. */
+const resolveStatements = new WeakMap<DB, Statement>();
+
 export function resolveApiKey(db: DB, apiKey: string): Principal | undefined {
-  const row = db
-    .prepare(
+  let stmt = resolveStatements.get(db);
+  if (!stmt) {
+    stmt = db.prepare(
       `SELECT k.id AS keyId, o.id AS orgId, o.name AS orgName, o.tier AS tier
          FROM api_keys k JOIN organizations o ON o.id = k.org_id
         WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    )
-    .get(hashKey(apiKey)) as Principal | undefined;
-  return row;
+    );
+    resolveStatements.set(db, stmt);
+  }
+  return stmt.get(hashKey(apiKey)) as Principal | undefined;
 }
 
 export function countOrganizations(db: DB): number {
@@ -83,4 +89,39 @@ export function bootstrapIfEmpty(db: DB): { org: Organization; key_id: string; a
     return { org, ...createApiKey(db, org.id, 'bootstrap') };
   });
   return run.immediate();
+}
+
+export function listOrganizations(db: DB): Organization[] {
+  return db.prepare('SELECT id, name, tier, created_at FROM organizations ORDER BY created_at, id').all() as Organization[];
+}
+
+/** Returns false when there is no such organization. Takes effect on the next request. */
+export function setOrganizationTier(db: DB, orgId: string, tier: Tier): boolean {
+  return db.prepare('UPDATE organizations SET tier = ? WHERE id = ?').run(tier, orgId).changes === 1;
+}
+
+export interface ApiKeyInfo {
+  key_id: string;
+  name: string | null;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** An organization's keys without secrets (only the hash is stored anyway). */
+export function listApiKeys(db: DB, orgId: string): ApiKeyInfo[] {
+  return db
+    .prepare('SELECT id AS key_id, name, prefix, created_at, revoked_at FROM api_keys WHERE org_id = ? ORDER BY created_at, id')
+    .all(orgId) as ApiKeyInfo[];
+}
+
+/**
+ * Revokes a key at once: REST authentication reads revoked_at on every request. Revoking a
+ * revoked key keeps its first revocation time. Undefined when there is no such key.
+ */
+export function revokeApiKey(db: DB, keyId: string): (ApiKeyInfo & { org_id: string }) | undefined {
+  db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso(), keyId);
+  return db
+    .prepare('SELECT id AS key_id, org_id, name, prefix, created_at, revoked_at FROM api_keys WHERE id = ?')
+    .get(keyId) as (ApiKeyInfo & { org_id: string }) | undefined;
 }

@@ -2,6 +2,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { principalOf } from '../auth/middleware.ts';
+import { chargeFor } from '../billing/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';
 import { nowIso } from '../storage/db.ts';
 import { editRequest } from './edit/operations.ts';
@@ -41,7 +42,7 @@ export function journalRoutes(journals: JournalService): Router {
 
   r.put('/journals/editor/create', (req, res) => {
     const b = parseOr422(createBody, body(req), ['body']);
-    const row = journals.create(principalOf(req), b.title);
+    const row = journals.create(principalOf(req), b.title, chargeFor(req));
     res.json({
       success: true,
       message: 'Journal created',
@@ -79,12 +80,12 @@ export function journalRoutes(journals: JournalService): Router {
 
   r.patch('/journals/editor/rename', (req, res) => {
     const b = parseOr422(renameBody, body(req), ['body']);
-    const row = journals.rename(principalOf(req), b.journal_id, b.title);
+    const row = journals.rename(principalOf(req), b.journal_id, b.title, chargeFor(req));
     res.json({ success: true, message: 'Journal renamed', journal_id: row.id, title: row.title, timestamp: nowIso() });
   });
 
   r.delete('/journals/editor/delete/:journal_id', (req, res) => {
-    const { row, markdown } = journals.delete(principalOf(req), req.params.journal_id);
+    const { row, markdown } = journals.delete(principalOf(req), req.params.journal_id, chargeFor(req));
     const now = nowIso();
     res.json({
       success: true,
@@ -113,7 +114,9 @@ export function journalRoutes(journals: JournalService): Router {
 
   r.put('/journals/editor/import_from_markdown', (req, res) => {
     const b = parseOr422(importBody, body(req), ['body']);
-    const row = journals.importMarkdown(principalOf(req), b.markdown, b.title, b.team_slug || undefined);
+    // Priced per started KiB of markdown (docs/billing.md).
+    const kib = Buffer.byteLength(b.markdown) / 1024;
+    const row = journals.importMarkdown(principalOf(req), b.markdown, b.title, b.team_slug || undefined, chargeFor(req, kib));
     res.json({
       success: true,
       message: 'Journal imported',
@@ -129,7 +132,7 @@ export function journalRoutes(journals: JournalService): Router {
     const key = req.get('Idempotency-Key');
     if (key !== undefined) IdempotencyStore.validateKey(key);
     const idem = key !== undefined ? { key, hash: IdempotencyStore.requestHash(req.method, req.path, raw) } : undefined;
-    const out = journals.edit(principalOf(req), b, idem);
+    const out = journals.edit(principalOf(req), b, idem, chargeFor(req, b.operations.length));
     res.status(out.status).json(out.body);
   });
 

@@ -24,6 +24,12 @@ import type { JournalRow, JournalStore } from './store.ts';
 export const DEFAULT_TITLE = 'Untitled Journal';
 export const DEFAULT_IMPORT_TITLE = 'Imported Journal';
 
+/**
+ * Pays for a request's effect (server/billing): called first inside the SQLite transaction that
+ * commits the effect, it throws 402 when the balance is short, rolling everything back.
+ */
+export type Charge = () => void;
+
 export interface EditOutcome {
   success: boolean;
   journal_id: string;
@@ -58,22 +64,25 @@ export class JournalService {
     return row;
   }
 
-  private insertJournal(p: Principal, title: string, doc: PMNode, teamSlug: string | null): JournalRow {
+  private insertJournal(p: Principal, title: string, doc: PMNode, teamSlug: string | null, charge?: Charge): JournalRow {
     const ydoc = new Y.Doc();
     prosemirrorToYXmlFragment(doc, ydoc.getXmlFragment(FRAGMENT_NAME));
     const snapshot = Y.encodeStateAsUpdate(ydoc);
     ydoc.destroy();
-    return this.store.create({ id: randomUUID(), key_id: p.keyId, org_id: p.orgId, title, team_slug: teamSlug, snapshot });
+    return this.db.transaction(() => {
+      charge?.();
+      return this.store.create({ id: randomUUID(), key_id: p.keyId, org_id: p.orgId, title, team_slug: teamSlug, snapshot });
+    })();
   }
 
-  create(p: Principal, title: string | undefined): JournalRow {
+  create(p: Principal, title: string | undefined, charge?: Charge): JournalRow {
     const doc = schema.topNodeType.create(null, schema.nodes.paragraph!.create({ id: newBlockId() }));
-    return this.insertJournal(p, title ?? DEFAULT_TITLE, doc, null);
+    return this.insertJournal(p, title ?? DEFAULT_TITLE, doc, null, charge);
   }
 
-  importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined): JournalRow {
+  importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined, charge?: Charge): JournalRow {
     const doc = markdownToDoc(markdown);
-    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, doc, teamSlug ?? null);
+    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, doc, teamSlug ?? null, charge);
   }
 
   list(p: Principal, pageToken: number | undefined, pageSize: number): { journals: JournalRow[]; next?: number } {
@@ -83,9 +92,12 @@ export class JournalService {
     return { journals, next: more ? journals[journals.length - 1]!.seq : undefined };
   }
 
-  rename(p: Principal, id: string, title: string): JournalRow {
+  rename(p: Principal, id: string, title: string, charge?: Charge): JournalRow {
     const row = this.owned(p, id);
-    this.store.rename(row.seq, title);
+    this.db.transaction(() => {
+      charge?.();
+      this.store.rename(row.seq, title);
+    })();
     return this.store.findById(id)!;
   }
 
@@ -111,11 +123,15 @@ export class JournalService {
   }
 
   /** Deletes the journal and its history in one transaction; its editors are closed first. */
-  delete(p: Principal, id: string): { row: JournalRow; markdown: string } {
+  delete(p: Principal, id: string, charge?: Charge): { row: JournalRow; markdown: string } {
     const row = this.owned(p, id);
     const { markdown } = this.content(row);
-    this.registry.evict(row.id, 'journal deleted');
-    this.store.delete(row.seq);
+    // The charge comes first: when it is refused (402) no editor has been closed.
+    this.db.transaction(() => {
+      charge?.();
+      this.registry.evict(row.id, 'journal deleted');
+      this.store.delete(row.seq);
+    })();
     return { row, markdown };
   }
 
@@ -124,7 +140,7 @@ export class JournalService {
    * revision check, the plan and the commit. All successful operations land in one Yjs
    * transaction, committed to SQLite (with the idempotency record) before this returns.
    */
-  edit(p: Principal, req: EditRequest, idempotency?: { key: string; hash: string }): StoredResponse {
+  edit(p: Principal, req: EditRequest, idempotency?: { key: string; hash: string }, charge?: Charge): StoredResponse {
     if (idempotency) {
       const replay = this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
       if (replay) return replay;
@@ -149,8 +165,12 @@ export class JournalService {
       }
     }
     const apply = !req.dry_run && !atomicFailure && plan.actions.length > 0;
+    let touched = false;
     const commit = this.db.transaction(() => {
+      // First, so that a refused charge (402) leaves the Y.Doc untouched. A replay above pays nothing.
+      charge?.();
       if (apply) {
+        touched = true;
         live.doc.transact((tr) => applyPlan(live, plan.actions, tr, newId), new RestOrigin(req.sync_realtime_state));
       }
       const response = { status: 200, body: this.editBody(req, plan.results, plan.failed, live.revision, apply) };
@@ -161,7 +181,7 @@ export class JournalService {
       return commit();
     } catch (err) {
       // SQLite rolled back, but the Y.Doc cannot: reload it from storage on next use.
-      if (apply) live.broken = true;
+      if (touched) live.broken = true;
       throw err;
     }
   }

@@ -53,4 +53,138 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (key_id, idem_key)
   ) WITHOUT ROWID;
   `,
+  // 2: billing — credit balances (integer micro-dollars, $5 to start), rate-limit counters (one
+  // row per organization, endpoint and window kind, reset in place when a new window starts),
+  // per-organization limits, and credit reservations of asynchronous jobs
+  `
+  ALTER TABLE organizations ADD COLUMN credit_balance_micros INTEGER NOT NULL DEFAULT 5000000
+    CHECK (credit_balance_micros >= 0);
+  CREATE TABLE rate_counters (
+    org_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    win TEXT NOT NULL CHECK (win IN ('minute', 'day')),
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (org_id, endpoint, win)
+  ) WITHOUT ROWID;
+  CREATE TABLE org_limits (
+    org_id TEXT NOT NULL REFERENCES organizations(id),
+    endpoint TEXT NOT NULL,
+    win TEXT NOT NULL CHECK (win IN ('minute', 'day')),
+    limit_value INTEGER NOT NULL CHECK (limit_value >= 0),
+    PRIMARY KEY (org_id, endpoint, win)
+  ) WITHOUT ROWID;
+  CREATE TABLE credit_reservations (
+    id TEXT PRIMARY KEY,
+    org_id TEXT NOT NULL REFERENCES organizations(id),
+    purpose TEXT NOT NULL,
+    amount_micros INTEGER NOT NULL CHECK (amount_micros >= 0),
+    status TEXT NOT NULL CHECK (status IN ('held', 'settled', 'refunded')),
+    cost_micros INTEGER,
+    created_at TEXT NOT NULL,
+    closed_at TEXT
+  );
+  CREATE INDEX credit_reservations_org ON credit_reservations(org_id, status);
+  `,
+  // 3: durable jobs (generic: kind + JSON payload + lease), practice sets and their problems,
+  // the webhook outbox and per-organization signing secrets, and the FTS5 index of journal
+  // markdown used by search_for_problems (entries of deleted journals go with them)
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL,
+    run_at INTEGER NOT NULL,
+    lease_owner TEXT,
+    lease_expires_at INTEGER,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX jobs_runnable ON jobs(state, run_at);
+  CREATE TABLE practice_sets (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    org_id TEXT NOT NULL REFERENCES organizations(id),
+    set_name TEXT,
+    request TEXT NOT NULL,
+    context TEXT,
+    status TEXT NOT NULL,
+    engine TEXT,
+    total_problems INTEGER NOT NULL,
+    completed_problems INTEGER NOT NULL DEFAULT 0,
+    message TEXT,
+    webhook_url TEXT,
+    reservation_id TEXT,
+    cost_micros INTEGER,
+    job_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX practice_sets_key ON practice_sets(key_id);
+  CREATE TABLE practice_problems (
+    set_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    problem TEXT NOT NULL,
+    PRIMARY KEY (set_id, idx)
+  ) WITHOUT ROWID;
+  CREATE TABLE webhook_secrets (
+    org_id TEXT PRIMARY KEY REFERENCES organizations(id),
+    secret TEXT NOT NULL,
+    previous_secret TEXT,
+    previous_expires_at INTEGER,
+    created_at TEXT NOT NULL,
+    rotated_at TEXT
+  );
+  CREATE TABLE webhook_outbox (
+    id TEXT PRIMARY KEY,
+    org_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    last_status INTEGER,
+    last_error TEXT,
+    created_at TEXT NOT NULL,
+    delivered_at TEXT
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox(state, next_attempt_at);
+  CREATE VIRTUAL TABLE journal_search USING fts5(title, body, tokenize = 'porter unicode61');
+  CREATE TABLE journal_search_state (
+    journal_seq INTEGER PRIMARY KEY,
+    revision INTEGER NOT NULL
+  );
+  CREATE TRIGGER journal_search_forget AFTER DELETE ON journals BEGIN
+    DELETE FROM journal_search WHERE rowid = old.seq;
+    DELETE FROM journal_search_state WHERE journal_seq = old.seq;
+  END;
+  `,
+  // videos (docs/video-api.md): request, the outline once read, throttled progress, the result
+  `
+  CREATE TABLE videos (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    org_id TEXT NOT NULL REFERENCES organizations(id),
+    request TEXT NOT NULL,
+    outline TEXT,
+    status TEXT NOT NULL,
+    completion_percentage REAL NOT NULL DEFAULT 0,
+    message TEXT,
+    error TEXT,
+    result TEXT,
+    webhook_url TEXT,
+    reservation_id TEXT,
+    cost_micros INTEGER,
+    job_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    completed_at TEXT
+  );
+  CREATE INDEX videos_key ON videos(key_id);
+  `,
 ];

@@ -7,13 +7,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { startService, type RunningService } from '../../server/app.ts';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
+import type { Clock } from '../../server/billing/clock.ts';
 import { loadConfig } from '../../server/config.ts';
+import type { Logger } from '../../server/logger.ts';
 
 export interface TestServer {
   svc: RunningService;
   url: string;
   dataDir: string;
-  /** A new organization with one key; returns a client bound to that key. */
+  /**
+   * A new organization with one key; returns a client bound to that key. The default tier is
+   * Enterprise so that suites about other things are not throttled by the Developer limits
+   * (10 content reads a minute); billing suites pass the tier they test.
+   */
   newClient(tier?: Tier): Promise<Client>;
   /** Another key of the same organization as `client`. */
   sameOrgClient(client: Client): Client;
@@ -24,16 +30,18 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'study-test-'));
 }
 
-export async function startTestServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { dataDir?: string; env?: Record<string, string>; /** time of the rate-limit windows */ clock?: Clock; /** capture logs */ logger?: Logger } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...opts.env });
-  const svc = await startService(config);
+  const svc = await startService(config, opts.logger, { clock: opts.clock });
   const url = svc.url;
   return {
     svc,
     url,
     dataDir,
-    async newClient(tier: Tier = 'developer') {
+    async newClient(tier: Tier = 'enterprise') {
       const org = createOrganization(svc.ctx.db, `org-${Math.random().toString(36).slice(2, 8)}`, tier);
       const { api_key } = createApiKey(svc.ctx.db, org.id);
       return new Client(url, api_key, org.id);
@@ -82,6 +90,7 @@ export class Client {
   put = <T = any>(p: string, b?: unknown, h?: Record<string, string>) => this.request<T>('PUT', p, b, h);
   patch = <T = any>(p: string, b?: unknown, h?: Record<string, string>) => this.request<T>('PATCH', p, b, h);
   del = <T = any>(p: string) => this.request<T>('DELETE', p);
+  post = <T = any>(p: string, b?: unknown, h?: Record<string, string>) => this.request<T>('POST', p, b, h);
 
   async importMarkdown(markdown: string, title?: string): Promise<string> {
     const r = await this.put('/v1/journals/editor/import_from_markdown', { markdown, title });

@@ -1,0 +1,164 @@
+/**
+ * Billing overhead benchmark: a small content read (GET /v1/journals/content/{id}, markdown
+ * cached) through the real app, with authentication, rate limiting and metering, against the same
+ * journal routes mounted without them (a fixed principal, no meter) on the same service context,
+ * in the same run. Rounds run in back-to-back pairs, alternating which goes first, so machine noise
+ * hits both alike; the ratio is the median of the pairs' ratios. Goal: ratio <= 1.10. Bounded to
+ * about 25 s.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { createApp, createContext, MAX_BODY_BYTES, type ServiceContext } from '../server/app.ts';
+import { createApiKey, createOrganization, resolveApiKey, type Principal } from '../server/auth/keys.ts';
+import { loadConfig } from '../server/config.ts';
+import { errorHandler, HttpError } from '../server/http/errors.ts';
+import { requestContext } from '../server/http/middleware.ts';
+import { journalRoutes } from '../server/journals/routes.ts';
+
+const ROUND_REQUESTS = 400;
+const CONCURRENCY = 8;
+const MAX_PAIRS = 30;
+const DEADLINE_MS = 20_000;
+
+/** The journal routes with authentication, limits and metering bypassed. */
+function bypassApp(ctx: ServiceContext, principal: Principal): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext(ctx.logger));
+  const v1 = express.Router();
+  v1.use((req, _res, next) => {
+    req.principal = principal;
+    next();
+  });
+  v1.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
+  v1.use(journalRoutes(ctx.journals));
+  app.use('/v1', v1);
+  app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
+  app.use(errorHandler(ctx.logger));
+  return app;
+}
+
+async function listen(app: express.Express): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+function get(agent: http.Agent, url: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+}
+
+interface Round {
+  /** wall-clock microseconds per request */
+  wall: number;
+  /** CPU microseconds of this process (server and client) per request */
+  cpu: number;
+}
+
+/** Cost per request of `n` requests at CONCURRENCY in flight. */
+async function round(agent: http.Agent, url: string, key: string, n: number): Promise<Round> {
+  let next = 0;
+  let bad = 0;
+  const worker = async () => {
+    while (next++ < n) if ((await get(agent, url, key)) !== 200) bad++;
+  };
+  const start = performance.now();
+  const cpu0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const cpu = process.cpuUsage(cpu0);
+  const wall = ((performance.now() - start) * 1000) / n;
+  if (bad > 0) throw new Error(`${bad} of ${n} requests to ${url} failed`);
+  return { wall, cpu: (cpu.user + cpu.system) / n };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export async function benchBilling(): Promise<Record<string, number>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-billing-'));
+  const ctx = createContext(loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }));
+  const org = createOrganization(ctx.db, 'bench', 'enterprise');
+  const { api_key } = createApiKey(ctx.db, org.id);
+  const principal = resolveApiKey(ctx.db, api_key)!;
+  // Room for every request of the run, through the same per-organization override path as production.
+  ctx.billing.setLimit(org.id, 'GET /journals/content/{id}', 'minute', 1_000_000_000);
+  ctx.billing.credits.set(org.id, 1_000 * 1_000_000);
+  const journal = ctx.journals.importMarkdown(principal, '# Bench\n\nA small journal with one *paragraph*.\n', 'Bench', undefined);
+  ctx.journals.content(journal); // warm the markdown cache
+
+  const full = await listen(createApp(ctx));
+  const bare = await listen(bypassApp(ctx, principal));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const p = `/v1/journals/content/${journal.id}`;
+  try {
+    await round(agent, full.url + p, api_key, ROUND_REQUESTS);
+    await round(agent, bare.url + p, api_key, ROUND_REQUESTS);
+    const fullRounds: Round[] = [];
+    const bareRounds: Round[] = [];
+    const deadline = performance.now() + DEADLINE_MS;
+    for (let i = 0; i < MAX_PAIRS && (i < 3 || performance.now() < deadline); i++) {
+      // Alternate which goes first so neither always runs on a warmer or quieter machine.
+      if (i % 2) {
+        bareRounds.push(await round(agent, bare.url + p, api_key, ROUND_REQUESTS));
+        fullRounds.push(await round(agent, full.url + p, api_key, ROUND_REQUESTS));
+      } else {
+        fullRounds.push(await round(agent, full.url + p, api_key, ROUND_REQUESTS));
+        bareRounds.push(await round(agent, bare.url + p, api_key, ROUND_REQUESTS));
+      }
+    }
+    // The per-request work that the bypass leaves out, measured directly (no HTTP).
+    const n = 5_000;
+    const t = performance.now();
+    for (let i = 0; i < n; i++) {
+      resolveApiKey(ctx.db, api_key);
+      ctx.billing.admit(principal, 'GET /journals/content/{id}');
+    }
+    const inProcessUs = ((performance.now() - t) * 1000) / n;
+    // Medians of the per-pair ratios: each pair ran back to back, so slow drifts of the machine
+    // cancel. CPU time is the primary figure: on a shared machine wall time also counts waiting
+    // for other processes.
+    const cpuRatio = median(fullRounds.map((f, i) => f.cpu / bareRounds[i]!.cpu));
+    const wallRatio = median(fullRounds.map((f, i) => f.wall / bareRounds[i]!.wall));
+    return {
+      'billing_overhead_ratio (goal <= 1.10)': Math.round(cpuRatio * 1000) / 1000,
+      billing_overhead_ratio_wall: Math.round(wallRatio * 1000) / 1000,
+      content_read_full_cpu_us: round1(median(fullRounds.map((r) => r.cpu))),
+      content_read_bypassed_cpu_us: round1(median(bareRounds.map((r) => r.cpu))),
+      content_read_full_wall_us: round1(median(fullRounds.map((r) => r.wall))),
+      content_read_bypassed_wall_us: round1(median(bareRounds.map((r) => r.wall))),
+      auth_limits_metering_in_process_us: round1(inProcessUs),
+      rounds: fullRounds.length,
+    };
+  } finally {
+    agent.destroy();
+    await new Promise((r) => full.server.close(r));
+    await new Promise((r) => bare.server.close(r));
+    ctx.registry.closeAll('bench done');
+    ctx.billing.close();
+    ctx.db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchBilling().then((r) => console.log(JSON.stringify(r, null, 2)));
+}

@@ -1,0 +1,89 @@
+/**
+ * Per-request metering for the /v1 router, mounted right after authentication: one call to
+ * BillingService.admit (one SQLite transaction) counts the request against its organization's
+ * limits, pays for flat-priced reads, and sets the RateLimit headers. Writes are paid by their
+ * domain inside the transaction that commits their effect, through `chargeFor(req, units)`.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { NextFunction, Request, Response } from 'express';
+import { principalOf } from '../auth/middleware.ts';
+import type { Principal } from '../auth/keys.ts';
+import type { CreditLedger } from './credits.ts';
+import { matchEndpoint, type EndpointKey } from './endpoints.ts';
+import { priceOf } from './prices.ts';
+import type { Admission, BillingService } from './service.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    meter?: Meter;
+  }
+}
+
+/** What a route needs to pay for its effect: the caller and the endpoint's price. */
+export class Meter {
+  constructor(
+    private readonly credits: CreditLedger,
+    readonly principal: Principal,
+    readonly endpoint: EndpointKey,
+  ) {}
+
+  /**
+   * A function that debits this request's price for `units` of work (402 when the balance is
+   * short). Call it first inside the SQLite transaction that commits the request's effect, so
+   * both commit or neither does.
+   */
+  charger(units = 0): () => void {
+    const micros = priceOf(this.endpoint, units);
+    return () => {
+      if (micros > 0) this.credits.debit(this.principal.orgId, micros);
+    };
+  }
+}
+
+/** The charge of this request's effect, or undefined when the route runs without metering. */
+export function chargeFor(req: Request, units = 0): (() => void) | undefined {
+  return req.meter?.charger(units);
+}
+
+function setHeaders(res: Response, a: Admission): void {
+  res.setHeader('RateLimit-Policy', a.headers['RateLimit-Policy']);
+  res.setHeader('RateLimit', a.headers.RateLimit);
+  if (a.headers['Retry-After'] !== undefined) res.setHeader('Retry-After', a.headers['Retry-After']);
+}
+
+export function meterRequests(billing: BillingService) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const p = principalOf(req);
+    const a = billing.admit(p, matchEndpoint(req.method, req.path));
+    setHeaders(res, a);
+    if (!a.ok) {
+      res.status(a.status).json(a.body);
+      return;
+    }
+    req.meter = new Meter(billing.credits, p, a.endpoint);
+    if (a.charged > 0) {
+      // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
+      res.on('finish', () => {
+        if (res.statusCode >= 400) billing.refundAdmission(p, a.charged);
+      });
+    }
+    next();
+  };
+}
+
+/**
+ * Answers a refused WebSocket upgrade (429 or 402 from `checkRateLimit`) on the raw socket with
+ * the same status, headers and JSON body as a REST response, then closes it.
+ */
+export function rejectUpgrade(socket: Duplex, a: Extract<Admission, { ok: false }>): void {
+  const body = JSON.stringify(a.body);
+  const lines = [
+    `HTTP/1.1 ${a.status} ${STATUS_CODES[a.status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...Object.entries(a.headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}

@@ -1,0 +1,41 @@
+/**
+ * Builds the asynchronous side of the service from the configuration: the job worker, the
+ * webhook outbox and its secrets, the optional LLM client, and the practice domain on top. The
+ * worker and the outbox are generic; videos register their own job kind and event types later.
+ */
+import type { CreditLedger } from '../billing/credits.ts';
+import type { Config } from '../config.ts';
+import type { JournalService } from '../journals/service.ts';
+import { JobStore } from '../jobs/store.ts';
+import { JobWorker } from '../jobs/worker.ts';
+import { LlmClient } from '../llm/client.ts';
+import type { Logger } from '../logger.ts';
+import type { DB } from '../storage/db.ts';
+import { WebhookOutbox } from '../webhooks/outbox.ts';
+import { WebhookSecrets } from '../webhooks/secrets.ts';
+import { JournalSearch } from './journal-search.ts';
+import { PracticeService } from './service.ts';
+import { PracticeStore } from './store.ts';
+
+export interface AsyncDomains {
+  jobs: JobWorker;
+  webhooks: WebhookOutbox;
+  practice: PracticeService;
+  llm?: LlmClient;
+}
+
+export function createAsyncDomains(db: DB, config: Config, logger: Logger, journals: JournalService, credits: CreditLedger): AsyncDomains {
+  const jobs = new JobWorker(new JobStore(db), config.jobs, logger);
+  const webhooks = new WebhookOutbox(db, new WebhookSecrets(db), config.webhooks, logger);
+  const llm = config.llm ? new LlmClient(config.llm) : undefined;
+  const practice = new PracticeService({
+    store: new PracticeStore(db),
+    jobs,
+    outbox: webhooks,
+    credits,
+    search: new JournalSearch(db, journals),
+    llm,
+    logger,
+  });
+  return { jobs, webhooks, practice, llm };
+}

@@ -1,0 +1,342 @@
+/**
+ * The practice-set domain: creating a set (its credit reservation, its row and its job in one
+ * transaction), running the job (offline planner or LLM, one problem at a time, progress stored
+ * as it goes), finishing it (settle or refund, webhook event in the same transaction), reading its
+ * status, and grading answers. A key reaches only the sets it created.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { z } from 'zod';
+import type { Principal } from '../auth/keys.ts';
+import type { CreditLedger } from '../billing/credits.ts';
+import { priceOf, usd } from '../billing/prices.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import type { JobContext, JobWorker } from '../jobs/worker.ts';
+import { LlmError, type LlmClient } from '../llm/client.ts';
+import type { Logger } from '../logger.ts';
+import { nowIso } from '../storage/db.ts';
+import type { WebhookOutbox } from '../webhooks/outbox.ts';
+import { gradeAnswer, GradingInputError } from './grading/index.ts';
+import type { JournalSearch } from './journal-search.ts';
+import { gradeWithLlm, planLlmSet } from './llm.ts';
+import { OFFLINE_ENGINE, planSet } from './offline/index.ts';
+import { difficulties, problemListSchema } from './schema.ts';
+import { PracticeStore, type EngineChoice, type SetRequest, type SetRow } from './store.ts';
+import type { Difficulty, GenerateRequest, GradeInput, GradeResult, PracticeProblem, SetProblemType } from './types.ts';
+
+export const PRACTICE_JOB = 'practice_set';
+export const CREATE_ENDPOINT = 'POST /interactives/practice/create' as const;
+
+/** Price of a set of `count` problems in micro-dollars, from the billing price table. */
+export function practiceSetPriceMicros(count: number): number {
+  return priceOf(CREATE_ENDPOINT, count);
+}
+
+export interface CreateSetInput {
+  set_description: string;
+  count: number;
+  set_name?: string;
+  search_for_problems: boolean;
+  webhook_url?: string;
+  problem_type: SetProblemType;
+  difficulty: Difficulty;
+  engine?: EngineChoice;
+}
+
+export interface StatusView {
+  set_id: string;
+  success: boolean;
+  status: 'pending' | 'completed' | 'failed' | 'status_error';
+  total_problems: number;
+  completed_problems: number;
+  timestamp: string;
+  message: string;
+  engine: string | null;
+  set_name: string | null;
+  created_at: string;
+  response?: { set_id: string; set_name: string; problems: PracticeProblem[]; cost: number; engine: string };
+}
+
+export type GradeView = Omit<GradeResult, 'method'> & { method: GradeResult['method'] | 'llm'; engine: string; fallback_reason?: string };
+
+/** Something stored for a set cannot be read: its status is reported as status_error. */
+class Unreadable extends Error {}
+
+const storedRequest = z.object({
+  description: z.string(),
+  count: z.number().int().min(1).max(15),
+  problem_type: z.enum(['mcq', 'frq', 'select_all', 'mixed']),
+  difficulty: z.enum(difficulties),
+  search_for_problems: z.boolean(),
+  engine: z.enum(['offline', 'llm']),
+  seed: z.number().int(),
+});
+
+export interface PracticeDeps {
+  store: PracticeStore;
+  jobs: JobWorker;
+  outbox: WebhookOutbox;
+  credits: CreditLedger;
+  search: JournalSearch;
+  llm?: LlmClient;
+  logger: Logger;
+}
+
+export class PracticeService {
+  readonly store: PracticeStore;
+
+  constructor(private readonly deps: PracticeDeps) {
+    this.store = deps.store;
+    deps.jobs.register<{ set_id: string }>(PRACTICE_JOB, {
+      run: (ctx) => this.generate(ctx),
+      onGiveUp: (_job, payload, reason) => {
+        if (payload?.set_id) this.finishFailed(payload.set_id, `Generation stopped because of an internal error (${reason}); the reserved credit was refunded.`);
+      },
+    });
+  }
+
+  get llmConfigured(): boolean {
+    return this.deps.llm !== undefined;
+  }
+
+  /** Reserves the set's price, records it and queues its job, in one transaction (402 changes nothing). */
+  create(p: Principal, input: CreateSetInput): { set_id: string; engine: EngineChoice } {
+    const engine: EngineChoice = input.engine ?? (this.deps.llm ? 'llm' : 'offline');
+    const id = randomUUID();
+    const request: SetRequest = {
+      description: input.set_description.trim(),
+      count: input.count,
+      problem_type: input.problem_type,
+      difficulty: input.difficulty,
+      search_for_problems: input.search_for_problems,
+      engine,
+      seed: randomInt(2 ** 31),
+    };
+    this.store.db.transaction(() => {
+      const reservation = this.deps.credits.reserve(p.orgId, practiceSetPriceMicros(input.count), `practice_set ${id}`);
+      this.store.insert({
+        id,
+        key_id: p.keyId,
+        org_id: p.orgId,
+        set_name: input.set_name?.trim() || null,
+        request,
+        webhook_url: input.webhook_url ?? null,
+        reservation_id: reservation.id,
+      });
+      const job = this.deps.jobs.enqueue({ kind: PRACTICE_JOB, payload: { set_id: id } });
+      this.store.attachJob(id, job.id);
+    })();
+    return { set_id: id, engine };
+  }
+
+  // ---- the job -------------------------------------------------------------------------------
+
+  private async generate(ctx: JobContext<{ set_id: string }>): Promise<void> {
+    const id = ctx.payload.set_id;
+    const row = this.store.get(id);
+    if (!row || row.status !== 'pending') return; // finished before a crash, or deleted
+    let req: SetRequest;
+    try {
+      req = storedRequest.parse(JSON.parse(row.request));
+    } catch {
+      this.finishFailed(id, 'The stored request of this set is unreadable; the reserved credit was refunded.');
+      return;
+    }
+    let context: string[] | undefined;
+    if (row.context !== null) context = JSON.parse(row.context) as string[];
+    else if (req.search_for_problems) {
+      context = await this.deps.search.excerpts(row.key_id, req.description, ctx.signal);
+      this.store.saveContext(id, context);
+    }
+    const gen: GenerateRequest = {
+      description: req.description,
+      count: req.count,
+      problemType: req.problem_type,
+      difficulty: req.difficulty,
+      context: context && context.length ? context : undefined,
+      seed: req.seed,
+    };
+    const done = this.store.problems(id).length;
+    if (req.engine === 'llm') await this.generateWithLlm(id, gen, done, ctx.signal);
+    else await this.generateOffline(id, gen, done, ctx.signal, req.search_for_problems && !gen.context);
+  }
+
+  private async generateOffline(id: string, gen: GenerateRequest, from: number, signal: AbortSignal, searchedNothing: boolean): Promise<void> {
+    const plan = planSet(gen);
+    if (!plan.ok) {
+      const note = searchedNothing ? ' (search_for_problems found no journal of this key matching the description.)' : '';
+      this.finishFailed(id, `${plan.message}${note}`, OFFLINE_ENGINE);
+      return;
+    }
+    this.store.saveEngine(id, plan.engine, plan.setName);
+    for (let i = from; i < plan.total; i++) {
+      signal.throwIfAborted();
+      this.store.addProblem(id, i, plan.next(i));
+      // Between problems the event loop serves requests (a CAS-heavy problem takes ~10-20 ms).
+      await yieldToLoop();
+    }
+    this.finishCompleted(id, plan.total);
+  }
+
+  private async generateWithLlm(id: string, gen: GenerateRequest, from: number, signal: AbortSignal): Promise<void> {
+    const llm = this.deps.llm;
+    if (!llm) {
+      this.finishFailed(id, 'This set was created for the LLM engine, but no LLM provider is configured now (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL).', 'llm');
+      return;
+    }
+    const plan = planLlmSet(llm, gen);
+    this.store.saveEngine(id, plan.engine, plan.setName);
+    const earlier = this.store.problems(id).map((r) => (JSON.parse(r.problem) as PracticeProblem).problem_statement);
+    for (let i = from; i < plan.total; i++) {
+      signal.throwIfAborted();
+      let problem: PracticeProblem;
+      try {
+        problem = await plan.next(i, earlier, signal);
+      } catch (err) {
+        if (signal.aborted || !(err instanceof LlmError)) throw err;
+        this.deps.logger.warn({ set_id: id, problem: i + 1, error: err.message }, 'LLM generation failed');
+        this.finishFailed(id, `LLM generation failed at problem ${i + 1} of ${plan.total} (engine ${plan.engine}): ${err.message.replace(/^refused: /, '')}. The reserved credit was refunded.`);
+        return;
+      }
+      this.store.addProblem(id, i, problem);
+      earlier.push(problem.problem_statement);
+    }
+    this.finishCompleted(id, plan.total);
+  }
+
+  /** Settles the reservation, marks the set completed and queues its webhook, atomically. */
+  private finishCompleted(id: string, total: number): void {
+    this.store.db.transaction(() => {
+      const row = this.store.get(id);
+      if (!row || row.status !== 'pending') return;
+      const cost = row.reservation_id ? this.deps.credits.settle(row.reservation_id, practiceSetPriceMicros(total)).cost_micros : 0;
+      this.store.complete(id, cost, `Practice set completed: ${total} problems.`);
+      this.notify(row, 'completed');
+    })();
+  }
+
+  /** Refunds the reservation, marks the set failed with `message` and queues its webhook, atomically. */
+  private finishFailed(id: string, message: string, engine: string | null = null): void {
+    this.store.db.transaction(() => {
+      const row = this.store.get(id);
+      if (!row || row.status !== 'pending') return;
+      if (row.reservation_id && this.deps.credits.reservation(row.reservation_id)?.status === 'held') this.deps.credits.refund(row.reservation_id);
+      this.store.fail(id, message, engine);
+      this.notify(row, 'failed', message);
+    })();
+  }
+
+  private notify(row: SetRow, status: 'completed' | 'failed', message?: string): void {
+    if (!row.webhook_url) return;
+    this.deps.outbox.enqueue({
+      orgId: row.org_id,
+      url: row.webhook_url,
+      type: `practice_set.${status}`,
+      data: { set_id: row.id, status, ...(message ? { message } : {}) },
+    });
+  }
+
+  // ---- status ------------------------------------------------------------------------------
+
+  status(p: Principal, id: string): StatusView {
+    const row = this.store.findOwned(id, p.keyId);
+    if (!row) throw notFound('Practice set');
+    try {
+      return this.view(row);
+    } catch (err) {
+      if (!(err instanceof Unreadable) && !(err instanceof SyntaxError) && !(err instanceof z.ZodError)) throw err;
+      const reason = err instanceof Unreadable ? err.message : 'its stored record is unreadable';
+      this.deps.logger.error({ set_id: id, reason }, 'practice set status cannot be determined');
+      return {
+        set_id: row.id,
+        success: false,
+        status: 'status_error',
+        total_problems: Number.isInteger(row.total_problems) ? row.total_problems : 0,
+        completed_problems: Number.isInteger(row.completed_problems) ? row.completed_problems : 0,
+        timestamp: nowIso(),
+        message: `The status of this set cannot be determined: ${reason}. Create the set again.`,
+        engine: row.engine,
+        set_name: row.set_name,
+        created_at: row.created_at,
+      };
+    }
+  }
+
+  private view(row: SetRow): StatusView {
+    storedRequest.parse(JSON.parse(row.request));
+    // Field order as in the specification's table (2.12), then ours.
+    const base = (success: boolean, status: StatusView['status'], message: string) => ({
+      set_id: row.id,
+      success,
+      status,
+      total_problems: row.total_problems,
+      completed_problems: row.completed_problems,
+      timestamp: nowIso(),
+      message,
+      engine: row.engine,
+      set_name: row.set_name,
+      created_at: row.created_at,
+    });
+    switch (row.status) {
+      case 'pending': {
+        const job = row.job_id ? this.deps.jobs.store.get(row.job_id) : undefined;
+        if (!job) throw new Unreadable('the set is pending but its generation job is missing');
+        if (job.state === 'done' || job.state === 'failed') throw new Unreadable(`the set is pending but its generation job has ${job.state === 'done' ? 'ended' : 'failed'}`);
+        const message =
+          row.completed_problems === 0
+            ? job.state === 'queued' && job.attempts === 0
+              ? 'Waiting for a worker'
+              : 'Generating the first problem'
+            : `Generated ${row.completed_problems} of ${row.total_problems} problems`;
+        return base(true, 'pending', message);
+      }
+      case 'completed': {
+        const problems = problemListSchema.parse(this.store.problems(row.id).map((r) => JSON.parse(r.problem)));
+        if (problems.length !== row.total_problems) throw new Unreadable(`the set is completed but holds ${problems.length} of its ${row.total_problems} problems`);
+        const set_name = row.set_name ?? 'Practice set';
+        const engine = row.engine ?? OFFLINE_ENGINE;
+        return {
+          ...base(true, 'completed', row.message ?? 'Practice set completed.'),
+          response: { set_id: row.id, set_name, problems, cost: usd(row.cost_micros ?? 0), engine },
+        };
+      }
+      case 'failed':
+        return base(false, 'failed', row.message ?? 'Generation failed.');
+      default:
+        throw new Unreadable(`its stored status "${String(row.status).slice(0, 40)}" is not one this service writes`);
+    }
+  }
+
+  // ---- grading -----------------------------------------------------------------------------
+
+  /**
+   * Grades one answer. Choice problems are graded exactly offline. Free response goes to the LLM
+   * when one is configured (and not declined with engine "offline"); when the LLM fails, the
+   * offline grader answers with `fallback_reason`, or, when it cannot (no reference answer or
+   * rubric), a 502 says both reasons. GradingInputError (422) is left to the route.
+   */
+  async grade(input: GradeInput, engine?: EngineChoice, signal?: AbortSignal): Promise<GradeView> {
+    const type = input.problem_type.toLowerCase().replace(/[\s-]+/g, '_');
+    const choice = ['mcq', 'multiple_choice', 'select_all', 'multi_select'].includes(type);
+    const llm = this.deps.llm;
+    let fallback: string | undefined;
+    if (llm && !choice && engine !== 'offline') {
+      try {
+        return { ...(await gradeWithLlm(llm, input, signal)), engine: llm.engine };
+      } catch (err) {
+        if (!(err instanceof LlmError)) throw err;
+        fallback = `LLM grading failed: ${err.message.replace(/^refused: /, '')}`;
+        this.deps.logger.warn({ error: err.message }, 'LLM grading failed; using the offline grader');
+      }
+    }
+    try {
+      const g = gradeAnswer(input);
+      return { ...g, engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };
+    } catch (err) {
+      if (fallback && err instanceof GradingInputError) {
+        throw new HttpError(502, `${fallback}; the offline grader cannot take over: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/** HTTP routes of videos (POST /video/create, spec endpoint 12, and the files of a finished video). */
+import { Router, type Request, type Response, type NextFunction } from 'express';
+import { z } from 'zod';
+import { principalOf } from '../auth/middleware.ts';
+import { invalid, parseOr422 } from '../http/errors.ts';
+import { nowIso } from '../storage/db.ts';
+import { checkWebhookUrl } from '../webhooks/ssrf.ts';
+import { normalizeVoice } from './engine/speech.ts';
+import { buildOutline, MAX_VIDEO_SECONDS, OutlineError } from './outline.ts';
+import { MAX_VIDEO_TEXT_CHARS, type VideoService } from './service.ts';
+
+export const MAX_VIDEO_TITLE = 300;
+
+const nonBlank = (max: number, what: string) =>
+  z
+    .string()
+    .max(max, `${what} is limited to ${max} characters`)
+    .refine((s) => s.trim().length > 0, `${what} must not be blank`);
+
+const createBody = z.object({
+  journal_id: z.string().min(1).max(200).optional(),
+  text: z.string().max(MAX_VIDEO_TEXT_CHARS, `text is limited to ${MAX_VIDEO_TEXT_CHARS} characters`).optional(),
+  title: nonBlank(MAX_VIDEO_TITLE, 'title').optional(),
+  voice: z.string().max(60).optional(),
+  max_duration_seconds: z.number().positive().max(MAX_VIDEO_SECONDS, `max_duration_seconds is at most ${MAX_VIDEO_SECONDS}`).default(MAX_VIDEO_SECONDS),
+  webhook_url: z.string().optional(),
+});
+
+/** `{journal_id | text}`: exactly one, or a 422 at `body`. Shared with the flashcards route. */
+export function exactlyOneSource(b: { journal_id?: string; text?: string }): void {
+  const n = Number(b.journal_id !== undefined) + Number(b.text !== undefined);
+  if (n !== 1) {
+    throw invalid(['body'], 'give exactly one of journal_id and text', n === 0 ? 'missing' : 'value_error');
+  }
+  if (b.text !== undefined && !b.text.trim()) throw invalid(['body', 'text'], 'text must not be blank', 'value_error');
+}
+
+function body(req: Request): unknown {
+  return req.body === undefined ? {} : req.body;
+}
+
+export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: boolean }): Router {
+  const r = Router();
+
+  r.post('/video/create', (req, res) => {
+    const b = parseOr422(createBody, body(req), ['body']);
+    exactlyOneSource(b);
+    let voice: string;
+    try {
+      voice = normalizeVoice(b.voice);
+    } catch (err) {
+      throw invalid(['body', 'voice'], (err as Error).message, 'value_error');
+    }
+    if (b.webhook_url !== undefined) {
+      const why = checkWebhookUrl(b.webhook_url, opts.allowPrivateWebhooks);
+      if (why) throw invalid(['body', 'webhook_url'], why, 'url_refused');
+    }
+    if (b.text !== undefined) {
+      // Cheap for text (bounded), so an unusable text is refused now; a journal is read by the job.
+      try {
+        buildOutline({ text: b.text }, { maxDurationSeconds: b.max_duration_seconds });
+      } catch (err) {
+        if (err instanceof OutlineError) throw invalid(['body', 'text'], `text has nothing to narrate: ${err.message}`, 'value_error');
+        throw err;
+      }
+    }
+    const out = videos.create(principalOf(req), { ...b, voice });
+    res.json({
+      success: true,
+      video_id: out.video_id,
+      status: 'pending',
+      message: `Rendering; poll GET /v1/video/status/${out.video_id}`,
+      timestamp: nowIso(),
+    });
+  });
+
+  r.get('/video/status/:video_id', async (req, res) => {
+    res.json(await videos.status(principalOf(req), req.params.video_id!));
+  });
+
+  const send = (which: 'video' | 'captions') => async (req: Request, res: Response, next: NextFunction) => {
+    const id = String(req.params.video_id);
+    const path = await videos.file(principalOf(req), id, which);
+    const headers =
+      which === 'video'
+        ? { 'Content-Type': 'video/mp4', 'Content-Disposition': `inline; filename="video-${id}.mp4"` }
+        : { 'Content-Type': 'text/vtt; charset=utf-8' };
+    // sendFile answers Range requests (206) and HEAD; dotfiles are allowed because DATA_DIR may sit under one.
+    res.sendFile(path, { headers: { ...headers, 'Cache-Control': 'private, no-store' }, dotfiles: 'allow', acceptRanges: true, lastModified: true }, (err) => {
+      if (err && !res.headersSent) next(err);
+    });
+  };
+  r.get('/video/download/:video_id', send('video'));
+  r.get('/video/captions/:video_id', send('captions'));
+
+  return r;
+}

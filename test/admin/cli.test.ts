@@ -1,0 +1,138 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, startTestServer, tempDataDir, type TestServer } from '../helpers/server.ts';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+const dataDir = tempDataDir();
+const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+
+interface Result {
+  code: number;
+  json: any;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command line directly with tsx (the npm script is proven once below). */
+async function admin(...args: string[]): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(tsx, ['server/admin/cli.ts', ...args], { cwd: root, env });
+    return { code: 0, json: JSON.parse(stdout), stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, json: undefined, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+let server: TestServer;
+let orgId: string;
+
+beforeAll(async () => {
+  // The server runs on the same data directory, as in production: CLI changes apply at once.
+  server = await startTestServer({ dataDir });
+});
+afterAll(() => server.close());
+
+describe('admin command line', () => {
+  it('works through the npm script and prints exactly one JSON object', async () => {
+    const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'org', 'create', '--name', 'Acme'], { cwd: root, env });
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    const out = JSON.parse(stdout);
+    expect(out).toEqual({ org_id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme', tier: 'developer' });
+    orgId = out.org_id;
+  });
+
+  it('shows and lists organizations with their balance and limits', async () => {
+    const show = await admin('org', 'show', '--org', orgId);
+    expect(show.code).toBe(0);
+    expect(show.json).toMatchObject({ org_id: orgId, name: 'Acme', tier: 'developer', credit_balance_usd: 5, keys: { active: 0, revoked: 0 } });
+    expect(show.json.limits).toContainEqual({ endpoint: 'GET /journals/list', per_minute: 25, per_day: null, custom: false });
+    const list = await admin('org', 'list');
+    expect(list.json.organizations).toContainEqual(expect.objectContaining({ org_id: orgId, name: 'Acme', tier: 'developer', credit_balance_usd: 5 }));
+    expect(list.json.count).toBe(list.json.organizations.length);
+  });
+
+  it('sets the tier, taking effect on the next request', async () => {
+    const key = await admin('key', 'create', '--org', orgId, '--name', 'ci');
+    const client = new Client(server.url, key.json.api_key, orgId);
+    expect((await client.get('/v1/journals/list')).headers.get('ratelimit-policy')).toBe('"minute";q=25;w=60');
+    const r = await admin('org', 'set-tier', '--org', orgId, '--tier', 'scale');
+    expect(r.json).toMatchObject({ org_id: orgId, tier: 'scale', previous_tier: 'developer' });
+    expect((await client.get('/v1/journals/list')).headers.get('ratelimit-policy')).toBe('"minute";q=100;w=60');
+    expect((await client.get('/v1/usage')).body.organization.tier).toBe('scale');
+  });
+
+  it('sets and clears a custom limit', async () => {
+    await admin('org', 'set-tier', '--org', orgId, '--tier', 'enterprise');
+    const set = await admin('org', 'set-limit', '--org', orgId, '--endpoint', 'POST /interactives/practice/create', '--window', 'minute', '--limit', '40');
+    expect(set.json).toEqual({ org_id: orgId, tier: 'enterprise', endpoint: 'POST /interactives/practice/create', per_minute: 40, per_day: null, custom: true });
+    const day = await admin('org', 'set-limit', '--org', orgId, '--endpoint', 'GET /journals/content/{journal_id}', '--window', 'day', '--limit', '7');
+    expect(day.json).toMatchObject({ endpoint: 'GET /journals/content/{id}', per_minute: 1000, per_day: 7, custom: true });
+    const key = await admin('key', 'create', '--org', orgId);
+    const client = new Client(server.url, key.json.api_key, orgId);
+    const r = await client.request('POST', '/v1/interactives/practice/create', {});
+    expect(r.headers.get('ratelimit-policy')).toBe('"minute";q=40;w=60');
+    const cleared = await admin('org', 'set-limit', '--org', orgId, '--endpoint', 'POST /interactives/practice/create', '--window', 'minute', '--limit', 'default');
+    expect(cleared.json).toMatchObject({ per_minute: 1000, custom: false });
+  });
+
+  it('sets and grants credits in dollars', async () => {
+    expect((await admin('credits', 'set', '--org', orgId, '--usd', '0.25')).json).toEqual({ org_id: orgId, credit_balance_usd: 0.25 });
+    expect((await admin('credits', 'grant', '--org', orgId, '--usd', '10.000001')).json).toEqual({ org_id: orgId, credit_balance_usd: 10.250001 });
+    expect(server.svc.ctx.billing.credits.balance(orgId)).toBe(10_250_001);
+    expect((await admin('credits', 'set', '--org', orgId, '--usd', '0')).json.credit_balance_usd).toBe(0);
+  });
+
+  it('lists keys without secrets and revokes one at once', async () => {
+    const created = await admin('key', 'create', '--org', orgId, '--name', 'to-revoke');
+    await admin('credits', 'set', '--org', orgId, '--usd', '1');
+    const client = new Client(server.url, created.json.api_key, orgId);
+    expect((await client.get('/v1/journals/list')).status).toBe(200);
+    const list = await admin('key', 'list', '--org', orgId);
+    expect(list.stdout).not.toContain(created.json.api_key);
+    expect(list.stdout).not.toMatch(/key_hash/);
+    const entry = list.json.keys.find((k: any) => k.key_id === created.json.key_id);
+    expect(entry).toEqual({ key_id: created.json.key_id, name: 'to-revoke', prefix: created.json.api_key.slice(0, 13), created_at: expect.any(String), revoked_at: null });
+    const revoked = await admin('key', 'revoke', '--key-id', created.json.key_id);
+    expect(revoked.json).toEqual({ key_id: created.json.key_id, org_id: orgId, revoked_at: expect.any(String) });
+    expect((await client.get('/v1/journals/list')).status).toBe(401);
+    const again = await admin('key', 'revoke', '--key-id', created.json.key_id);
+    expect(again.json.revoked_at).toBe(revoked.json.revoked_at);
+    expect((await admin('org', 'show', '--org', orgId)).json.keys.revoked).toBe(1);
+  });
+
+  it('rejects bad arguments with a message on stderr and a non-zero exit', async () => {
+    const cases: [string[], RegExp][] = [
+      [['org', 'set-tier', '--org', orgId, '--tier', 'gold'], /--tier must be one of developer, scale, enterprise/],
+      [['org', 'set-tier', '--org', orgId], /--tier is required/],
+      [['org', 'show'], /--org is required/],
+      [['org', 'show', '--org', 'nope'], /no organization with id nope/],
+      [['org', 'set-limit', '--org', orgId, '--endpoint', 'GET /nothing', '--window', 'minute', '--limit', '1'], /unknown endpoint "GET \/nothing"/],
+      [['org', 'set-limit', '--org', orgId, '--endpoint', 'POST /video/create', '--window', 'hour', '--limit', '1'], /--window must be one of minute, day/],
+      [['org', 'set-limit', '--org', orgId, '--endpoint', 'POST /video/create', '--window', 'day', '--limit=-3'], /--limit must be a whole number/],
+      [['credits', 'set', '--org', orgId, '--usd', 'five'], /--usd must be an amount in dollars/],
+      [['credits', 'grant', '--org', orgId, '--usd=-1'], /--usd must be an amount/],
+      [['credits', 'grant', '--org', orgId, '--usd', '0'], /--usd must be more than 0/],
+      [['credits', 'grant', '--org', orgId, '--usd', '0.0000001'], /at most 6 decimals/],
+      [['key', 'list', '--org', 'nope'], /no organization with id nope/],
+      [['key', 'revoke', '--key-id', 'nope'], /no API key with id nope/],
+      [['key', 'revoke'], /--key-id is required/],
+      [['org', 'frobnicate'], /Unknown command "org frobnicate"/],
+      [['org', 'show', '--org', orgId, '--bogus', 'x'], /Unknown option '--bogus'/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => admin(...args)));
+    for (const [i, r] of results.entries()) {
+      const [args, message] = cases[i]!;
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+    // nothing changed ($1 set above, less one list read)
+    expect((await admin('org', 'show', '--org', orgId)).json).toMatchObject({ tier: 'enterprise', credit_balance_usd: 0.99999 });
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Durable jobs: the server runs as a child process (server/main.ts under tsx) and is killed with
+ * SIGKILL while one set is half generated (its LLM provider holds the next reply) and another
+ * waits in the queue. After a restart on the same DATA_DIR both complete; the problems made before
+ * the crash are kept (the provider is not asked for them again).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiKey, createOrganization } from '../../server/auth/keys.ts';
+import { openDatabase } from '../../server/storage/db.ts';
+import { Client, tempDataDir } from '../helpers/server.ts';
+import { defaultReply, startFakeOpenAI, type FakeProvider } from '../llm/fake-openai.ts';
+import { close, evalExpr, solutions } from '../practice/helpers.ts';
+import { createSet, until, waitForSet } from './helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const children: ChildProcess[] = [];
+let fake: FakeProvider | undefined;
+
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await fake?.close();
+});
+
+function prepareDataDir(): { dataDir: string; key: string; orgId: string } {
+  const dataDir = tempDataDir();
+  const db = openDatabase(path.join(dataDir, 'study.db'));
+  const org = createOrganization(db, 'crash', 'enterprise');
+  const { api_key } = createApiKey(db, org.id);
+  db.close();
+  return { dataDir, key: api_key, orgId: org.id };
+}
+
+/**
+ * Starts server/main.ts on an ephemeral port; the URL comes from the "listening" log line. As in
+ * test/realtime/durability.test.ts, node runs it with tsx as a loader (`node --import tsx`): the
+ * tsx CLI is a wrapper process, and a SIGKILL sent to it would leave the real server running.
+ */
+async function startChild(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buf += chunk.toString();
+      const lines = buf.split('\n');
+      buf = lines.pop()!;
+      for (const line of lines) {
+        try {
+          const j = JSON.parse(line);
+          if (j.msg === 'study content service listening') resolve(j.url);
+        } catch {
+          /* not JSON */
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+  });
+  return { child, url, exited };
+}
+
+describe('durable jobs', () => {
+  it('kill -9 mid-generation: after a restart the running and the queued set both complete, progress kept', async () => {
+    let phase = 1;
+    fake = await startFakeOpenAI((r) => (phase === 1 && (r.problem ?? 0) >= 3 ? 'hang' : defaultReply(r)));
+    const { dataDir, key, orgId } = prepareDataDir();
+    const env = { LLM_BASE_URL: fake.url, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-crash-test', JOB_CONCURRENCY: '1', JOB_LEASE_SECONDS: '1', JOB_POLL_MS: '50', LLM_TIMEOUT_MS: '120000' };
+
+    const first = await startChild(dataDir, env);
+    let api = new Client(first.url, key, orgId);
+    const llmSet = await createSet(api, { set_description: 'doubling numbers', count: 5, problem_type: 'frq' });
+    // Two problems stored, the third requested and held by the provider.
+    await waitForSet(api, llmSet, (s) => s.completed_problems === 2);
+    await until(() => fake!.requests.some((r) => r.problem === 3), 'the third request');
+    // With one worker busy, this set waits in the queue.
+    const offlineSet = await createSet(api, { set_description: 'linear equations', count: 4, problem_type: 'frq', engine: 'offline' });
+    const queued = await waitForSet(api, offlineSet, () => true);
+    expect(queued).toMatchObject({ status: 'pending', completed_problems: 0, message: 'Waiting for a worker' });
+    const pendingLlm = await waitForSet(api, llmSet, () => true);
+    expect(pendingLlm).toMatchObject({ status: 'pending', completed_problems: 2, total_problems: 5 });
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    phase = 2;
+
+    const second = await startChild(dataDir, env);
+    api = new Client(second.url, key, orgId);
+    const a = await waitForSet(api, llmSet);
+    expect(a.status, a.message).toBe('completed');
+    expect(a.response.problems.map((p: any) => p.correct_answer)).toEqual(['3', '6', '9', '12', '15']);
+    const asked = fake.requests.filter((r) => r.schema === 'practice_problem').map((r) => r.problem);
+    // 1 and 2 were made once, before the crash; 3 was asked again after it.
+    expect(asked.filter((n) => n === 1)).toHaveLength(1);
+    expect(asked.filter((n) => n === 2)).toHaveLength(1);
+    expect(asked.filter((n) => n === 3)).toHaveLength(2);
+
+    const b = await waitForSet(api, offlineSet);
+    expect(b.status, b.message).toBe('completed');
+    expect(b.engine).toBe('offline:linear-equations');
+    for (const p of b.response.problems) {
+      const [l, r] = /Solve for x: (.+)$/.exec(p.problem_statement)![1]!.split('=');
+      const x = solutions(p.correct_answer).x![0]!;
+      expect(close(evalExpr(l!, { x }), evalExpr(r!, { x })), `${p.problem_statement} -> ${p.correct_answer}`).toBe(true);
+    }
+    // credits: both reservations settled, nothing left held
+    const db = openDatabase(path.join(dataDir, 'study.db'));
+    const held = db.prepare("SELECT COUNT(*) AS n FROM credit_reservations WHERE status = 'held'").get() as { n: number };
+    db.close();
+    expect(held.n).toBe(0);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 60_000);
+
+  it('SIGTERM while a job runs: the job is put back without counting an attempt and finishes after restart', async () => {
+    let phase = 1;
+    fake = await startFakeOpenAI((r) => (phase === 1 && (r.problem ?? 0) >= 2 ? 'hang' : defaultReply(r)));
+    const { dataDir, key, orgId } = prepareDataDir();
+    const env = { LLM_BASE_URL: fake.url, LLM_MODEL: 'fake-model', JOB_LEASE_SECONDS: '30', JOB_POLL_MS: '50' };
+    const first = await startChild(dataDir, env);
+    let api = new Client(first.url, key, orgId);
+    const id = await createSet(api, { set_description: 'anything', count: 3, problem_type: 'frq' });
+    await until(() => fake!.requests.some((r) => r.problem === 2), 'the second request');
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const db = openDatabase(path.join(dataDir, 'study.db'));
+    const job = db.prepare('SELECT j.state, j.attempts, j.lease_owner FROM jobs j JOIN practice_sets s ON s.job_id = j.id WHERE s.id = ?').get(id);
+    db.close();
+    // Released on shutdown: queued at once (no lease to wait out), attempt not counted.
+    expect(job).toEqual({ state: 'queued', attempts: 0, lease_owner: null });
+    phase = 2;
+    const second = await startChild(dataDir, env);
+    api = new Client(second.url, key, orgId);
+    const s = await waitForSet(api, id);
+    expect(s.status, s.message).toBe('completed');
+    expect(s.completed_problems).toBe(3);
+  }, 60_000);
+});

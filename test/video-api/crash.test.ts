@@ -1,0 +1,152 @@
+/**
+ * Durable renders: the server runs as a child process (`node --import tsx server/main.ts`, not the
+ * tsx wrapper, whose SIGKILL would leave the real server running) and is killed with SIGKILL while
+ * a video renders. After a restart on the same DATA_DIR the render resumes from its workDir and
+ * completes; with no attempts left it fails cleanly with its credit refunded. Never pending forever.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiKey, createOrganization } from '../../server/auth/keys.ts';
+import { openDatabase } from '../../server/storage/db.ts';
+import { probeDurationSeconds } from '../../server/video/engine/index.ts';
+import { Client, tempDataDir } from '../helpers/server.ts';
+import { until } from '../practice-api/helpers.ts';
+import { createVideo, topLevelBoxes, waitForVideo, writeTemp } from './helpers.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const children: ChildProcess[] = [];
+const temps: string[] = [];
+
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
+});
+
+function prepareDataDir(): { dataDir: string; key: string; orgId: string } {
+  const dataDir = tempDataDir();
+  temps.push(dataDir);
+  const db = openDatabase(path.join(dataDir, 'study.db'));
+  const org = createOrganization(db, 'crash', 'enterprise');
+  const { api_key } = createApiKey(db, org.id);
+  db.close();
+  return { dataDir, key: api_key, orgId: org.id };
+}
+
+async function startChild(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buf += chunk.toString();
+      const lines = buf.split('\n');
+      buf = lines.pop()!;
+      for (const line of lines) {
+        try {
+          const j = JSON.parse(line);
+          if (j.msg === 'study content service listening') resolve(j.url);
+        } catch {
+          /* not JSON */
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+  });
+  return { child, url, exited };
+}
+
+/** About 20 seconds of narration over four slides: long enough to be killed mid-render. */
+const TEXT = [
+  '# Photosynthesis',
+  'Plants capture light with chlorophyll in their leaves. The energy splits water and releases oxygen into the air around them.',
+  '# Light reactions',
+  'In the thylakoid membranes, light drives electrons along a chain of proteins. This pumps protons and makes ATP and NADPH for later steps.',
+  '# Calvin cycle',
+  'In the stroma, the enzyme rubisco fixes carbon dioxide into sugar. The cycle spends the ATP and NADPH made by the light reactions.',
+  '# Why it matters',
+  'Almost all food chains start with photosynthesis. It also keeps the oxygen in the atmosphere that animals breathe every day.',
+].join('\n\n');
+
+function jobOf(dataDir: string, videoId: string): { state: string; attempts: number } {
+  const db = openDatabase(path.join(dataDir, 'study.db'));
+  try {
+    return db.prepare('SELECT j.state, j.attempts FROM jobs j JOIN videos v ON v.job_id = j.id WHERE v.id = ?').get(videoId) as { state: string; attempts: number };
+  } finally {
+    db.close();
+  }
+}
+
+function heldReservations(dataDir: string): number {
+  const db = openDatabase(path.join(dataDir, 'study.db'));
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM credit_reservations WHERE status = 'held'").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+describe('video renders interrupted by kill -9', () => {
+  it('resume after a restart and complete, keeping the pieces made before the crash', async () => {
+    const { dataDir, key, orgId } = prepareDataDir();
+    const env = { JOB_LEASE_SECONDS: '1', JOB_POLL_MS: '50' };
+    const first = await startChild(dataDir, env);
+    let api = new Client(first.url, key, orgId);
+    const id = await createVideo(api, { text: TEXT, title: 'Photosynthesis' });
+    // Killed while segments are being encoded: narration and slides are finished by then.
+    const before = await waitForVideo(api, id, { done: (s) => s.status !== 'pending' || s.completion_percentage >= 56 });
+    expect(before.status).toBe('pending');
+    const parts = await readdir(path.join(dataDir, 'videos', id, '.parts'));
+    expect(parts.filter((f) => /^narration-\d+\.wav$/.test(f))).toHaveLength(4);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await startChild(dataDir, env);
+    api = new Client(second.url, key, orgId);
+    const seen: number[] = [];
+    const s = await waitForVideo(api, id, { seen });
+    expect(s.status, s.message).toBe('completed');
+    // Progress never went backwards across the restart.
+    for (const p of seen) expect(p).toBeGreaterThanOrEqual(before.completion_percentage);
+    expect(jobOf(dataDir, id)).toEqual({ state: 'done', attempts: 2 });
+    const mp4 = Buffer.from(s.response.b64_video, 'base64');
+    expect(topLevelBoxes(mp4)[0]).toBe('ftyp');
+    const file = await writeTemp(mp4, 'resumed.mp4');
+    temps.push(file);
+    const d = await probeDurationSeconds(file);
+    expect(Math.abs(d - s.response.narration_seconds) / s.response.narration_seconds).toBeLessThan(0.1);
+    expect(s.response.transcript).toContain('rubisco fixes carbon dioxide into sugar');
+    expect(heldReservations(dataDir)).toBe(0);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 120_000);
+
+  it('fail cleanly after a restart when no attempt is left, with the credit refunded', async () => {
+    const { dataDir, key, orgId } = prepareDataDir();
+    const env = { JOB_LEASE_SECONDS: '1', JOB_POLL_MS: '50', JOB_MAX_ATTEMPTS: '1' };
+    const first = await startChild(dataDir, env);
+    let api = new Client(first.url, key, orgId);
+    const id = await createVideo(api, { text: TEXT });
+    await waitForVideo(api, id, { done: (s) => s.status !== 'pending' || s.completion_percentage >= 20 });
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await startChild(dataDir, env);
+    api = new Client(second.url, key, orgId);
+    const s = await waitForVideo(api, id, { ms: 30_000 });
+    expect(s).toMatchObject({ status: 'failed', success: false });
+    expect(s.error).toMatch(/interrupted/);
+    expect(heldReservations(dataDir)).toBe(0);
+    // Its files are removed.
+    await until(() => readdir(path.join(dataDir, 'videos', id)).then(() => false, () => true), 'the workDir to be removed', 10_000);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 120_000);
+});
