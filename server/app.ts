@@ -127,6 +127,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       maxConnectionsPerOrg: config.wsMaxConnectionsPerOrg,
     },
     ctx.logger,
+    ctx.billing,
   );
   realtime.attach(server);
   await new Promise<void>((resolve, reject) => {

@@ -10,6 +10,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { newBlockId } from '../../shared/ids.ts';
 import type { Principal } from '../auth/keys.ts';
 import { bearerToken } from '../auth/middleware.ts';
+import { rejectUpgrade } from '../billing/middleware.ts';
+import type { BillingService } from '../billing/service.ts';
 import type { JournalRegistry } from '../journals/registry.ts';
 import type { JournalRow, JournalStore } from '../journals/store.ts';
 import type { Logger } from '../logger.ts';
@@ -50,6 +52,8 @@ export class RealtimeHub {
     private readonly tokens: EditorTokens,
     private readonly opts: RealtimeOptions,
     private readonly logger: Logger,
+    /** Counts and prices each upgrade as the endpoint `GET /journals/realtime/{journal_id}`. */
+    private readonly billing?: BillingService,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes, perMessageDeflate: false });
     this.revokedQuery = db.prepare(
@@ -94,11 +98,17 @@ export class RealtimeHub {
     const row = this.store.findOwned(journalId, auth.principal.keyId);
     if (!row) return refuse(socket, 404, 'Journal not found');
     const orgId = auth.principal.orgId;
+    const admission = this.billing?.checkRateLimit(auth.principal, 'GET /journals/realtime/{journal_id}');
+    if (admission && !admission.ok) return rejectUpgrade(socket, admission);
+    const refuseAndRefund = (message: string) => {
+      if (admission?.ok) this.billing!.refundAdmission(auth.principal, admission.charged);
+      refuse(socket, 429, message, { 'Retry-After': '5' });
+    };
     if ((this.perJournal.get(row.id) ?? 0) >= this.opts.maxConnectionsPerJournal) {
-      return refuse(socket, 429, `Too many editors on this journal (limit ${this.opts.maxConnectionsPerJournal})`, { 'Retry-After': '5' });
+      return refuseAndRefund(`Too many editors on this journal (limit ${this.opts.maxConnectionsPerJournal})`);
     }
     if ((this.perOrg.get(orgId) ?? 0) >= this.opts.maxConnectionsPerOrg) {
-      return refuse(socket, 429, `Too many realtime connections for this organization (limit ${this.opts.maxConnectionsPerOrg})`, { 'Retry-After': '5' });
+      return refuseAndRefund(`Too many realtime connections for this organization (limit ${this.opts.maxConnectionsPerOrg})`);
     }
     bump(this.perJournal, row.id, 1);
     bump(this.perOrg, orgId, 1);

@@ -276,3 +276,23 @@ describe('documents stay valid Yjs', () => {
     raw.ws.close();
   });
 });
+
+describe('rate limits', () => {
+  it('counts each upgrade against the organization limit of GET /journals/realtime/{journal_id}', async () => {
+    const dev = await server.newClient('developer');
+    const id = await dev.importMarkdown('limited\n');
+    server.svc.ctx.billing.setLimit(dev.orgId, 'GET /journals/realtime/{journal_id}', 'minute', 2);
+    const url = `${wsUrl(server.url)}/${id}`;
+    expect((await upgradeStatus(url, bearer(dev.key!))).status).toBe(101);
+    expect((await upgradeStatus(url, bearer(dev.key!))).status).toBe(101);
+    const refused = await upgradeStatus(url, bearer(dev.key!));
+    expect(refused.status).toBe(429);
+    const body = JSON.parse(refused.body);
+    expect(body).toMatchObject({ error: expect.any(String), limit_type: 'minute' });
+    expect(Number.isInteger(body.retry_after)).toBe(true);
+    // another organization is not affected
+    const other = await server.newClient('developer');
+    const theirs = await other.importMarkdown('free\n');
+    expect((await upgradeStatus(`${wsUrl(server.url)}/${theirs}`, bearer(other.key!))).status).toBe(101);
+  });
+});
