@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, HtmlRenderer } from 'commonmark';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock } from '../../server/billing/clock.ts';
 import { Client, startTestServer, tempDataDir, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -14,7 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  onStderr?: (all: string) => void,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(path.resolve('node_modules/.bin/tsx'), ['cli/main.ts', ...args], {
       env: { ...process.env, ...env },
@@ -23,7 +28,10 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      onStderr?.(stderr);
+    });
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
@@ -116,3 +124,30 @@ it('fails every item clearly with a wrong key', async () => {
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(/failed .*a\.md: 401: Invalid or revoked API key/);
 });
+
+it('waits out a 429 during an import instead of counting it as a failure', async () => {
+  // The limiter's clock stands one second before a minute ends; the test moves it on once the
+  // command line has been refused, so the retry after Retry-After lands in a fresh window.
+  const clock = new ManualClock(Date.UTC(2030, 0, 1, 12, 0, 59));
+  const limited = await startTestServer({ clock });
+  try {
+    const dev = await limited.newClient('developer');
+    limited.svc.ctx.billing.setLimit(dev.orgId, 'PUT /journals/editor/import_from_markdown', 'minute', 3);
+    const src = tempDataDir();
+    for (let i = 0; i < 6; i++) fs.writeFileSync(path.join(src, `n${i}.md`), `note ${i}\n`);
+    let advanced = false;
+    const r = await runCli(['import', src, '--concurrency', '2'], { STUDY_API_KEY: dev.key!, STUDY_API_URL: limited.url }, (err) => {
+      if (!advanced && /rate limited; retrying in/.test(err)) {
+        advanced = true;
+        clock.advance(60_000);
+      }
+    });
+    expect(advanced).toBe(true);
+    expect(r.stdout).toContain('import: 6 of 6 succeeded, 0 failed');
+    expect(r.code).toBe(0);
+    const list = await dev.get('/v1/journals/list');
+    expect(list.body.journals).toHaveLength(6);
+  } finally {
+    await limited.close();
+  }
+}, 60_000);
