@@ -113,9 +113,24 @@ export interface RunningService {
 }
 
 export async function startService(config: Config, logger?: Logger, options: ContextOptions = {}): Promise<RunningService> {
-  const ctx = createContext(config, logger, options);
-  const app = createApp(ctx);
-  const server = http.createServer(app);
+  // Bind first: with PORT=0 and no PUBLIC_BASE_URL, links handed to clients need the real port.
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  if (!config.publicBaseUrlExplicit && config.port === 0) config = { ...config, publicBaseUrl: `http://${host}:${port}` };
+  let ctx: ServiceContext;
+  try {
+    ctx = createContext(config, logger, options);
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  // Attached in the same tick as the listen callback, before any request can be read.
+  server.on('request', createApp(ctx));
   const realtime = new RealtimeHub(
     ctx.db,
     ctx.journals.store,
@@ -130,14 +145,6 @@ export async function startService(config: Config, logger?: Logger, options: Con
     ctx.billing,
   );
   realtime.attach(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  // PORT=0 without PUBLIC_BASE_URL: the video URLs (s3_url, sources) use the port actually bound.
-  if (!config.publicBaseUrlExplicit && config.port === 0) ctx.videos.options.publicBaseUrl = `http://${host}:${port}`;
   ctx.jobs.start();
   ctx.webhooks.start();
   let closing: Promise<void> | undefined;

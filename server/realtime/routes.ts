@@ -1,5 +1,5 @@
 /** `POST /v1/journals/editor/session`: a short-lived, journal-scoped token for browser editors. */
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';
@@ -17,7 +17,7 @@ export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, p
     const p = principalOf(req);
     const row = journals.owned(p, b.journal_id);
     const { token, expiresAt } = tokens.mint(row.id, p.keyId);
-    const server = `${wsBase(publicBaseUrl, req)}${REALTIME_PATH}`;
+    const server = `${wsBase(publicBaseUrl)}${REALTIME_PATH}`;
     res.set('Cache-Control', 'no-store').json({
       success: true,
       message: `Editor token valid for ${tokens.ttlSeconds} s`,
@@ -37,7 +37,6 @@ export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, p
  * PUBLIC_BASE_URL with a ws(s) scheme. A service on an ephemeral port without PUBLIC_BASE_URL
  * (tests) has no useful public URL; the request's own host is used then.
  */
-function wsBase(publicBaseUrl: string, req: Request): string {
-  const base = /:0$/.test(publicBaseUrl) ? `${req.protocol}://${req.get('host')}` : publicBaseUrl;
-  return base.replace(/^http/, 'ws');
+function wsBase(publicBaseUrl: string): string {
+  return publicBaseUrl.replace(/^http/, 'ws');
 }
