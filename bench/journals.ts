@@ -9,6 +9,7 @@ import { createApiKey, createOrganization } from '../server/auth/keys.ts';
 import { loadConfig } from '../server/config.ts';
 import { exportMarkdown } from '../server/journals/service.ts';
 import { tempDataDir } from '../test/helpers/server.ts';
+import { generateMarkdown } from './markdown.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -16,20 +17,6 @@ function paragraphs(n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) out.push(`Paragraph ${i} with *some* emphasis, a [link](https://example.com/${i}) and \`code\`.`);
   return out.join('\n\n') + '\n';
-}
-
-function mixedMarkdown(targetBytes: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < targetBytes; i++) {
-    const chunk =
-      `## Section ${i}\n\nSome **bold** text, some *emphasis*, \`inline code\` and a [link](https://example.com/${i} "t").\n\n` +
-      `- item one\n- item two with ~~strike~~\n  - nested\n\n1. first\n2. second\n\n> quoted line ${i}\n\n` +
-      '```js\nconst x = ' + i + ';\n```\n\n| a | b |\n| :- | -: |\n| 1 | 2 |\n\n';
-    parts.push(chunk);
-    size += chunk.length;
-  }
-  return parts.join('');
 }
 
 export async function benchJournals(): Promise<Record<string, number>> {
@@ -98,11 +85,11 @@ export async function benchJournals(): Promise<Record<string, number>> {
     out['export.ratio_vs_y_decode (goal < 2)'] = median(exportTimes) / median(applyTimes);
 
     // 3. import / export of a 1 MB document through the service
-    const md = mixedMarkdown(1_000_000);
+    const md = generateMarkdown(1_000_000);
     const mb = Buffer.byteLength(md) / 1e6;
     const imports: number[] = [];
     const exports: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       const imp = await call('PUT', '/v1/journals/editor/import_from_markdown', { markdown: md });
       imports.push(imp.serverMs);
       const exp = await call('GET', `/v1/journals/content/${imp.json.journal_id}`);

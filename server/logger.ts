@@ -7,7 +7,16 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
+const loggers = new Map<string, Logger>();
+
+/** One logger (and one stdout stream) per level and process, however many services start. */
 export function createLogger(level: string): Logger {
+  let logger = loggers.get(level);
+  if (!logger) loggers.set(level, (logger = build(level)));
+  return logger;
+}
+
+function build(level: string): Logger {
   return pino({
     level,
     base: undefined,

@@ -8,6 +8,10 @@ import * as Y from 'yjs';
 
 export const REALTIME = '/v1/journals/realtime';
 
+// Each WebsocketProvider in Node adds a process 'exit' listener (to clear its awareness state);
+// suites open more than Node's default of 10 at once.
+process.setMaxListeners(100);
+
 export function wsUrl(httpUrl: string): string {
   return httpUrl.replace(/^http/, 'ws') + REALTIME;
 }
