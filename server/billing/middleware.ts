@@ -1,7 +1,7 @@
 /**
  * Per-request metering for the /v1 router, mounted right after authentication: one call to
- * BillingService.admit (one SQLite transaction) counts the request against its organization's
- * limits, pays for flat-priced reads, and sets the RateLimit headers. Writes are paid by their
+ * BillingService.admit (in memory, no SQL on the request path) counts the request against its
+ * organization's limits, pays for flat-priced reads, and sets the RateLimit headers. Writes are paid by their
  * domain inside the transaction that commits their effect, through `chargeFor(req, units)`.
  */
 import { STATUS_CODES } from 'node:http';
