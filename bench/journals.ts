@@ -84,6 +84,10 @@ export async function benchJournals(): Promise<Record<string, number>> {
     out['export.cold_ms.10000_blocks'] = median(exportTimes);
     out['export.ratio_vs_y_decode (goal < 2)'] = median(exportTimes) / median(applyTimes);
 
+    // The loop above held the event loop for seconds: let the server's keep-alive timers close the
+    // idle connection now, rather than race the next request on it (ECONNRESET).
+    await new Promise((r) => setTimeout(r, 500));
+
     // 3. import / export of a 1 MB document through the service
     const md = generateMarkdown(1_000_000);
     const mb = Buffer.byteLength(md) / 1e6;

@@ -22,9 +22,10 @@ const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, upda
 function prepareStatements(db: DB) {
   return {
     insert: db.prepare(
-      `INSERT INTO journals (id, key_id, org_id, title, team_slug, created_at, updated_at, revision, snapshot, snapshot_revision)
-       VALUES (@id, @key_id, @org_id, @title, @team_slug, @created_at, @created_at, 1, @snapshot, 1)`,
+      `INSERT INTO journals (id, key_id, org_id, title, team_slug, created_at, updated_at, revision)
+       VALUES (@id, @key_id, @org_id, @title, @team_slug, @created_at, @created_at, 1)`,
     ),
+    insertSnapshot: db.prepare('INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, 1, ?)'),
     byId: db.prepare(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ?`),
     ownedById: db.prepare(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ? AND key_id = ?`),
     page: db.prepare(
@@ -33,17 +34,24 @@ function prepareStatements(db: DB) {
     rename: db.prepare('UPDATE journals SET title = ?, updated_at = ? WHERE seq = ?'),
     deleteJournal: db.prepare('DELETE FROM journals WHERE seq = ?'),
     deleteUpdates: db.prepare('DELETE FROM journal_updates WHERE journal_seq = ?'),
-    state: db.prepare('SELECT snapshot, snapshot_revision, revision FROM journals WHERE seq = ?'),
+    deleteSnapshot: db.prepare('DELETE FROM journal_snapshots WHERE journal_seq = ?'),
+    deleteMarkdownCache: db.prepare('DELETE FROM journal_markdown_cache WHERE journal_seq = ?'),
+    revision: db.prepare('SELECT revision FROM journals WHERE seq = ?'),
+    snapshot: db.prepare('SELECT revision, data FROM journal_snapshots WHERE journal_seq = ?'),
     updates: db.prepare('SELECT data FROM journal_updates WHERE journal_seq = ? AND revision > ? ORDER BY revision'),
     appendUpdate: db.prepare('INSERT INTO journal_updates (journal_seq, revision, data) VALUES (?, ?, ?)'),
     bumpRevision: db.prepare('UPDATE journals SET revision = ?, updated_at = ? WHERE seq = ?'),
-    saveSnapshot: db.prepare('UPDATE journals SET snapshot = ?, snapshot_revision = ? WHERE seq = ?'),
+    saveSnapshot: db.prepare(
+      'INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, ?, ?) ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, data = excluded.data',
+    ),
     dropCompacted: db.prepare('DELETE FROM journal_updates WHERE journal_seq = ? AND revision <= ?'),
     logSize: db.prepare(
       'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM journal_updates WHERE journal_seq = ?',
     ),
-    markdownCache: db.prepare('SELECT markdown_cache, markdown_cache_revision FROM journals WHERE seq = ?'),
-    saveMarkdownCache: db.prepare('UPDATE journals SET markdown_cache = ?, markdown_cache_revision = ? WHERE seq = ?'),
+    markdownCache: db.prepare('SELECT markdown FROM journal_markdown_cache WHERE journal_seq = ? AND revision = ?'),
+    saveMarkdownCache: db.prepare(
+      'INSERT INTO journal_markdown_cache (journal_seq, revision, markdown) VALUES (?, ?, ?) ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, markdown = excluded.markdown',
+    ),
   };
 }
 
@@ -61,8 +69,12 @@ export class JournalStore {
 
   create(row: { id: string; key_id: string; org_id: string; title: string; team_slug: string | null; snapshot: Uint8Array }): JournalRow {
     const created_at = nowIso();
-    this.stmts.insert.run({ ...row, created_at, snapshot: Buffer.from(row.snapshot) });
-    return this.stmts.byId.get(row.id) as JournalRow;
+    const { snapshot, ...fields } = row;
+    return this.db.transaction(() => {
+      const { lastInsertRowid } = this.stmts.insert.run({ ...fields, created_at });
+      this.stmts.insertSnapshot.run(lastInsertRowid, Buffer.from(snapshot));
+      return this.stmts.byId.get(row.id) as JournalRow;
+    })();
   }
 
   /** The journal if it exists and was created by this key; undefined for unknown and foreign ids alike. */
@@ -86,15 +98,20 @@ export class JournalStore {
   delete(seq: number): void {
     this.db.transaction(() => {
       this.stmts.deleteUpdates.run(seq);
+      this.stmts.deleteSnapshot.run(seq);
+      this.stmts.deleteMarkdownCache.run(seq);
       this.stmts.deleteJournal.run(seq);
     })();
   }
 
   /** Snapshot plus the updates logged after it, in order. */
   loadState(seq: number): { snapshot: Uint8Array | null; updates: Uint8Array[]; revision: number } {
-    const s = this.stmts.state.get(seq) as { snapshot: Buffer | null; snapshot_revision: number; revision: number };
-    const updates = (this.stmts.updates.all(seq, s.snapshot_revision) as { data: Buffer }[]).map((r) => r.data);
-    return { snapshot: s.snapshot, updates, revision: s.revision };
+    return this.db.transaction(() => {
+      const { revision } = this.stmts.revision.get(seq) as { revision: number };
+      const snap = this.stmts.snapshot.get(seq) as { revision: number; data: Buffer } | undefined;
+      const updates = (this.stmts.updates.all(seq, snap?.revision ?? 0) as { data: Buffer }[]).map((r) => r.data);
+      return { snapshot: snap?.data ?? null, updates, revision };
+    })();
   }
 
   /** Appends one update as `revision` and records it on the journal, atomically. */
@@ -103,7 +120,7 @@ export class JournalStore {
   /** Replaces the log up to `revision` with one snapshot, in one transaction. */
   compact(seq: number, snapshot: Uint8Array, revision: number): void {
     this.db.transaction(() => {
-      this.stmts.saveSnapshot.run(Buffer.from(snapshot), revision, seq);
+      this.stmts.saveSnapshot.run(seq, revision, Buffer.from(snapshot));
       this.stmts.dropCompacted.run(seq, revision);
     })();
   }
@@ -113,11 +130,10 @@ export class JournalStore {
   }
 
   cachedMarkdown(seq: number, revision: number): string | undefined {
-    const r = this.stmts.markdownCache.get(seq) as { markdown_cache: string | null; markdown_cache_revision: number | null };
-    return r.markdown_cache_revision === revision && r.markdown_cache !== null ? r.markdown_cache : undefined;
+    return (this.stmts.markdownCache.get(seq, revision) as { markdown: string } | undefined)?.markdown;
   }
 
   saveMarkdownCache(seq: number, revision: number, markdown: string): void {
-    this.stmts.saveMarkdownCache.run(markdown, revision, seq);
+    this.stmts.saveMarkdownCache.run(seq, revision, markdown);
   }
 }

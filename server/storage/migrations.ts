@@ -30,13 +30,21 @@ export const migrations: readonly string[] = [
     team_slug TEXT,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    revision INTEGER NOT NULL DEFAULT 0,
-    snapshot BLOB,
-    snapshot_revision INTEGER NOT NULL DEFAULT 0,
-    markdown_cache TEXT,
-    markdown_cache_revision INTEGER
+    revision INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX journals_key_seq ON journals(key_id, seq);
+  -- Large values live apart from the journal row: SQLite rewrites a whole row on UPDATE, and the
+  -- revision is bumped on every edit.
+  CREATE TABLE journal_snapshots (
+    journal_seq INTEGER PRIMARY KEY,
+    revision INTEGER NOT NULL,
+    data BLOB NOT NULL
+  );
+  CREATE TABLE journal_markdown_cache (
+    journal_seq INTEGER PRIMARY KEY,
+    revision INTEGER NOT NULL,
+    markdown TEXT NOT NULL
+  );
   CREATE TABLE journal_updates (
     journal_seq INTEGER NOT NULL,
     revision INTEGER NOT NULL,

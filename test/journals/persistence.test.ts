@@ -42,7 +42,9 @@ it('compacts the update log into a snapshot past the threshold without losing an
   }
   await new Promise((r) => setImmediate(r));
   const db = new Database(path.join(dataDir, 'study.db'), { readonly: true });
-  const row = db.prepare('SELECT seq, revision, snapshot_revision FROM journals WHERE id = ?').get(id) as any;
+  const row = db
+    .prepare('SELECT j.seq, j.revision, s.revision AS snapshot_revision FROM journals j JOIN journal_snapshots s ON s.journal_seq = j.seq WHERE j.id = ?')
+    .get(id) as any;
   const logged = (db.prepare('SELECT COUNT(*) AS n FROM journal_updates WHERE journal_seq = ?').get(row.seq) as any).n;
   db.close();
   expect(row.revision).toBe(13);
