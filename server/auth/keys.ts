@@ -58,20 +58,60 @@ export function createApiKey(db: DB, orgId: string, name?: string): { key_id: st
   return { key_id: keyId, api_key: apiKey };
 }
 
-/** Runs on every request: the statement is prepared once per database. */
-const resolveStatements = new WeakMap<DB, Statement>();
+/**
+ * Key resolution runs on every request, so principals are cached per database. The cache is
+ * dropped whenever another connection (the admin command line) has written to the database —
+ * SQLite's data_version tells, for about a microsecond — and by this process's own revocations
+ * and tier changes below, so a revoked key is refused from its very next request.
+ */
+interface KeyCache {
+  lookup: Statement;
+  dataVersion: Statement;
+  seenVersion: number;
+  principals: Map<string, Principal>;
+}
+const keyCaches = new WeakMap<DB, KeyCache>();
+const MAX_CACHED_KEYS = 10_000;
+
+function keyCache(db: DB): KeyCache {
+  let c = keyCaches.get(db);
+  if (!c) {
+    c = {
+      lookup: db.prepare(
+        `SELECT k.id AS keyId, o.id AS orgId, o.name AS orgName, o.tier AS tier
+           FROM api_keys k JOIN organizations o ON o.id = k.org_id
+          WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+      ),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
+      seenVersion: -1,
+      principals: new Map(),
+    };
+    keyCaches.set(db, c);
+  }
+  return c;
+}
+
+/** Forgets cached principals, after this process changed keys or organizations. */
+export function forgetCachedKeys(db: DB): void {
+  keyCaches.get(db)?.principals.clear();
+}
 
 export function resolveApiKey(db: DB, apiKey: string): Principal | undefined {
-  let stmt = resolveStatements.get(db);
-  if (!stmt) {
-    stmt = db.prepare(
-      `SELECT k.id AS keyId, o.id AS orgId, o.name AS orgName, o.tier AS tier
-         FROM api_keys k JOIN organizations o ON o.id = k.org_id
-        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-    );
-    resolveStatements.set(db, stmt);
+  const c = keyCache(db);
+  const version = c.dataVersion.get() as number;
+  if (version !== c.seenVersion) {
+    c.principals.clear();
+    c.seenVersion = version;
   }
-  return stmt.get(hashKey(apiKey)) as Principal | undefined;
+  const hash = hashKey(apiKey);
+  const hit = c.principals.get(hash);
+  if (hit) return hit;
+  const principal = c.lookup.get(hash) as Principal | undefined;
+  if (principal) {
+    if (c.principals.size >= MAX_CACHED_KEYS) c.principals.clear();
+    c.principals.set(hash, principal);
+  }
+  return principal;
 }
 
 export function countOrganizations(db: DB): number {
@@ -97,7 +137,9 @@ export function listOrganizations(db: DB): Organization[] {
 
 /** Returns false when there is no such organization. Takes effect on the next request. */
 export function setOrganizationTier(db: DB, orgId: string, tier: Tier): boolean {
-  return db.prepare('UPDATE organizations SET tier = ? WHERE id = ?').run(tier, orgId).changes === 1;
+  const changed = db.prepare('UPDATE organizations SET tier = ? WHERE id = ?').run(tier, orgId).changes === 1;
+  forgetCachedKeys(db);
+  return changed;
 }
 
 export interface ApiKeyInfo {
@@ -121,6 +163,7 @@ export function listApiKeys(db: DB, orgId: string): ApiKeyInfo[] {
  */
 export function revokeApiKey(db: DB, keyId: string): (ApiKeyInfo & { org_id: string }) | undefined {
   db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso(), keyId);
+  forgetCachedKeys(db);
   return db
     .prepare('SELECT id AS key_id, org_id, name, prefix, created_at, revoked_at FROM api_keys WHERE id = ?')
     .get(keyId) as (ApiKeyInfo & { org_id: string }) | undefined;

@@ -2,7 +2,7 @@ import * as encoding from 'lib0/encoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { resolveApiKey } from '../../server/auth/keys.ts';
+import { resolveApiKey, revokeApiKey } from '../../server/auth/keys.ts';
 import { blocks, type Client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { connectEditor, type Editor, editorBlocks, synced, typeInto, upgradeStatus, waitFor, wsUrl } from './helpers.ts';
 
@@ -27,8 +27,7 @@ const editor = (id: string, cred: { key?: string; token?: string }) => {
   open.push(e);
   return e;
 };
-const revoke = (key: string) =>
-  server.svc.ctx.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), resolveApiKey(server.svc.ctx.db, key)!.keyId);
+const revoke = (key: string) => revokeApiKey(server.svc.ctx.db, resolveApiKey(server.svc.ctx.db, key)!.keyId);
 
 /** A raw, authenticated ws that records what it receives and how it closes. */
 function rawSocket(id: string, key: string) {
