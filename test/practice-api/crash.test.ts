@@ -4,66 +4,21 @@
  * waits in the queue. After a restart on the same DATA_DIR both complete; the problems made before
  * the crash are kept (the provider is not asked for them again).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiKey, createOrganization } from '../../server/auth/keys.ts';
 import { openDatabase } from '../../server/storage/db.ts';
-import { Client, tempDataDir } from '../helpers/server.ts';
+import { killChildServers, prepareDataDir, startChildServer as startChild } from '../helpers/child-server.ts';
+import { Client } from '../helpers/server.ts';
 import { defaultReply, startFakeOpenAI, type FakeProvider } from '../llm/fake-openai.ts';
 import { close, evalExpr, solutions } from '../practice/helpers.ts';
 import { createSet, until, waitForSet } from './helpers.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
 let fake: FakeProvider | undefined;
 
 afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killChildServers();
   await fake?.close();
 });
-
-function prepareDataDir(): { dataDir: string; key: string; orgId: string } {
-  const dataDir = tempDataDir();
-  const db = openDatabase(path.join(dataDir, 'study.db'));
-  const org = createOrganization(db, 'crash', 'enterprise');
-  const { api_key } = createApiKey(db, org.id);
-  db.close();
-  return { dataDir, key: api_key, orgId: org.id };
-}
-
-/**
- * Starts server/main.ts on an ephemeral port; the URL comes from the "listening" log line. As in
- * test/realtime/durability.test.ts, node runs it with tsx as a loader (`node --import tsx`): the
- * tsx CLI is a wrapper process, and a SIGKILL sent to it would leave the real server running.
- */
-async function startChild(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buf += chunk.toString();
-      const lines = buf.split('\n');
-      buf = lines.pop()!;
-      for (const line of lines) {
-        try {
-          const j = JSON.parse(line);
-          if (j.msg === 'study content service listening') resolve(j.url);
-        } catch {
-          /* not JSON */
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
-  return { child, url, exited };
-}
 
 describe('durable jobs', () => {
   it('kill -9 mid-generation: after a restart the running and the queued set both complete, progress kept', async () => {

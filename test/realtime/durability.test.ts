@@ -1,73 +1,22 @@
 /**
- * The server as a child process (`tsx server/main.ts`): SIGKILL while editors and REST clients
+ * The server as a child process (test/helpers/child-server.ts): SIGKILL while editors and REST clients
  * write loses nothing that was acknowledged or broadcast; SIGTERM exits 0 with editors closed
  * (1001) and the state compacted.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { createApiKey, createOrganization } from '../../server/auth/keys.ts';
 import { openDatabase } from '../../server/storage/db.ts';
-import { blocks, Client, tempDataDir } from '../helpers/server.ts';
+import { killChildServers, prepareDataDir, startChildServer } from '../helpers/child-server.ts';
+import { blocks, Client } from '../helpers/server.ts';
 import { connectEditor, type Editor, editorBlocks, synced, textOfY, typeInto, waitFor } from './helpers.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
 const editors: Editor[] = [];
 
 afterEach(() => {
   for (const e of editors.splice(0)) e.destroy();
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killChildServers();
 });
-
-function prepareDataDir(): { dataDir: string; key: string; orgId: string } {
-  const dataDir = tempDataDir();
-  const db = openDatabase(path.join(dataDir, 'study.db'));
-  const org = createOrganization(db, 'durability');
-  const { api_key } = createApiKey(db, org.id);
-  db.close();
-  return { dataDir, key: api_key, orgId: org.id };
-}
-
-/**
- * Starts server/main.ts on an ephemeral port; the port comes from the "listening" log line. Node
- * runs it with tsx as a loader (`node --import tsx`), not through the tsx CLI: the CLI is a
- * parent process that relays signals, and SIGKILL cannot be relayed, so it would kill the wrapper
- * and leave the server running.
- */
-async function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', JOURNAL_IDLE_SECONDS: '30' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    let found = false;
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (found) return; // keep draining the pipe, stop parsing
-      buf += chunk.toString();
-      const lines = buf.split('\n');
-      buf = lines.pop()!;
-      for (const line of lines) {
-        try {
-          const j = JSON.parse(line);
-          if (j.msg === 'study content service listening') {
-            found = true;
-            resolve(j.url);
-          }
-        } catch {
-          /* not a log line */
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
-  return { child, url, exited };
-}
 
 function editor(url: string, id: string, key: string): Editor {
   const e = connectEditor(url, id, { key });
@@ -78,7 +27,7 @@ function editor(url: string, id: string, key: string): Editor {
 describe('durability', () => {
   it('kill -9 loses nothing that was acknowledged (REST 200) or broadcast (seen by another editor)', { timeout: 60_000 }, async () => {
     const { dataDir, key, orgId } = prepareDataDir();
-    const first = await startChild(dataDir);
+    const first = await startChildServer(dataDir);
     const rest = new Client(first.url, key, orgId);
     const id = await rest.importMarkdown('# Log\n\nalpha\n\nbeta\n');
     const ids = blocks(await rest.model(id)).map((b) => b.id);
@@ -126,7 +75,7 @@ describe('durability', () => {
     const bId = b.doc.clientID;
     for (const e of [a, b]) e.provider.disconnect();
 
-    const second = await startChild(dataDir);
+    const second = await startChildServer(dataDir);
     const rest2 = new Client(second.url, key, orgId);
     const model = blocks(await rest2.model(id));
     const texts = model.map((x) => x.text);
@@ -157,7 +106,7 @@ describe('durability', () => {
 
   it('SIGTERM with editors connected: editors get 1001, exit code 0, state intact and compacted', async () => {
     const { dataDir, key, orgId } = prepareDataDir();
-    const first = await startChild(dataDir);
+    const first = await startChildServer(dataDir);
     const rest = new Client(first.url, key, orgId);
     const id = await rest.importMarkdown('Graceful\n');
     const blockId = blocks(await rest.model(id))[0]!.id;
@@ -179,7 +128,7 @@ describe('durability', () => {
     const logRows = (db.prepare('SELECT COUNT(*) AS n FROM journal_updates').get() as { n: number }).n;
     db.close();
     expect(logRows).toBe(0);
-    const second = await startChild(dataDir);
+    const second = await startChildServer(dataDir);
     const rest2 = new Client(second.url, key, orgId);
     expect(blocks(await rest2.model(id)).map((x) => x.text)).toEqual(finalText);
     expect(finalText[0]).toMatch(/^49 48 .* 0 Graceful$/);

@@ -4,62 +4,27 @@
  * a video renders. After a restart on the same DATA_DIR the render resumes from its workDir and
  * completes; with no attempts left it fails cleanly with its credit refunded. Never pending forever.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiKey, createOrganization } from '../../server/auth/keys.ts';
 import { openDatabase } from '../../server/storage/db.ts';
 import { probeDurationSeconds } from '../../server/video/engine/index.ts';
-import { Client, tempDataDir } from '../helpers/server.ts';
+import { killChildServers, prepareDataDir as prepareChildDataDir, startChildServer as startChild } from '../helpers/child-server.ts';
+import { Client } from '../helpers/server.ts';
 import { until } from '../practice-api/helpers.ts';
 import { createVideo, topLevelBoxes, waitForVideo, writeTemp } from './helpers.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
 const temps: string[] = [];
 
 afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killChildServers();
   for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
 });
 
 function prepareDataDir(): { dataDir: string; key: string; orgId: string } {
-  const dataDir = tempDataDir();
-  temps.push(dataDir);
-  const db = openDatabase(path.join(dataDir, 'study.db'));
-  const org = createOrganization(db, 'crash', 'enterprise');
-  const { api_key } = createApiKey(db, org.id);
-  db.close();
-  return { dataDir, key: api_key, orgId: org.id };
-}
-
-async function startChild(dataDir: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buf += chunk.toString();
-      const lines = buf.split('\n');
-      buf = lines.pop()!;
-      for (const line of lines) {
-        try {
-          const j = JSON.parse(line);
-          if (j.msg === 'study content service listening') resolve(j.url);
-        } catch {
-          /* not JSON */
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
-  return { child, url, exited };
+  const prepared = prepareChildDataDir();
+  temps.push(prepared.dataDir);
+  return prepared;
 }
 
 /** About 20 seconds of narration over four slides: long enough to be killed mid-render. */
