@@ -98,8 +98,8 @@ export async function benchBilling(): Promise<Record<string, number>> {
   // Room for every request of the run, through the same per-organization override path as production.
   ctx.billing.setLimit(org.id, 'GET /journals/content/{id}', 'minute', 1_000_000_000);
   ctx.billing.credits.set(org.id, 1_000 * 1_000_000);
-  const journal = ctx.journals.importMarkdown(principal, '# Bench\n\nA small journal with one *paragraph*.\n', 'Bench', undefined);
-  ctx.journals.content(journal); // warm the markdown cache
+  const journal = await ctx.journals.importMarkdown(principal, '# Bench\n\nA small journal with one *paragraph*.\n', 'Bench', undefined);
+  await ctx.journals.content(journal); // warm the markdown cache
 
   const full = await listen(createApp(ctx));
   const bare = await listen(bypassApp(ctx, principal));

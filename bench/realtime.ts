@@ -119,7 +119,7 @@ async function setup(): Promise<Ctx & { dataDir: string }> {
       await r.arrayBuffer();
     },
     async importMd(md) {
-      const row = svc.ctx.journals.importMarkdown(principal, md, 'bench', undefined);
+      const row = await svc.ctx.journals.importMarkdown(principal, md, 'bench', undefined);
       const live = svc.ctx.registry.open(row);
       return { id: row.id, firstBlock: (live.fragment.get(0) as Y.XmlElement).getAttribute('id') as string };
     },

@@ -64,9 +64,9 @@ export function journalRoutes(journals: JournalService): Router {
     });
   });
 
-  r.get('/journals/content/:journal_id', (req, res) => {
+  r.get('/journals/content/:journal_id', async (req, res) => {
     const row = journals.owned(principalOf(req), req.params.journal_id);
-    const { markdown, revision } = journals.content(row);
+    const { markdown, revision } = await journals.content(row);
     res.json({
       success: true,
       message: null,
@@ -84,8 +84,8 @@ export function journalRoutes(journals: JournalService): Router {
     res.json({ success: true, message: 'Journal renamed', journal_id: row.id, title: row.title, timestamp: nowIso() });
   });
 
-  r.delete('/journals/editor/delete/:journal_id', (req, res) => {
-    const { row, markdown } = journals.delete(principalOf(req), req.params.journal_id, chargeFor(req));
+  r.delete('/journals/editor/delete/:journal_id', async (req, res) => {
+    const { row, markdown } = await journals.delete(principalOf(req), req.params.journal_id, chargeFor(req));
     const now = nowIso();
     res.json({
       success: true,
@@ -112,11 +112,11 @@ export function journalRoutes(journals: JournalService): Router {
     });
   });
 
-  r.put('/journals/editor/import_from_markdown', (req, res) => {
+  r.put('/journals/editor/import_from_markdown', async (req, res) => {
     const b = parseOr422(importBody, body(req), ['body']);
     // Priced per started KiB of markdown (docs/billing.md).
     const kib = Buffer.byteLength(b.markdown) / 1024;
-    const row = journals.importMarkdown(principalOf(req), b.markdown, b.title, b.team_slug || undefined, chargeFor(req, kib));
+    const row = await journals.importMarkdown(principalOf(req), b.markdown, b.title, b.team_slug || undefined, chargeFor(req, kib));
     res.json({
       success: true,
       message: 'Journal imported',

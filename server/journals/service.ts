@@ -4,11 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Node as PMNode } from 'prosemirror-model';
-import { prosemirrorToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
-import * as Y from 'yjs';
+import { yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 import { newBlockId } from '../../shared/ids.ts';
-import { blocksToMarkdown, markdownToDoc } from '../../shared/markdown/index.ts';
-import { FRAGMENT_NAME, schema } from '../../shared/schema.ts';
+import { schema } from '../../shared/schema.ts';
 import type { Principal } from '../auth/keys.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { DB } from '../storage/db.ts';
@@ -18,6 +16,8 @@ import type { EditRequest } from './edit/operations.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
 import { IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
+import { markdownToSnapshot, printMarkdown } from './markdown-offload.ts';
+import { docToSnapshot } from './snapshot.ts';
 import type { JournalRegistry } from './registry.ts';
 import type { JournalRow, JournalStore } from './store.ts';
 
@@ -64,11 +64,7 @@ export class JournalService {
     return row;
   }
 
-  private insertJournal(p: Principal, title: string, doc: PMNode, teamSlug: string | null, charge?: Charge): JournalRow {
-    const ydoc = new Y.Doc();
-    prosemirrorToYXmlFragment(doc, ydoc.getXmlFragment(FRAGMENT_NAME));
-    const snapshot = Y.encodeStateAsUpdate(ydoc);
-    ydoc.destroy();
+  private insertJournal(p: Principal, title: string, snapshot: Uint8Array, teamSlug: string | null, charge?: Charge): JournalRow {
     return this.db.transaction(() => {
       charge?.();
       return this.store.create({ id: randomUUID(), key_id: p.keyId, org_id: p.orgId, title, team_slug: teamSlug, snapshot });
@@ -77,12 +73,12 @@ export class JournalService {
 
   create(p: Principal, title: string | undefined, charge?: Charge): JournalRow {
     const doc = schema.topNodeType.create(null, schema.nodes.paragraph!.create({ id: newBlockId() }));
-    return this.insertJournal(p, title ?? DEFAULT_TITLE, doc, null, charge);
+    return this.insertJournal(p, title ?? DEFAULT_TITLE, docToSnapshot(doc), null, charge);
   }
 
-  importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined, charge?: Charge): JournalRow {
-    const doc = markdownToDoc(markdown);
-    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, doc, teamSlug ?? null, charge);
+  async importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined, charge?: Charge): Promise<JournalRow> {
+    const snapshot = await markdownToSnapshot(markdown);
+    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, snapshot, teamSlug ?? null, charge);
   }
 
   list(p: Principal, pageToken: number | undefined, pageSize: number): { journals: JournalRow[]; next?: number } {
@@ -102,7 +98,7 @@ export class JournalService {
   }
 
   /** Markdown of the whole journal, cached by revision in memory and in SQLite. */
-  content(row: JournalRow): { markdown: string; revision: number } {
+  async content(row: JournalRow): Promise<{ markdown: string; revision: number }> {
     const loaded = this.registry.get(row.id);
     const hot = loaded?.cachedMarkdown();
     if (hot !== undefined) return { markdown: hot, revision: loaded!.revision };
@@ -111,10 +107,12 @@ export class JournalService {
       if (cold !== undefined) return { markdown: cold, revision: row.revision };
     }
     const live = this.registry.open(row);
-    const markdown = exportMarkdown(live);
-    live.cacheMarkdown(live.revision, markdown);
-    this.store.saveMarkdownCache(row.seq, live.revision, markdown);
-    return { markdown, revision: live.revision };
+    const revision = live.revision;
+    const markdown = await exportMarkdown(live);
+    live.cacheMarkdown(revision, markdown);
+    // The journal may have been deleted while the markdown was printed.
+    if (this.store.findById(row.id)) this.store.saveMarkdownCache(row.seq, revision, markdown);
+    return { markdown, revision };
   }
 
   model(row: JournalRow): { model: unknown; revision: number } {
@@ -123,9 +121,11 @@ export class JournalService {
   }
 
   /** Deletes the journal and its history in one transaction; its editors are closed first. */
-  delete(p: Principal, id: string, charge?: Charge): { row: JournalRow; markdown: string } {
+  async delete(p: Principal, id: string, charge?: Charge): Promise<{ row: JournalRow; markdown: string }> {
     const row = this.owned(p, id);
-    const { markdown } = this.content(row);
+    const { markdown } = await this.content(row);
+    // Another request may have deleted it meanwhile: that one answered, this one is a 404.
+    if (!this.store.findById(row.id)) throw notFound('Journal');
     // The charge comes first: when it is refused (402) no editor has been closed.
     this.db.transaction(() => {
       charge?.();
@@ -206,10 +206,10 @@ export class JournalService {
   }
 }
 
-/** Linear-time export: top-level blocks are converted and serialized in chunks. */
-export function exportMarkdown(live: LiveJournal): string {
+/** Linear-time export: top-level blocks printed one by one (off the event loop when many). */
+export function exportMarkdown(live: LiveJournal): Promise<string> {
   const root = yXmlFragmentToProseMirrorRootNode(live.fragment, schema);
   const blocks: PMNode[] = [];
   root.forEach((b) => blocks.push(b));
-  return blocksToMarkdown(blocks);
+  return printMarkdown(blocks);
 }

@@ -65,7 +65,7 @@ export class JournalSearch {
       signal?.throwIfAborted();
       const row = this.journals.store.findById(id);
       if (!row) continue;
-      const { markdown, revision } = this.journals.content(row);
+      const { markdown, revision } = await this.journals.content(row);
       this.db.transaction(() => {
         this.remove.run(row.seq);
         this.insert.run(row.seq, row.title, markdown);
