@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { Pump } from './pump.ts';
 import type { Logger } from '../logger.ts';
 import { JobStore, type JobRow, type NewJob } from './store.ts';
 
@@ -54,11 +55,9 @@ export class JobWorker {
   /** Identifies this process's leases. */
   readonly owner = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly handlers = new Map<string, JobHandler<any>>();
-  private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private timer: NodeJS.Timeout | undefined;
-  private kickPending = false;
-  private started = false;
-  private stopping = false;
+  // Polling finds work whose retry time came or whose lease expired (a crashed process).
+  private readonly pump: Pump;
+  private readonly active: Pump['active'];
 
   constructor(
     store: JobStore,
@@ -66,6 +65,8 @@ export class JobWorker {
     private readonly logger: Logger,
   ) {
     this.store = store;
+    this.pump = new Pump(() => this.fill(), opts.pollMs);
+    this.active = this.pump.active;
   }
 
   register<P>(kind: string, handler: JobHandler<P>): void {
@@ -86,25 +87,14 @@ export class JobWorker {
   }
 
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    // Polling finds jobs whose run_at came (retries) or whose lease expired (a crashed process).
-    this.timer = setInterval(() => this.fill(), this.opts.pollMs);
-    this.timer.unref();
-    this.kick();
+    this.pump.start();
   }
 
   kick(): void {
-    if (!this.started || this.stopping || this.kickPending) return;
-    this.kickPending = true;
-    setImmediate(() => {
-      this.kickPending = false;
-      this.fill();
-    });
+    this.pump.kick();
   }
 
   private fill(): void {
-    if (!this.started || this.stopping) return;
     const kinds = [...this.handlers.keys()];
     while (this.active.size < this.opts.concurrency) {
       let job: JobRow | undefined;
@@ -178,10 +168,6 @@ export class JobWorker {
 
   /** Stops claiming, aborts running jobs and waits until each has stopped and been put back. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    const running = [...this.active.values()];
-    for (const r of running) r.controller.abort(new Shutdown('shutting down'));
-    await Promise.allSettled(running.map((r) => r.done));
+    await this.pump.stop(new Shutdown('shutting down'));
   }
 }

@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Statement } from 'better-sqlite3';
+import { Pump } from '../jobs/pump.ts';
 import type { Logger } from '../logger.ts';
 import type { DB } from '../storage/db.ts';
 import { nowIso } from '../storage/db.ts';
@@ -67,11 +68,9 @@ export class WebhookOutbox {
   private readonly retryStmt: Statement;
   private readonly failedStmt: Statement;
   private readonly releaseStmt: Statement;
-  private readonly active = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  private timer: NodeJS.Timeout | undefined;
-  private started = false;
-  private stopping = false;
-  private kickPending = false;
+  // Polling finds work whose retry time came or whose lease expired (a crashed process).
+  private readonly pump: Pump;
+  private readonly active: Pump['active'];
   /** Tests and deployments with their own DNS may replace the resolver. */
   resolver: Resolver = systemResolver;
 
@@ -81,6 +80,8 @@ export class WebhookOutbox {
     private readonly opts: WebhookOptions,
     private readonly logger: Logger,
   ) {
+    this.pump = new Pump(() => this.fill(), opts.pollMs);
+    this.active = this.pump.active;
     this.insert = db.prepare(
       `INSERT INTO webhook_outbox (id, org_id, url, event_type, body, state, attempts, next_attempt_at, created_at)
        VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
@@ -114,24 +115,14 @@ export class WebhookOutbox {
   }
 
   start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.timer = setInterval(() => this.fill(), this.opts.pollMs);
-    this.timer.unref();
-    this.kick();
+    this.pump.start();
   }
 
   kick(): void {
-    if (!this.started || this.stopping || this.kickPending) return;
-    this.kickPending = true;
-    setImmediate(() => {
-      this.kickPending = false;
-      this.fill();
-    });
+    this.pump.kick();
   }
 
   private fill(): void {
-    if (!this.started || this.stopping) return;
     while (this.active.size < this.opts.concurrency) {
       const now = Date.now();
       let row: OutboxRow | undefined;
@@ -202,11 +193,7 @@ export class WebhookOutbox {
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    const running = [...this.active.values()];
-    for (const r of running) r.controller.abort(new Shutdown('shutting down'));
-    await Promise.allSettled(running.map((r) => r.done));
+    await this.pump.stop(new Shutdown('shutting down'));
   }
 }
 
