@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookup, synset } from '../../server/practice/offline/vocab/wordnet.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
-import { close, evalExpr, solutions } from '../practice/helpers.ts';
+import { close, evalExpr, solutions, under } from '../practice/helpers.ts';
 import { CREATE, createSet, grade, GRADE, STATUS, waitForSet, wrongAnswer } from './helpers.ts';
 
 let server: TestServer;
@@ -96,17 +96,6 @@ const MATH: [string, string, Check][] = [
     return true;
   }],
 ];
-
-/** Is `term` (one of its noun senses) within three hypernym/instance/part steps of `root`? */
-function under(term: string, root: string): boolean {
-  const roots = new Set(lookup(root));
-  let frontier = lookup(term);
-  for (let depth = 0; depth < 3; depth++) {
-    if (frontier.some((o) => roots.has(o))) return true;
-    frontier = frontier.flatMap((o) => synset(o).pointers.filter((p) => ['@', '@i', '#p'].includes(p.symbol)).map((p) => p.offset));
-  }
-  return false;
-}
 
 const VOCAB: [string, string, string][] = [
   ['vocabulary: cell organelles', 'offline:vocabulary:organelle', 'organelle'],

@@ -1,4 +1,5 @@
 import * as KAS from '@khanacademy/kas';
+import { lookup, synset } from '../../server/practice/offline/vocab/wordnet.ts';
 
 interface KasExpr {
   eval(vars: Record<string, number>): number;
@@ -24,3 +25,14 @@ export function solutions(answer: string): Record<string, number[]> {
 }
 
 export const close = (a: number, b: number, tol = 1e-6) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
+
+/** Independent check: is `term` (one of its noun senses) within three hypernym/instance/part steps of `root`? */
+export function under(term: string, root: string): boolean {
+  const roots = new Set(lookup(root));
+  let frontier = lookup(term);
+  for (let depth = 0; depth < 3; depth++) {
+    if (frontier.some((o) => roots.has(o))) return true;
+    frontier = frontier.flatMap((o) => synset(o).pointers.filter((p) => ['@', '@i', '#p'].includes(p.symbol)).map((p) => p.offset));
+  }
+  return false;
+}

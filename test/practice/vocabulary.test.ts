@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planSet } from '../../server/practice/offline/index.ts';
 import { findVocabTopic } from '../../server/practice/offline/vocab/topics.ts';
 import { lookup, synset, synonyms } from '../../server/practice/offline/vocab/wordnet.ts';
-
-/** Independent check: is `term` (one of its noun senses) within two hypernym/holonym steps of `root`? */
-function under(term: string, root: string): boolean {
-  const roots = new Set(lookup(root));
-  let frontier = lookup(term);
-  for (let depth = 0; depth < 3; depth++) {
-    if (frontier.some((o) => roots.has(o))) return true;
-    frontier = frontier.flatMap((o) => synset(o).pointers.filter((p) => ['@', '@i', '#p'].includes(p.symbol)).map((p) => p.offset));
-  }
-  return false;
-}
+import { under } from './helpers.ts';
 
 describe('WordNet reader', () => {
   it('finds lemmas by binary search and reads synsets at their offsets', () => {
