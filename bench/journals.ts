@@ -77,7 +77,7 @@ export async function benchJournals(): Promise<Record<string, number>> {
       live.findBlock('no-such-id'); // includes building the block index
       loadTimes.push(performance.now() - t);
       t = performance.now();
-      const printed = exportMarkdown(live); // synchronous part: Yjs -> ProseMirror, handed to the worker
+      const printed = exportMarkdown(live, svc.ctx.journals.markdown); // synchronous part: Yjs -> ProseMirror, handed to the worker
       exportMainTimes.push(performance.now() - t);
       await printed;
       exportTimes.push(performance.now() - t);

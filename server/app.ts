@@ -12,9 +12,11 @@ import { billingRoutes } from './billing/routes.ts';
 import { BillingService } from './billing/service.ts';
 import type { Config } from './config.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
+import { guardJsonBody } from './http/json-guard.ts';
 import { requestContext } from './http/middleware.ts';
 import { JournalRegistry } from './journals/registry.ts';
 import { journalRoutes } from './journals/routes.ts';
+import { MarkdownConverter } from './journals/markdown-offload.ts';
 import { JournalService } from './journals/service.ts';
 import { JournalStore } from './journals/store.ts';
 import { flashcardRoutes } from './flashcards/routes.ts';
@@ -68,7 +70,7 @@ export function createContext(
     { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
     logger,
   );
-  const journals = new JournalService(db, store, registry, config.publicBaseUrl);
+  const journals = new JournalService(db, store, registry, config.publicBaseUrl, new MarkdownConverter(config.markdown));
   const clock = options.clock ?? systemClock;
   const billing = new BillingService(db, clock);
   const editorTokens = new EditorTokens(loadTokenSecret(config.dataDir), config.editorTokenTtlSeconds);
@@ -90,6 +92,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   v1.use(requireApiKey(ctx.db));
   v1.use(meterRequests(ctx.billing));
   v1.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
+  v1.use(guardJsonBody());
   v1.use(journalRoutes(ctx.journals));
   v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
@@ -159,6 +162,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       // Running jobs stop at their next step and go back to the queue; deliveries are retried later.
       await Promise.all([ctx.jobs.stop(), ctx.webhooks.stop()]);
       await shutdownSpeech(); // the video engine's speech worker, if it ran
+      await ctx.journals.markdown.close();
       ctx.registry.closeAll('server shutting down');
       ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       ctx.db.close();

@@ -23,6 +23,10 @@ const envSchema = z.object({
   JOURNAL_IDLE_SECONDS: z.coerce.number().min(0).default(30),
   /** Unload least recently used idle journals once loaded journals are estimated above this (0 = no cap). */
   JOURNAL_MEMORY_CAP_MB: z.coerce.number().min(0).default(512),
+  /** Markdown conversion (docs/security.md): worker threads, and the time limit of one conversion (base + per KiB). */
+  MARKDOWN_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  MARKDOWN_TIME_LIMIT_BASE_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  MARKDOWN_TIME_LIMIT_MS_PER_KIB: z.coerce.number().min(0).max(10_000).default(25),
   /** Realtime editors (docs/realtime.md): largest WebSocket message, connection limits, token lifetime. */
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
@@ -67,6 +71,7 @@ export type Config = {
   journalIdleMs: number;
   bootstrapPrintKey: boolean;
   journalMemoryCapBytes: number;
+  markdown: { workers: number; baseMs: number; perKibMs: number };
   wsMaxPayloadBytes: number;
   wsMaxConnectionsPerJournal: number;
   wsMaxConnectionsPerOrg: number;
@@ -106,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     journalIdleMs: e.JOURNAL_IDLE_SECONDS * 1000,
     bootstrapPrintKey: e.BOOTSTRAP_PRINT_KEY,
     journalMemoryCapBytes: Math.round(e.JOURNAL_MEMORY_CAP_MB * 1024 * 1024),
+    markdown: { workers: e.MARKDOWN_WORKERS, baseMs: e.MARKDOWN_TIME_LIMIT_BASE_MS, perKibMs: e.MARKDOWN_TIME_LIMIT_MS_PER_KIB },
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,

@@ -126,13 +126,14 @@ export function journalRoutes(journals: JournalService): Router {
     });
   });
 
-  r.patch('/journals/editor/edit', (req, res) => {
+  r.patch('/journals/editor/edit', async (req, res) => {
     const raw = body(req);
     const b = parseOr422(editRequest, raw, ['body']);
     const key = req.get('Idempotency-Key');
     if (key !== undefined) IdempotencyStore.validateKey(key);
     const idem = key !== undefined ? { key, hash: IdempotencyStore.requestHash(req.method, req.path, raw) } : undefined;
-    const out = journals.edit(principalOf(req), b, idem, chargeFor(req, b.operations.length));
+    const trees = await journals.prepareEdit(principalOf(req), b);
+    const out = journals.edit(principalOf(req), b, idem, chargeFor(req, b.operations.length), trees);
     res.status(out.status).json(out.body);
   });
 

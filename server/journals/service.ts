@@ -8,15 +8,18 @@ import { yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 import { newBlockId } from '../../shared/ids.ts';
 import { schema } from '../../shared/schema.ts';
 import type { Principal } from '../auth/keys.ts';
-import { HttpError, notFound } from '../http/errors.ts';
+import { HttpError, invalid, notFound } from '../http/errors.ts';
 import type { DB } from '../storage/db.ts';
 import { nowIso } from '../storage/db.ts';
 import { applyPlan } from './edit/apply.ts';
-import type { EditRequest } from './edit/operations.ts';
+import type * as Md from 'mdast';
+import { MarkdownLimitError } from '../../shared/markdown/index.ts';
+import { NODE_TYPES, type EditNodeType, type EditRequest } from './edit/operations.ts';
+import { markdownTexts } from './edit/payloads.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
 import { IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
-import { markdownToSnapshot, printMarkdown } from './markdown-offload.ts';
+import type { MarkdownConverter } from './markdown-offload.ts';
 import { docToSnapshot } from './snapshot.ts';
 import type { JournalRegistry } from './registry.ts';
 import type { JournalRow, JournalStore } from './store.ts';
@@ -49,6 +52,7 @@ export class JournalService {
     readonly store: JournalStore,
     readonly registry: JournalRegistry,
     private readonly publicBaseUrl: string,
+    readonly markdown: MarkdownConverter,
   ) {
     this.idempotency = new IdempotencyStore(db);
   }
@@ -76,8 +80,15 @@ export class JournalService {
     return this.insertJournal(p, title ?? DEFAULT_TITLE, docToSnapshot(doc), null, charge);
   }
 
+  /** Imports `markdown` as a new journal; 422 when it is past the time or nesting limit. */
   async importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined, charge?: Charge): Promise<JournalRow> {
-    const snapshot = await markdownToSnapshot(markdown);
+    let snapshot: Uint8Array;
+    try {
+      snapshot = await this.markdown.toSnapshot(markdown);
+    } catch (err) {
+      if (err instanceof MarkdownLimitError) throw invalid(['body', 'markdown'], err.message, 'value_error.markdown_limit');
+      throw err;
+    }
     return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, snapshot, teamSlug ?? null, charge);
   }
 
@@ -108,7 +119,7 @@ export class JournalService {
     }
     const live = this.registry.open(row);
     const revision = live.revision;
-    const markdown = await exportMarkdown(live);
+    const markdown = await exportMarkdown(live, this.markdown);
     live.cacheMarkdown(revision, markdown);
     // The journal may have been deleted while the markdown was printed.
     if (this.store.findById(row.id)) this.store.saveMarkdownCache(row.seq, revision, markdown);
@@ -136,11 +147,41 @@ export class JournalService {
   }
 
   /**
+   * Parses the markdown of an edit's operations ahead of planning, off the event loop when large,
+   * within the time limit for its size (422 past it or past the nesting limit). Block kinds of
+   * update_node without nodeType are read from the journal as it is now.
+   */
+  async prepareEdit(p: Principal, req: EditRequest): Promise<Map<string, Md.Root>> {
+    const row = this.store.findOwned(req.journal_id, p.keyId);
+    const live = row ? this.registry.open(row) : undefined;
+    const texts: string[] = [];
+    req.operations.forEach((op, i) => {
+      if (op.type === 'delete_node') return;
+      const nodeType = op.nodeType ?? (live?.findBlock(op.nodeId)?.nodeName as EditNodeType | undefined);
+      if (nodeType && (NODE_TYPES as readonly string[]).includes(nodeType)) {
+        texts.push(...markdownTexts(nodeType, op.params, ['body', 'operations', i, 'params']));
+      }
+    });
+    try {
+      return await this.markdown.parseAll(texts);
+    } catch (err) {
+      if (err instanceof MarkdownLimitError) throw invalid(['body', 'operations'], err.message, 'value_error.markdown_limit');
+      throw err;
+    }
+  }
+
+  /**
    * Applies an edit. Everything here is synchronous, so no other request interleaves between the
    * revision check, the plan and the commit. All successful operations land in one Yjs
    * transaction, committed to SQLite (with the idempotency record) before this returns.
    */
-  edit(p: Principal, req: EditRequest, idempotency?: { key: string; hash: string }, charge?: Charge): StoredResponse {
+  edit(
+    p: Principal,
+    req: EditRequest,
+    idempotency?: { key: string; hash: string },
+    charge?: Charge,
+    trees?: ReadonlyMap<string, Md.Root>,
+  ): StoredResponse {
     if (idempotency) {
       const replay = this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
       if (replay) return replay;
@@ -153,7 +194,7 @@ export class JournalService {
       });
     }
     const newId = () => newBlockId();
-    const plan = planEdit(live, req.operations, newId);
+    const plan = planEdit(live, req.operations, newId, trees);
     const atomicFailure = req.atomic && plan.failed > 0;
     if (atomicFailure) {
       const first = plan.results.findIndex((r) => !r.success);
@@ -207,9 +248,9 @@ export class JournalService {
 }
 
 /** Linear-time export: top-level blocks printed one by one (off the event loop when many). */
-export function exportMarkdown(live: LiveJournal): Promise<string> {
+export function exportMarkdown(live: LiveJournal, converter: MarkdownConverter): Promise<string> {
   const root = yXmlFragmentToProseMirrorRootNode(live.fragment, schema);
   const blocks: PMNode[] = [];
   root.forEach((b) => blocks.push(b));
-  return printMarkdown(blocks);
+  return converter.print(blocks);
 }

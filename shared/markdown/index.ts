@@ -3,5 +3,5 @@
  * task lists, strikethrough and autolink literals). Pure functions: no I/O, no Node-only APIs.
  * Library choice and the known, deliberate differences: docs/markdown-fidelity.md.
  */
-export { markdownToDoc } from './parse.ts';
+export { markdownToDoc, parseMdast, checkNesting, MarkdownLimitError } from './parse.ts';
 export { docToMarkdown, blocksToMarkdown } from './serialize.ts';

@@ -22,11 +22,20 @@ import { splitMarkdown } from './split.ts';
 import type { Mark, Node } from 'prosemirror-model';
 import { schema } from '../schema.ts';
 import { newBlockId } from '../ids.ts';
+import { MAX_NESTING_DEPTH } from '../limits.ts';
 
 export interface ParseOptions {
   /** Source of block ids; defaults to `newBlockId`. */
   newId?: () => string;
+  /** The tree of `markdown` from `parseMdast`, when it was parsed elsewhere (a worker). */
+  root?: Md.Root;
 }
+
+/** Markdown that goes past a documented limit (nesting depth). The message names the limit. */
+export class MarkdownLimitError extends Error {}
+
+const tooDeep = () =>
+  new MarkdownLimitError(`markdown is nested too deeply: at most ${MAX_NESTING_DEPTH} levels of blocks (quotes, lists) and ${MAX_NESTING_DEPTH} of inline markup are allowed`);
 
 const micromarkExtensions = [
   gfmAutolinkLiteral(),
@@ -42,7 +51,13 @@ const mdastExtensions: MdastExtension[] = [
 ];
 
 function parseWhole(markdown: string): Md.Root {
-  return fromMarkdown(markdown, { extensions: micromarkExtensions, mdastExtensions });
+  try {
+    return fromMarkdown(markdown, { extensions: micromarkExtensions, mdastExtensions });
+  } catch (err) {
+    // micromark recurses per open container: only nesting far past the limit overflows the stack.
+    if (err instanceof RangeError) throw tooDeep();
+    throw err;
+  }
 }
 
 function collectDefinitionNodes(node: Md.Nodes, out: Md.Definition[]): void {
@@ -300,10 +315,29 @@ function isPhrasing(node: Md.RootContent): node is Md.PhrasingContent {
 }
 
 /**
+ * Throws MarkdownLimitError when blocks or inline markup nest deeper than MAX_NESTING_DEPTH.
+ * Iterative, so it is safe on any tree; the converter below recurses only within the limit.
+ */
+export function checkNesting(root: Md.Root): void {
+  const stack: [Md.Nodes, number, number][] = [[root, 0, 0]];
+  while (stack.length > 0) {
+    const [node, blocks, inlines] = stack.pop()!;
+    if (blocks > MAX_NESTING_DEPTH || inlines > MAX_NESTING_DEPTH) throw tooDeep();
+    if (!('children' in node)) continue;
+    for (const child of node.children as Md.Nodes[]) {
+      const inline = PHRASING.has(child.type);
+      stack.push([child, blocks + (inline ? 0 : 1), inlines + (inline ? 1 : 0)]);
+    }
+  }
+}
+
+/**
  * Parse markdown into a `doc` of the journal schema. Every block gets a fresh id; an empty input
- * yields one empty paragraph (the schema requires at least one block).
+ * yields one empty paragraph (the schema requires at least one block). Throws MarkdownLimitError
+ * past the nesting limit.
  */
 export function markdownToDoc(markdown: string, opts?: ParseOptions): Node {
-  const root = parseMdast(markdown);
+  const root = opts?.root ?? parseMdast(markdown);
+  checkNesting(root);
   return new Converter(root, opts?.newId ?? newBlockId).doc(root);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { blocksToMarkdown, markdownToDoc } from '../../shared/markdown/index.ts';
 import { generateMarkdown } from '../../bench/markdown.ts';
-import { OFFLOAD_EXPORT_BLOCKS, OFFLOAD_PARSE_CHARS } from '../../server/journals/markdown-offload.ts';
+import { OFFLOAD_EXPORT_BLOCKS } from '../../server/journals/markdown-offload.ts';
 import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -21,7 +21,7 @@ function expected(md: string): string {
 }
 
 it('imports and exports large journals through the worker with the same result as inline', async () => {
-  const md = generateMarkdown(4 * OFFLOAD_PARSE_CHARS);
+  const md = generateMarkdown(128 * 1024);
   const id = await c.importMarkdown(md);
   const model = await c.model(id);
   expect(model.model.content.length).toBeGreaterThan(OFFLOAD_EXPORT_BLOCKS);
@@ -29,7 +29,7 @@ it('imports and exports large journals through the worker with the same result a
 });
 
 it('keeps serving other requests while a large import converts', async () => {
-  const md = generateMarkdown(12 * OFFLOAD_PARSE_CHARS);
+  const md = generateMarkdown(384 * 1024);
   const order: string[] = [];
   const importing = c.importMarkdown(md).then(() => order.push('import'));
   // Let the import request reach the server and start converting before the small read is sent.

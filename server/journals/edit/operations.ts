@@ -64,7 +64,8 @@ export const operation = z.unknown().transform((value, ctx): EditOperation => {
     ctx.addIssue({ code: 'custom', message: 'An operation must be an object with a "type"' });
     return z.NEVER;
   }
-  const schema = typeof t === 'string' ? OP_SCHEMAS[t as keyof typeof OP_SCHEMAS] : undefined;
+  // Own keys only: `__proto__`, `constructor` or `toString` must not find Object's built-ins.
+  const schema = typeof t === 'string' && Object.hasOwn(OP_SCHEMAS, t) ? OP_SCHEMAS[t as keyof typeof OP_SCHEMAS] : undefined;
   if (!schema) {
     ctx.addIssue({
       code: 'custom',

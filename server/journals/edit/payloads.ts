@@ -4,6 +4,7 @@
  * HTML take their text verbatim. Positional forms: `[level, content]` for headings and
  * `[content]` for every other kind.
  */
+import type * as Md from 'mdast';
 import type { Node as PMNode } from 'prosemirror-model';
 import { z } from 'zod';
 import { markdownToDoc } from '../../../shared/markdown/index.ts';
@@ -14,7 +15,11 @@ import type { EditNodeType } from './operations.ts';
 /** Content that is well-formed JSON but does not make the requested block. Fails one operation. */
 export class ContentError extends Error {}
 
-type NewId = () => string;
+/** Block ids, and the mdast tree of each markdown text (parsed ahead, off the event loop). */
+export interface BuildContext {
+  newId: () => string;
+  tree: (markdown: string) => Md.Root;
+}
 
 const md = z.string().max(1024 * 1024, 'content is limited to 1 MiB of markdown');
 const text = z.string().max(1024 * 1024);
@@ -72,43 +77,60 @@ function payloadObjects(nodeType: EditNodeType, params: unknown[], loc: Loc): un
 }
 
 /** Parses every payload of an operation's params into blocks. Shape errors throw a 422. */
-export function buildBlocks(nodeType: EditNodeType, params: unknown[], loc: Loc, newId: NewId): PMNode[] {
+export function buildBlocks(nodeType: EditNodeType, params: unknown[], loc: Loc, ctx: BuildContext): PMNode[] {
   const payloads = payloadObjects(nodeType, params, loc);
   const out: PMNode[] = [];
   payloads.forEach((p, i) => {
     const payload = parseOr422(payloadSchemas[nodeType], p, [...loc, i]);
-    out.push(...buildFromPayload(nodeType, payload as never, newId));
+    out.push(...buildFromPayload(nodeType, payload as never, ctx));
   });
   return out;
 }
 
-function parseBlocks(markdown: string, newId: NewId): PMNode[] {
-  const doc = markdownToDoc(markdown, { newId });
+/**
+ * The markdown texts an operation's payloads hold, so the edit route can parse them all ahead
+ * (in a worker when they are large) before planning. Shape errors throw the plan's own 422.
+ */
+export function markdownTexts(nodeType: EditNodeType, params: unknown[], loc: Loc): string[] {
+  const out: string[] = [];
+  payloadObjects(nodeType, params, loc).forEach((p, i) => {
+    const q = parseOr422(payloadSchemas[nodeType], p, [...loc, i]) as Record<string, unknown>;
+    if (typeof q.content === 'string' && nodeType !== 'code_block' && nodeType !== 'html_block') out.push(q.content);
+    for (const item of (q.items as (string | { content: string })[] | undefined) ?? []) {
+      out.push(typeof item === 'string' ? item : item.content);
+    }
+    for (const row of (q.rows as string[][] | undefined) ?? []) out.push(...row);
+  });
+  return out;
+}
+
+function parseBlocks(markdown: string, ctx: BuildContext): PMNode[] {
+  const doc = markdownToDoc(markdown, { newId: ctx.newId, root: ctx.tree(markdown) });
   const blocks: PMNode[] = [];
   doc.forEach((b) => blocks.push(b));
   return blocks;
 }
 
 /** Inline markdown: must come out as at most one paragraph. */
-function inlineContent(markdown: string, newId: NewId, kind: string): PMNode['content'] {
-  const blocks = parseBlocks(markdown, newId);
+function inlineContent(markdown: string, ctx: BuildContext, kind: string): PMNode['content'] {
+  const blocks = parseBlocks(markdown, ctx);
   if (blocks.length === 1 && blocks[0]!.type === schema.nodes.paragraph) return blocks[0]!.content;
   throw new ContentError(
     `content of a ${kind} must be inline markdown (one paragraph); it parsed as ${blocks.map((b) => b.type.name).join(', ')}. Use nodeType "markdown" for block markdown.`,
   );
 }
 
-function single(markdown: string, newId: NewId, accept: (b: PMNode) => boolean, kind: string): PMNode {
-  const blocks = parseBlocks(markdown, newId);
+function single(markdown: string, ctx: BuildContext, accept: (b: PMNode) => boolean, kind: string): PMNode {
+  const blocks = parseBlocks(markdown, ctx);
   if (blocks.length === 1 && accept(blocks[0]!)) return blocks[0]!;
   throw new ContentError(
     `content must be markdown for exactly one ${kind}; it parsed as ${blocks.map((b) => b.type.name).join(', ') || 'nothing'}`,
   );
 }
 
-function listItem(markdown: string, checked: boolean | null, newId: NewId): PMNode {
-  const blocks = parseBlocks(markdown, newId);
-  return schema.nodes.list_item!.create({ id: newId(), checked }, blocks);
+function listItem(markdown: string, checked: boolean | null, ctx: BuildContext): PMNode {
+  const blocks = parseBlocks(markdown, ctx);
+  return schema.nodes.list_item!.create({ id: ctx.newId(), checked }, blocks);
 }
 
 function withAttrs(node: PMNode, attrs: Record<string, unknown>): PMNode {
@@ -117,20 +139,20 @@ function withAttrs(node: PMNode, attrs: Record<string, unknown>): PMNode {
 
 type Payloads = { [K in EditNodeType]: z.output<(typeof payloadSchemas)[K]> };
 
-function buildFromPayload<K extends EditNodeType>(nodeType: K, p: Payloads[K], newId: NewId): PMNode[] {
+function buildFromPayload<K extends EditNodeType>(nodeType: K, p: Payloads[K], ctx: BuildContext): PMNode[] {
   const n = schema.nodes;
   switch (nodeType) {
     case 'paragraph': {
       const q = p as Payloads['paragraph'];
-      return [n.paragraph!.create({ id: newId() }, inlineContent(q.content, newId, 'paragraph'))];
+      return [n.paragraph!.create({ id: ctx.newId() }, inlineContent(q.content, ctx, 'paragraph'))];
     }
     case 'heading': {
       const q = p as Payloads['heading'];
-      return [n.heading!.create({ id: newId(), level: q.level }, inlineContent(q.content, newId, 'heading'))];
+      return [n.heading!.create({ id: ctx.newId(), level: q.level }, inlineContent(q.content, ctx, 'heading'))];
     }
     case 'blockquote': {
       const q = p as Payloads['blockquote'];
-      return [n.blockquote!.create({ id: newId() }, parseBlocks(q.content, newId))];
+      return [n.blockquote!.create({ id: ctx.newId() }, parseBlocks(q.content, ctx))];
     }
     case 'bullet_list':
     case 'ordered_list': {
@@ -138,9 +160,9 @@ function buildFromPayload<K extends EditNodeType>(nodeType: K, p: Payloads[K], n
       const type = n[nodeType]!;
       let list: PMNode;
       if (q.items) {
-        list = type.create({ id: newId() }, q.items.map((item) => listItem(item, null, newId)));
+        list = type.create({ id: ctx.newId() }, q.items.map((item) => listItem(item, null, ctx)));
       } else if (q.content !== undefined) {
-        list = single(q.content, newId, (b) => b.type === type, nodeType);
+        list = single(q.content, ctx, (b) => b.type === type, nodeType);
       } else {
         throw new ContentError(`${nodeType} needs "items" (markdown per item) or "content" (a markdown list)`);
       }
@@ -154,13 +176,13 @@ function buildFromPayload<K extends EditNodeType>(nodeType: K, p: Payloads[K], n
       let list: PMNode;
       if (q.items) {
         const items = q.items.map((item) =>
-          typeof item === 'string' ? listItem(item, false, newId) : listItem(item.content, item.checked, newId),
+          typeof item === 'string' ? listItem(item, false, ctx) : listItem(item.content, item.checked, ctx),
         );
-        list = n.bullet_list!.create({ id: newId() }, items);
+        list = n.bullet_list!.create({ id: ctx.newId() }, items);
       } else if (q.content !== undefined) {
         list = single(
           q.content,
-          newId,
+          ctx,
           (b) => b.type === n.bullet_list && allItems(b, (i) => i.attrs.checked !== null),
           'task list',
         );
@@ -171,33 +193,33 @@ function buildFromPayload<K extends EditNodeType>(nodeType: K, p: Payloads[K], n
     }
     case 'list_item': {
       const q = p as Payloads['list_item'];
-      return [listItem(q.content, q.checked, newId)];
+      return [listItem(q.content, q.checked, ctx)];
     }
     case 'code_block': {
       const q = p as Payloads['code_block'];
-      return [n.code_block!.create({ id: newId(), language: q.language || null }, q.content ? schema.text(q.content) : null)];
+      return [n.code_block!.create({ id: ctx.newId(), language: q.language || null }, q.content ? schema.text(q.content) : null)];
     }
     case 'horizontal_rule':
-      return [n.horizontal_rule!.create({ id: newId() })];
+      return [n.horizontal_rule!.create({ id: ctx.newId() })];
     case 'image': {
       const q = p as Payloads['image'];
-      return [n.paragraph!.create({ id: newId() }, n.image!.create({ src: q.src, alt: q.alt, title: q.title }))];
+      return [n.paragraph!.create({ id: ctx.newId() }, n.image!.create({ src: q.src, alt: q.alt, title: q.title }))];
     }
     case 'table': {
       const q = p as Payloads['table'];
-      if (q.rows) return [tableFromRows(q.rows, q.align, newId)];
-      if (q.content !== undefined) return [single(q.content, newId, (b) => b.type === n.table, 'table')];
+      if (q.rows) return [tableFromRows(q.rows, q.align, ctx)];
+      if (q.content !== undefined) return [single(q.content, ctx, (b) => b.type === n.table, 'table')];
       throw new ContentError('table needs "rows" (first row is the header) or "content" (a GFM table)');
     }
     case 'html_block': {
       const q = p as Payloads['html_block'];
       const html = q.html ?? q.content;
       if (html === undefined || html.trim() === '') throw new ContentError('html_block needs "html"');
-      return [n.html_block!.create({ id: newId(), html })];
+      return [n.html_block!.create({ id: ctx.newId(), html })];
     }
     case 'markdown': {
       const q = p as Payloads['markdown'];
-      return parseBlocks(q.content, newId);
+      return parseBlocks(q.content, ctx);
     }
   }
   throw new Error(`unhandled node type ${String(nodeType)}`);
@@ -211,7 +233,7 @@ function allItems(list: PMNode, pred: (item: PMNode) => boolean): boolean {
   return ok;
 }
 
-function tableFromRows(rows: string[][], alignment: ('left' | 'right' | 'center' | null)[] | undefined, newId: NewId): PMNode {
+function tableFromRows(rows: string[][], alignment: ('left' | 'right' | 'center' | null)[] | undefined, ctx: BuildContext): PMNode {
   const n = schema.nodes;
   const width = rows[0]!.length;
   if (rows.some((r) => r.length !== width)) throw new ContentError(`every table row needs ${width} cells, like the header row`);
@@ -222,10 +244,10 @@ function tableFromRows(rows: string[][], alignment: ('left' | 'right' | 'center'
       cells.map((cell, c) =>
         (r === 0 ? n.table_header! : n.table_cell!).create(
           { align: alignment?.[c] ?? null },
-          inlineContent(cell, newId, 'table cell'),
+          inlineContent(cell, ctx, 'table cell'),
         ),
       ),
     ),
   );
-  return n.table!.create({ id: newId() }, tableRows);
+  return n.table!.create({ id: ctx.newId() }, tableRows);
 }

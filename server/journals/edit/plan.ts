@@ -10,7 +10,10 @@ import * as Y from 'yjs';
 import { BLOCK_NODE_TYPES, schema } from '../../../shared/schema.ts';
 import type { LiveJournal } from '../live.ts';
 import type { EditNodeType, EditOperation } from './operations.ts';
-import { buildBlocks, ContentError } from './payloads.ts';
+import type * as Md from 'mdast';
+import { MarkdownLimitError, parseMdast } from '../../../shared/markdown/index.ts';
+import { INLINE_PARSE_CHARS } from '../markdown-offload.ts';
+import { buildBlocks, ContentError, type BuildContext } from './payloads.ts';
 
 export type Action =
   | { kind: 'insert'; nodes: PMNode[]; refId: string | null; position: 'before' | 'after' }
@@ -199,15 +202,30 @@ const emptyData = () => ({ created: false, nodeId: '', nodeIds: [] as string[], 
 
 /**
  * Plans every operation in order. Shape errors in payloads throw a 422 (ValidationError) out of
- * here, before anything is applied; content errors fail only their operation.
+ * here, before anything is applied; content errors fail only their operation. `trees` holds the
+ * operations' markdown parsed ahead (JournalService.prepareEdit); a short text missing from it
+ * (its target block changed kind meanwhile) is parsed here, a long one fails its operation.
  */
-export function planEdit(live: LiveJournal, ops: EditOperation[], newBlockId: () => string): EditPlan {
+export function planEdit(
+  live: LiveJournal,
+  ops: EditOperation[],
+  newBlockId: () => string,
+  trees: ReadonlyMap<string, Md.Root> = new Map(),
+): EditPlan {
   const view = new VirtualJournal(live);
-  const newId = (): string => {
-    let id: string;
-    do id = newBlockId();
-    while (view.taken(id));
-    return id;
+  const ctx: BuildContext = {
+    newId() {
+      let id: string;
+      do id = newBlockId();
+      while (view.taken(id));
+      return id;
+    },
+    tree(markdown) {
+      const root = trees.get(markdown);
+      if (root) return root;
+      if (markdown.length <= INLINE_PARSE_CHARS) return parseMdast(markdown);
+      throw new ContentError('the target block changed while this edit was being prepared; send the operation again');
+    },
   };
   const results: OperationResult[] = [];
   const actions: Action[] = [];
@@ -216,7 +234,7 @@ export function planEdit(live: LiveJournal, ops: EditOperation[], newBlockId: ()
     const result: OperationResult = { operation: op.type, success: true, error: '', data: emptyData() };
     try {
       if (op.type === 'create_node') {
-        const nodes = buildOrFail(op.nodeType, op.params, loc, newId);
+        const nodes = buildOrFail(op.nodeType, op.params, loc, ctx);
         const refId = op.referenceId ?? null;
         view.insert(nodes, refId, op.position);
         actions.push({ kind: 'insert', nodes, refId, position: op.position });
@@ -226,7 +244,7 @@ export function planEdit(live: LiveJournal, ops: EditOperation[], newBlockId: ()
         const target = view.info(op.nodeId);
         if (!target) throw new OperationFailed(`no block with id ${JSON.stringify(op.nodeId)} in this journal`);
         const nodeType = op.nodeType ?? editTypeOf(target.type);
-        const nodes = buildOrFail(nodeType, op.params, loc, newId);
+        const nodes = buildOrFail(nodeType, op.params, loc, ctx);
         if (nodes.length !== 1) throw new OperationFailed(`update_node replaces one block; the payload made ${nodes.length}`);
         const node = nodes[0]!.type.create({ ...nodes[0]!.attrs, id: op.nodeId }, nodes[0]!.content, nodes[0]!.marks);
         view.update(op.nodeId, node);
@@ -248,11 +266,11 @@ export function planEdit(live: LiveJournal, ops: EditOperation[], newBlockId: ()
   return { results, actions, failed: results.filter((r) => !r.success).length, topLevelCount: view.topLevelCount };
 }
 
-function buildOrFail(nodeType: EditNodeType, params: unknown[], loc: (string | number)[], newId: () => string): PMNode[] {
+function buildOrFail(nodeType: EditNodeType, params: unknown[], loc: (string | number)[], ctx: BuildContext): PMNode[] {
   try {
-    return buildBlocks(nodeType, params, loc, newId);
+    return buildBlocks(nodeType, params, loc, ctx);
   } catch (err) {
-    if (err instanceof ContentError) throw new OperationFailed(err.message);
+    if (err instanceof ContentError || err instanceof MarkdownLimitError) throw new OperationFailed(err.message);
     throw err;
   }
 }
