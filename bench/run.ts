@@ -15,6 +15,7 @@ const suites: [name: string, file: string, fn: string][] = [
   ['billing', 'billing.ts', 'benchBilling'],
   ['practice', 'practice.ts', 'benchPractice'],
   ['video', 'video.ts', 'benchVideo'],
+  ['security', 'security.ts', 'benchSecurity'],
 ];
 
 const wanted = process.argv.slice(2);
