@@ -70,7 +70,7 @@ export function createContext(
     { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
     logger,
   );
-  const journals = new JournalService(db, store, registry, config.publicBaseUrl, new MarkdownConverter(config.markdown));
+  const journals = new JournalService(db, store, registry, config.publicBaseUrl, new MarkdownConverter(config.markdown), logger);
   const clock = options.clock ?? systemClock;
   const billing = new BillingService(db, clock);
   const editorTokens = new EditorTokens(loadTokenSecret(config.dataDir), config.editorTokenTtlSeconds);

@@ -155,15 +155,10 @@ export class LiveJournal {
     const index = new Map<string, Y.XmlElement>();
     const fresh = new Set<Y.XmlElement>();
     for (const el of this.unchecked) if (isLive(el)) collectElements(el, fresh);
-    const walk = (parent: Y.XmlFragment | Y.XmlElement): void => {
-      for (let child = parent.firstChild; child; child = child.nextSibling) {
-        if (!(child instanceof Y.XmlElement)) continue;
-        const id = child.getAttribute('id');
-        if (typeof id === 'string' && !index.has(id) && !fresh.has(child)) index.set(id, child);
-        if (child.length > 0) walk(child);
-      }
-    };
-    walk(this.fragment);
+    for (const child of elementsBelow(this.fragment)) {
+      const id = child.getAttribute('id');
+      if (typeof id === 'string' && !index.has(id) && !fresh.has(child)) index.set(id, child);
+    }
     for (const el of fresh) {
       const id = el.getAttribute('id');
       if (typeof id === 'string' && !index.has(id)) index.set(id, el);
@@ -241,15 +236,28 @@ export class LiveJournal {
 /** `root`'s descendant elements (and `root` itself when it is an element), in document order. */
 function collectElements(root: Y.XmlFragment | Y.XmlElement, out: Y.XmlElement[] | Set<Y.XmlElement>): void {
   const put = (e: Y.XmlElement) => (Array.isArray(out) ? out.push(e) : out.add(e));
-  const walk = (parent: Y.XmlFragment | Y.XmlElement): void => {
-    for (let child = parent.firstChild; child; child = child.nextSibling) {
-      if (!(child instanceof Y.XmlElement)) continue;
-      put(child);
-      if (child.length > 0) walk(child);
-    }
-  };
   if (root instanceof Y.XmlElement) put(root);
-  walk(root);
+  for (const el of elementsBelow(root)) put(el);
+}
+
+/**
+ * `root`'s descendant elements in document order, without recursion: editors can nest elements
+ * far deeper than the call stack allows.
+ */
+function* elementsBelow(root: Y.XmlFragment | Y.XmlElement): Generator<Y.XmlElement> {
+  const stack: (Y.XmlElement | null)[] = [firstElement(root.firstChild)];
+  while (stack.length > 0) {
+    const el = stack.pop();
+    if (!el) continue;
+    yield el;
+    stack.push(firstElement(el.nextSibling));
+    if (el.length > 0) stack.push(firstElement(el.firstChild));
+  }
+}
+
+function firstElement(node: Y.XmlElement | Y.XmlText | null): Y.XmlElement | null {
+  while (node && !(node instanceof Y.XmlElement)) node = node.nextSibling;
+  return node;
 }
 
 function isLive(el: Y.XmlElement): boolean {

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Node as PMNode } from 'prosemirror-model';
-import { yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 import { newBlockId } from '../../shared/ids.ts';
 import { schema } from '../../shared/schema.ts';
 import type { Principal } from '../auth/keys.ts';
@@ -20,6 +19,8 @@ import { planEdit, type OperationResult } from './edit/plan.ts';
 import { IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
 import type { MarkdownConverter } from './markdown-offload.ts';
+import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
+import type { Logger } from '../logger.ts';
 import { docToSnapshot } from './snapshot.ts';
 import type { JournalRegistry } from './registry.ts';
 import type { JournalRow, JournalStore } from './store.ts';
@@ -53,6 +54,7 @@ export class JournalService {
     readonly registry: JournalRegistry,
     private readonly publicBaseUrl: string,
     readonly markdown: MarkdownConverter,
+    private readonly logger?: Logger,
   ) {
     this.idempotency = new IdempotencyStore(db);
   }
@@ -119,7 +121,7 @@ export class JournalService {
     }
     const live = this.registry.open(row);
     const revision = live.revision;
-    const markdown = await exportMarkdown(live, this.markdown);
+    const markdown = await exportMarkdown(live, this.markdown, this.logger);
     live.cacheMarkdown(revision, markdown);
     // The journal may have been deleted while the markdown was printed.
     if (this.store.findById(row.id)) this.store.saveMarkdownCache(row.seq, revision, markdown);
@@ -128,7 +130,7 @@ export class JournalService {
 
   model(row: JournalRow): { model: unknown; revision: number } {
     const live = this.registry.open(row);
-    return { model: yXmlFragmentToProseMirrorRootNode(live.fragment, schema).toJSON(), revision: live.revision };
+    return { model: journalDoc(live, this.logger).toJSON(), revision: live.revision };
   }
 
   /** Deletes the journal and its history in one transaction; its editors are closed first. */
@@ -248,9 +250,26 @@ export class JournalService {
 }
 
 /** Linear-time export: top-level blocks printed one by one (off the event loop when many). */
-export function exportMarkdown(live: LiveJournal, converter: MarkdownConverter): Promise<string> {
-  const root = yXmlFragmentToProseMirrorRootNode(live.fragment, schema);
+export function exportMarkdown(live: LiveJournal, converter: MarkdownConverter, logger?: Logger): Promise<string> {
+  const root = journalDoc(live, logger);
   const blocks: PMNode[] = [];
   root.forEach((b) => blocks.push(b));
   return converter.print(blocks);
+}
+
+const loggedRevision = new WeakMap<LiveJournal, number>();
+
+/**
+ * The journal as a ProseMirror document, for every read path. Never throws and never writes:
+ * what the schema cannot hold (editors can send anything) is left out, and logged once per
+ * revision (read-model.ts).
+ */
+export function journalDoc(live: LiveJournal, logger?: Logger): PMNode {
+  const read = fragmentToDoc(live.fragment);
+  const issues = readIssuesForLog(read);
+  if (issues && logger && loggedRevision.get(live) !== live.revision) {
+    loggedRevision.set(live, live.revision);
+    logger.warn({ journal_id: live.id, revision: live.revision, ...issues }, 'content the schema cannot hold was left out of a read');
+  }
+  return read.doc;
 }

@@ -61,9 +61,14 @@ class VirtualJournal {
     const c = this.created.get(id);
     if (c) return c;
     const el = this.live.findBlock(id);
-    if (!el) return undefined;
+    // Elements the schema does not know (an editor can write any) are not blocks REST can address.
+    if (!el || !BLOCK_NODE_TYPES.has(el.nodeName)) return undefined;
     const parent = el.parent;
-    return { type: el.nodeName, parentId: parent instanceof Y.XmlElement ? (parent.getAttribute('id') as string) ?? null : null };
+    if (!(parent instanceof Y.XmlElement)) return { type: el.nodeName, parentId: null };
+    const parentId = parent.getAttribute('id');
+    // Nor is a block inside such an element, or under a parent without an id.
+    if (!BLOCK_NODE_TYPES.has(parent.nodeName) || typeof parentId !== 'string' || this.live.findBlock(parentId) !== parent) return undefined;
+    return { type: el.nodeName, parentId };
   }
 
   taken(id: string): boolean {
@@ -92,7 +97,8 @@ class VirtualJournal {
     const parentType = schema.nodes[this.info(parentId)!.type]!;
     let match: ReturnType<typeof parentType.contentMatch.matchType> = parentType.contentMatch;
     for (const c of list) {
-      match = match?.matchType(schema.nodes[c.type]!) ?? null;
+      const type = Object.hasOwn(schema.nodes, c.type) ? schema.nodes[c.type] : undefined;
+      match = type ? (match?.matchType(type) ?? null) : null;
       if (!match) break;
     }
     if (!match || !match.validEnd) {
