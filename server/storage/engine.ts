@@ -1,0 +1,122 @@
+/**
+ * The storage interface: one face, two engines (docs/storage.md). SQLite (embedded, the default)
+ * and PostgreSQL (`DATABASE_URL=postgres://...`) both implement `StorageEngine`; domain code asks
+ * for rows through these async functions and an async transaction helper, with SQL written once in
+ * the portable subset both engines accept, `?` placeholders included. It never sees a dialect,
+ * a connection or which engine runs, apart from the two lock clauses of `Dialect`.
+ */
+
+export type EngineKind = 'sqlite' | 'postgres';
+
+/**
+ * A bound parameter. Booleans are bound as 1 / 0 on both engines (booleans are stored as 0/1
+ * integers, so rows look the same); `undefined` is bound as NULL; Uint8Array and Buffer are BLOB
+ * (SQLite) / bytea (PostgreSQL). Anything else (Date, objects) is refused, on both engines alike.
+ */
+export type SqlValue = string | number | bigint | boolean | Uint8Array | null | undefined;
+
+export type Row = Record<string, unknown>;
+
+export interface RunResult {
+  /** Rows inserted, updated or deleted by the statement. */
+  changes: number;
+}
+
+export interface TransactionOptions {
+  /**
+   * The transaction reads, then writes on the strength of what it read, and must behave as if no
+   * other writer ran in between — across processes and instances, not only in this process.
+   * SQLite: `BEGIN IMMEDIATE` (the write lock is taken at BEGIN). PostgreSQL: `ISOLATION LEVEL
+   * SERIALIZABLE`; a serialization failure re-runs the whole function. Only the outermost
+   * transaction can ask for it: a nested transaction asking for it inside one that did not is
+   * refused with TransactionMisuseError.
+   */
+  immediate?: boolean;
+}
+
+/**
+ * The only engine-specific SQL domain code may use: text appended to a SELECT. Empty on SQLite,
+ * where the one writer connection already serializes every transaction of the process.
+ */
+export interface Dialect {
+  /** ' FOR UPDATE' on PostgreSQL: lock the selected rows until the transaction ends, waiting for them. */
+  readonly forUpdate: string;
+  /** ' FOR UPDATE SKIP LOCKED' on PostgreSQL: lock the selected rows, skipping those another transaction holds (queues). */
+  readonly forUpdateSkipLocked: string;
+}
+
+export interface Queryable {
+  readonly dialect: Dialect;
+  /** Every row. A statement that returns no rows (no RETURNING) runs and yields []. */
+  all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** The first row, or undefined. */
+  get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult>;
+  /**
+   * Runs `fn` in a transaction: committed when its promise resolves, rolled back (and the error
+   * rethrown) when it rejects. Called on the engine it opens a transaction; called on a
+   * transaction it opens a nested one (a savepoint) that rolls back alone. Inside `fn`, use `tx`
+   * only: calling the engine (or an outer transaction) from inside `fn` rejects with
+   * TransactionMisuseError instead of deadlocking. On PostgreSQL `fn` can run more than once
+   * (retries after serialization failures and deadlocks): keep effects outside the database
+   * until it has resolved.
+   */
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, opts?: TransactionOptions): Promise<T>;
+}
+
+/** The `tx` given to a transaction function. Valid until that function's promise settles. */
+export type Transaction = Queryable;
+
+export interface StorageEngine extends Queryable {
+  /** For wiring, logs and tests; domain code does not branch on it. */
+  readonly kind: EngineKind;
+  /** Waits for the work already started, then closes; later calls reject with StorageUnavailableError ('closed'). */
+  close(): Promise<void>;
+}
+
+/**
+ * The store cannot serve the request now, for a reason that is not the request's fault: a lost or
+ * refused connection, a lock held too long, a transaction that kept conflicting, or an engine that
+ * is closing. Meant to become a 503 (with Retry-After) at the HTTP layer. When it is thrown by a
+ * COMMIT, whether the transaction committed is unknown.
+ */
+export class StorageUnavailableError extends Error {
+  override readonly name = 'StorageUnavailableError';
+  constructor(
+    readonly reason: 'unreachable' | 'busy' | 'closed',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A programming error in the use of transactions (the engine would otherwise deadlock or misbehave). */
+export class TransactionMisuseError extends Error {
+  override readonly name = 'TransactionMisuseError';
+}
+
+export interface OpenStorageOptions {
+  /** postgres:// or postgresql:// selects PostgreSQL; unset (or empty) selects SQLite. */
+  databaseUrl?: string;
+  /** The SQLite database file (DATA_DIR/study.db). */
+  sqliteFile: string;
+  sqliteSynchronous?: 'normal' | 'full';
+  /** PostgreSQL connections (default 10). */
+  poolSize?: number;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Opens the engine the configuration names, with its migrations applied. */
+export async function openStorageEngine(opts: OpenStorageOptions): Promise<StorageEngine> {
+  if (isPostgresUrl(opts.databaseUrl)) {
+    const { openPostgresEngine } = await import('./postgres-engine.ts');
+    return openPostgresEngine({ url: opts.databaseUrl, poolSize: opts.poolSize });
+  }
+  if (opts.databaseUrl) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
+  const { openSqliteEngine } = await import('./sqlite-engine.ts');
+  return openSqliteEngine(opts.sqliteFile, { synchronous: opts.sqliteSynchronous });
+}
