@@ -92,6 +92,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(422).json({ detail: [{ loc: ['body'], msg: `Malformed JSON: ${(err as Error).message}`, type: 'json_invalid' }] });
       return;
     }
+    if (err instanceof URIError) {
+      // The router could not percent-decode a path parameter (`%ED%A0%80`, a lone `%F0`).
+      res.status(422).json({ detail: [{ loc: ['path'], msg: 'the path is not valid percent-encoded UTF-8', type: 'value_error.path_encoding' }] });
+      return;
+    }
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       res.status(415).json({ error: (err as Error).message });
       return;

@@ -135,6 +135,14 @@ describe('bad JSON is a 422, never a 500', () => {
     await unchanged();
   });
 
+  it.each(['/v1/journals/content/%ED%A0%80', '/v1/journals/content/%F0', '/v1/journals/editor/model/%uD800'])(
+    'a path that is not percent-encoded UTF-8: %s',
+    async (path) => {
+      const r = await c.get(path);
+      expect422(r, ['path'], /percent-encoded UTF-8/);
+    },
+  );
+
   it('lone surrogates in titles, markdown and operation content', async () => {
     const lone = 'a\ud800b';
     const cases: [Promise<any>, (string | number)[]][] = [
