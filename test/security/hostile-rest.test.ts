@@ -120,6 +120,38 @@ describe('nesting is limited', () => {
   });
 });
 
+describe('grading is bounded', () => {
+  const grade = (problem: Record<string, unknown>) => c.post('/v1/interactives/practice/grade', { problem: { problem_type: 'frq', problem_statement: 'Answer', ...problem } });
+  const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `w${((i * seed) % 100_000).toString(36)}`).join(' ');
+
+  it('a mathematical answer nested 2,000 deep is read as too long, not parsed', async () => {
+    const { result, worstMs } = await whileProbingHealth(server.url, () => grade({ correct_answer: '4x', user_answer: '('.repeat(2000) + 'x' + ')'.repeat(2000) }));
+    expect(result.status).toBe(200);
+    expect(result.body.score).toBe(0);
+    expect(result.body.explanation).toMatch(/too long to be read as mathematics \(at most 200 characters\)/);
+    expect(worstMs).toBeLessThan(250);
+  });
+
+  it('a long reference is graded as text, not parsed as mathematics', async () => {
+    const r = await grade({ correct_answer: Array(3000).fill('x').join('+'), user_answer: 'x' });
+    expect(r.status).toBe(200);
+    expect(r.body.method).toBe('rubric');
+  });
+
+  it('a rubric and an answer too large to compare are a 422 naming the limit', async () => {
+    const { result, worstMs } = await whileProbingHealth(server.url, () => grade({ scoring_details: words(1400, 7919), user_answer: words(3000, 104_729) }));
+    expect422(result, ['body', 'problem', 'scoring_details'], /at most 400,000/);
+    expect(worstMs).toBeLessThan(250);
+  });
+
+  it('a long essay against an ordinary rubric is graded', async () => {
+    const essay = 'Water moves across the membrane from low to high solute concentration; this is osmosis. '.repeat(200);
+    const r = await grade({ scoring_details: 'Mentions water\nMentions the membrane\nMentions concentration', user_answer: essay });
+    expect(r.status).toBe(200);
+    expect(r.body.score).toBe(3);
+  });
+});
+
 describe('bad JSON is a 422, never a 500', () => {
   it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('operation type %s', async (type) => {
     const r = await c.edit(journalId, [{ type, nodeId: blockId }]);

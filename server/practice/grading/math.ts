@@ -18,9 +18,16 @@ const kas = ((KAS as unknown as { default?: Kas }).default ?? (KAS as unknown as
 
 const FUNCS = new Set(['sqrt', 'sin', 'cos', 'tan', 'ln', 'log', 'pi', 'abs', 'exp', 'frac', 'cdot', 'times', 'div', 'left', 'right']);
 
+/**
+ * Longest text read as mathematics. kas's parser and comparison grow much faster than the input
+ * (2,000 nested parentheses held the event loop 0.4 s); real answers and references are short.
+ */
+export const MAX_MATH_CHARS = 200;
+
 /** True when a reference answer is mathematics rather than prose. */
 export function looksMathematical(s: string): boolean {
   const t = normalize(s);
+  if (t.length > MAX_MATH_CHARS) return false;
   if (!/[0-9=+\-*/^()]/.test(t) && !/^[a-zA-Z]$/.test(t.trim())) return false;
   const words = t.match(/[a-zA-Z]{3,}/g) ?? [];
   if (words.some((w) => !FUNCS.has(w.toLowerCase()))) return false;
@@ -104,6 +111,7 @@ export function gradeMath(userAnswer: string, reference: string): GradeResult {
   const isSet = refParts.length > 1 || refParts[0].variable !== null;
   const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'math', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });
   if (user === '') return fail('No answer was given.');
+  if (user.length > MAX_MATH_CHARS) return fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`);
 
   if (!isSet) {
     // "f'(x) = 3x^2" for an expression answer: grade the right-hand side.

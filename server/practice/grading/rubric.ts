@@ -6,6 +6,7 @@
  * "isn't", "never") counts as contradicted and earns nothing.
  */
 import type { GradeResult } from '../types.ts';
+import { GradingInputError } from './errors.ts';
 import { clauses, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from './text.ts';
 
 export interface Concept {
@@ -57,6 +58,13 @@ export function parseRubric(text: string, fromReference: boolean): Concept[] {
 
 const NEG_SCOPE = 5;
 
+/**
+ * Word comparisons one grade may make (distinct rubric words x distinct answer words): each is a
+ * lemma, synonym and spelling check, so this keeps a grade within a few tens of milliseconds. A
+ * long essay (1,000 distinct words) against a rubric of 400 distinct words fits.
+ */
+export const MAX_WORD_PAIRS = 400_000;
+
 function content(words: string[]): string[] {
   return words.filter((w) => !STOPWORDS.has(w) && !NEGATIONS.has(w));
 }
@@ -67,7 +75,31 @@ interface VariantResult {
   matches: WordMatch[];
 }
 
-function judge(variant: string, userClauses: string[][]): VariantResult {
+/** A distinct word of the answer at its first occurrence (clause, index within the clause). */
+interface AnswerWord {
+  word: string;
+  clause: number;
+  index: number;
+}
+
+/**
+ * The answer's distinct words in document order. Matching scans these instead of every word: the
+ * first occurrence of the first matching word is where a scan of every word would stop too.
+ */
+function answerWords(userClauses: string[][]): AnswerWord[] {
+  const seen = new Set<string>();
+  const out: AnswerWord[] = [];
+  userClauses.forEach((clause, ci) =>
+    clause.forEach((word, wi) => {
+      if (seen.has(word)) return;
+      seen.add(word);
+      out.push({ word, clause: ci, index: wi });
+    }),
+  );
+  return out;
+}
+
+function judge(variant: string, userClauses: string[][], answer: AnswerWord[]): VariantResult {
   const conceptTokens = tokenize(variant);
   let words = content(conceptTokens);
   if (words.length === 0) words = conceptTokens.filter((w) => !NEGATIONS.has(w));
@@ -77,16 +109,13 @@ function judge(variant: string, userClauses: string[][]): VariantResult {
   let userNegated = false;
   for (const cw of words) {
     let best: WordMatch = null;
-    userClauses.forEach((clause, ci) => {
-      clause.forEach((uw, wi) => {
-        if (best) return;
-        const m = matchWord(cw, uw);
-        if (!m) return;
-        best = m;
-        // A negation cue up to NEG_SCOPE words before the matched word, in the same clause.
-        if (userClauses[ci].slice(Math.max(0, wi - NEG_SCOPE), wi).some((w) => NEGATIONS.has(w))) userNegated = true;
-      });
-    });
+    for (const { word: uw, clause, index } of answer) {
+      best = matchWord(cw, uw);
+      if (!best) continue;
+      // A negation cue up to NEG_SCOPE words before the matched word, in the same clause.
+      if (userClauses[clause]!.slice(Math.max(0, index - NEG_SCOPE), index).some((w) => NEGATIONS.has(w))) userNegated = true;
+      break;
+    }
     matches.push(best);
     if (best) hit++;
   }
@@ -98,12 +127,20 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   const concepts = parseRubric(rubric, fromReference);
   const max = concepts.reduce((s, c) => s + c.points, 0);
   const userClauses = clauses(userAnswer);
+  const answer = answerWords(userClauses);
+  const rubricWords = new Set(concepts.flatMap((c) => c.variants.flatMap(tokenize))).size;
+  if (rubricWords * answer.length > MAX_WORD_PAIRS) {
+    throw new GradingInputError(
+      ['body', 'problem', fromReference ? 'correct_answer' : 'scoring_details'],
+      `The rubric (${rubricWords} distinct words) and the answer (${answer.length}) are too large to grade together: their product may be at most ${MAX_WORD_PAIRS.toLocaleString('en-US')}. Shorten the rubric to the concepts that earn points.`,
+    );
+  }
   const met: string[] = [];
   const missed: string[] = [];
   const lines: string[] = [];
   let score = 0;
   for (const c of concepts) {
-    const results = c.variants.map((v) => judge(v, userClauses));
+    const results = c.variants.map((v) => judge(v, userClauses, answer));
     const best = results.reduce((a, b) => (score01(b) > score01(a) ? b : a));
     const fraction = score01(best);
     const got = c.points * fraction;

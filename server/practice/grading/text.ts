@@ -35,15 +35,29 @@ export function clauses(text: string): string[][] {
     .filter((c) => c.length > 0);
 }
 
+/**
+ * Caches keyed by words of answers: any text can be sent, so each is emptied when it grows past
+ * CACHE_WORDS rather than growing with every distinct word ever graded.
+ */
+const CACHE_WORDS = 50_000;
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= CACHE_WORDS) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
 const formsCache = new Map<string, Set<string>>();
 /** The word, its lemmas as noun, verb and adjective, and its stem. */
 export function forms(word: string): Set<string> {
-  let f = formsCache.get(word);
-  if (!f) {
-    f = new Set([word, lemmatizer.noun(word), lemmatizer.verb(word), lemmatizer.adjective(word), stem(word)]);
-    formsCache.set(word, f);
-  }
-  return f;
+  return (
+    formsCache.get(word) ??
+    remember(formsCache, word, new Set([word, lemmatizer.noun(word), lemmatizer.verb(word), lemmatizer.adjective(word), stemOf(word)]))
+  );
+}
+
+const stemCache = new Map<string, string>();
+function stemOf(word: string): string {
+  return stemCache.get(word) ?? remember(stemCache, word, stem(word));
 }
 
 const synCache = new Map<string, Set<string>>();
@@ -56,7 +70,7 @@ export function synonymForms(word: string): Set<string> {
       if (lemma.length < 3 || /^\d+$/.test(lemma)) continue;
       for (const syn of synonyms(lemma)) if (!syn.includes(' ')) s.add(syn);
     }
-    synCache.set(word, s);
+    remember(synCache, word, s);
   }
   return s;
 }
@@ -72,7 +86,11 @@ export function matchWord(conceptWord: string, userWord: string): WordMatch {
   for (const f of uf) if (syn.has(f)) return 'synonym';
   const len = Math.min(conceptWord.length, userWord.length);
   const tolerance = len >= 8 ? 2 : len >= 5 ? 1 : 0;
-  if (tolerance > 0 && distance(conceptWord, userWord) <= tolerance) return 'spelling';
-  if (tolerance > 0 && distance(stem(conceptWord), stem(userWord)) <= tolerance) return 'spelling';
+  if (tolerance === 0) return null;
+  // Edit distance is at least the difference in length: skip the ones that cannot be close.
+  if (Math.abs(conceptWord.length - userWord.length) <= tolerance && distance(conceptWord, userWord) <= tolerance) return 'spelling';
+  const cs = stemOf(conceptWord);
+  const us = stemOf(userWord);
+  if (Math.abs(cs.length - us.length) <= tolerance && distance(cs, us) <= tolerance) return 'spelling';
   return null;
 }
