@@ -249,3 +249,8 @@ export function extractFlashcards(input: OutlineInput, count: number = FLASHCARD
     .sort((a, b) => a.pos - b.pos);
   return chosen.map((c) => ({ front: c.front, back: c.back, ...(c.id ? { source_block_id: c.id } : {}) }));
 }
+
+/** extractFlashcards as a worker task (server/workers/worker.mjs), for long inputs. */
+export function extractTask({ input, count }: { input: OutlineInput; count: number }): { result: Flashcard[] } {
+  return { result: extractFlashcards(input, count) };
+}

@@ -9,10 +9,11 @@ import { chargeFor } from '../billing/middleware.ts';
 import { priceOf, usd } from '../billing/prices.ts';
 import { invalid, parseOr422 } from '../http/errors.ts';
 import type { JournalService } from '../journals/service.ts';
+import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { nowIso } from '../storage/db.ts';
 import { OutlineError, type OutlineInput, type PMJSON } from '../video/outline.ts';
 import { exactlyOneSource } from '../video/routes.ts';
-import { extractFlashcards, FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX } from './extract.ts';
+import { extractFlashcards, FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX, type Flashcard } from './extract.ts';
 
 export const FLASHCARDS_ENDPOINT = 'POST /interactives/flashcards/create' as const;
 export const FLASHCARDS_ENGINE = 'offline:extract';
@@ -25,10 +26,25 @@ const createBody = z.object({
   count: z.number().int().min(1).max(FLASHCARD_COUNT_MAX).default(FLASHCARD_COUNT_DEFAULT),
 });
 
-export function flashcardRoutes(journals: JournalService): Router {
+/** Inputs up to this many characters are read inline (a few ms); longer ones in the worker pool. */
+const INLINE_CHARS = 8 * 1024;
+
+export function flashcardRoutes(journals: JournalService, pool: WorkerPool): Router {
   const r = Router();
 
-  r.post('/interactives/flashcards/create', (req: Request, res) => {
+  /** Cards from `input`, off the event loop when it is long; its size sets the time limit. */
+  async function extract(input: OutlineInput, count: number): Promise<Flashcard[]> {
+    const size = 'text' in input ? input.text.length : JSON.stringify(input.doc).length;
+    if (size <= INLINE_CHARS) return extractFlashcards(input, count);
+    try {
+      return await pool.run<Flashcard[]>('flashcards.extract', { input, count }, pool.timeLimitMs(size));
+    } catch (err) {
+      if (err instanceof WorkerRefusal && err.kind === 'OutlineError') throw new OutlineError(err.message);
+      throw err;
+    }
+  }
+
+  r.post('/interactives/flashcards/create', async (req: Request, res) => {
     const b = parseOr422(createBody, req.body === undefined ? {} : req.body, ['body']);
     exactlyOneSource(b);
     let input: OutlineInput;
@@ -38,13 +54,16 @@ export function flashcardRoutes(journals: JournalService): Router {
     } else {
       input = { text: b.text! };
     }
+    const field = b.journal_id !== undefined ? 'journal_id' : 'text';
     let flashcards;
     try {
-      flashcards = extractFlashcards(input, b.count);
+      flashcards = await extract(input, b.count);
     } catch (err) {
       if (err instanceof OutlineError) {
-        const field = b.journal_id !== undefined ? 'journal_id' : 'text';
         throw invalid(['body', field], `the ${field === 'text' ? 'text' : 'journal'} has no text to take flashcards from`, 'value_error');
+      }
+      if (err instanceof WorkerTimeoutError) {
+        throw invalid(['body', field], `the ${field === 'text' ? 'text' : 'journal'} could not be read within its time limit (${(err.limitMs / 1000).toFixed(1)} s for this size)`, 'value_error.time_limit');
       }
       throw err;
     }

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Node as PMNode } from 'prosemirror-model';
 import { blocksToMarkdown, markdownToDoc, MarkdownLimitError } from '../../shared/markdown/index.ts';
 import { MarkdownConverter } from '../../server/journals/markdown-offload.ts';
+import { WorkerPool } from '../../server/workers/pool.ts';
 
 /** Characters that mean something to CommonMark or GFM, plus plain text and line structure. */
 const MD_CHARS = ['*', '_', '[', ']', '(', ')', '`', '<', '>', '!', '#', '-', '+', '1', '.', '|', '~', ':', '\\', '&', ';', '"', ' ', ' ', '\n', '\n', '\t', 'a', 'b', 'x', 'é', '😀', '\u0000'];
@@ -66,8 +67,9 @@ describe('markdown import and export never throw', () => {
 
 describe('the service converts any markdown within a time linear in its size', () => {
   // Small limits keep the suite quick; production defaults are documented in docs/security.md.
-  const converter = new MarkdownConverter({ baseMs: 500, perKibMs: 10, workers: 1 });
-  afterAll(() => converter.close());
+  const pool = new WorkerPool({ baseMs: 500, perKibMs: 10, workers: 1 });
+  const converter = new MarkdownConverter(pool);
+  afterAll(() => pool.close());
 
   const families: Record<string, (n: number) => string> = {
     '*a': (n) => '*a'.repeat(n / 2),
@@ -94,7 +96,7 @@ describe('the service converts any markdown within a time linear in its size', (
       }
       const elapsed = performance.now() - t;
       // The limit plus room for a worker to start (it starts on demand, and again after a kill).
-      const bound = converter.timeLimitMs(md.length) + 3000;
+      const bound = pool.timeLimitMs(md.length) + 3000;
       expect(elapsed, `${family} at ${size} chars was ${outcome} after ${elapsed.toFixed(0)} ms`).toBeLessThan(bound);
     }
   });

@@ -15,7 +15,7 @@ let blockId: string;
 
 beforeAll(async () => {
   // Small time limits keep the suite quick: 1 s plus 10 ms per KiB.
-  server = await startTestServer({ env: { MARKDOWN_TIME_LIMIT_BASE_MS: '1000', MARKDOWN_TIME_LIMIT_MS_PER_KIB: '10' } });
+  server = await startTestServer({ env: { WORKER_TIME_LIMIT_BASE_MS: '1000', WORKER_TIME_LIMIT_MS_PER_KIB: '10' } });
   c = await server.newClient();
   journalId = await c.importMarkdown('# Kept\n\nThis text must survive every attack.\n');
   blockId = (await c.model(journalId)).model.content[1].attrs.id;
