@@ -103,6 +103,9 @@ async function setup(): Promise<Ctx & { dataDir: string }> {
     WS_MAX_CONNECTIONS_PER_ORG: '5000',
     JOURNAL_IDLE_SECONDS: '3600',
     JOURNAL_MEMORY_CAP_MB: '0',
+    // The throughput figure sends thousands of updates on one socket: no per-connection rate limit.
+    WS_MAX_MESSAGES_PER_SECOND: '0',
+    WS_MAX_BYTES_PER_SECOND: '0',
   });
   const svc = await startService(config);
   const org = createOrganization(svc.ctx.db, 'bench', 'enterprise');

@@ -17,6 +17,7 @@ import { requestContext } from './http/middleware.ts';
 import { JournalRegistry } from './journals/registry.ts';
 import { journalRoutes } from './journals/routes.ts';
 import { MarkdownConverter } from './journals/markdown-offload.ts';
+import { WorkerPool } from './workers/pool.ts';
 import { JournalService } from './journals/service.ts';
 import { JournalStore } from './journals/store.ts';
 import { flashcardRoutes } from './flashcards/routes.ts';
@@ -39,6 +40,8 @@ export interface ServiceContext {
   config: Config;
   logger: Logger;
   db: DB;
+  /** Worker threads for markdown conversion and flashcard extraction (server/workers). */
+  workers: WorkerPool;
   journals: JournalService;
   registry: JournalRegistry;
   /** Rate limits and credits (server/billing). */
@@ -70,13 +73,14 @@ export function createContext(
     { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
     logger,
   );
-  const journals = new JournalService(db, store, registry, config.publicBaseUrl, new MarkdownConverter(config.markdown), logger);
+  const workers = new WorkerPool(config.workers);
+  const journals = new JournalService(db, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
   const billing = new BillingService(db, clock);
   const editorTokens = new EditorTokens(loadTokenSecret(config.dataDir), config.editorTokenTtlSeconds);
   const { jobs, webhooks, practice } = createAsyncDomains(db, config, logger, journals, billing.credits);
   const videos = createVideoDomain(db, config, logger, { journals, credits: billing.credits, jobs, webhooks });
-  return { config, logger, db, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos };
+  return { config, logger, db, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos };
 }
 
 export function createApp(ctx: ServiceContext): express.Express {
@@ -96,7 +100,7 @@ export function createApp(ctx: ServiceContext): express.Express {
   v1.use(journalRoutes(ctx.journals));
   v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
-  v1.use(flashcardRoutes(ctx.journals));
+  v1.use(flashcardRoutes(ctx.journals, ctx.workers));
   v1.use(billingRoutes(ctx.billing));
   v1.use(realtimeRoutes(ctx.journals, ctx.editorTokens, ctx.config.publicBaseUrl));
   app.use('/v1', v1);
@@ -143,6 +147,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       maxPayloadBytes: config.wsMaxPayloadBytes,
       maxConnectionsPerJournal: config.wsMaxConnectionsPerJournal,
       maxConnectionsPerOrg: config.wsMaxConnectionsPerOrg,
+      limits: config.wsEditorLimits,
     },
     ctx.logger,
     ctx.billing,
@@ -162,7 +167,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       // Running jobs stop at their next step and go back to the queue; deliveries are retried later.
       await Promise.all([ctx.jobs.stop(), ctx.webhooks.stop()]);
       await shutdownSpeech(); // the video engine's speech worker, if it ran
-      await ctx.journals.markdown.close();
+      await ctx.workers.close();
       ctx.registry.closeAll('server shutting down');
       ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       ctx.db.close();

@@ -23,15 +23,27 @@ const envSchema = z.object({
   JOURNAL_IDLE_SECONDS: z.coerce.number().min(0).default(30),
   /** Unload least recently used idle journals once loaded journals are estimated above this (0 = no cap). */
   JOURNAL_MEMORY_CAP_MB: z.coerce.number().min(0).default(512),
-  /** Markdown conversion (docs/security.md): worker threads, and the time limit of one conversion (base + per KiB). */
-  MARKDOWN_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
-  MARKDOWN_TIME_LIMIT_BASE_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
-  MARKDOWN_TIME_LIMIT_MS_PER_KIB: z.coerce.number().min(0).max(10_000).default(25),
+  /** Worker threads for heavy conversions (docs/security.md), and the time limit of one task (base + per KiB of input). */
+  WORKER_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  WORKER_TIME_LIMIT_BASE_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  WORKER_TIME_LIMIT_MS_PER_KIB: z.coerce.number().min(0).max(10_000).default(25),
   /** Realtime editors (docs/realtime.md): largest WebSocket message, connection limits, token lifetime. */
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
   WS_MAX_CONNECTIONS_PER_ORG: z.coerce.number().int().min(1).default(2000),
   EDITOR_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
+  /**
+   * Per-editor limits (docs/realtime.md, "Limits for editors"): updates held for missing
+   * dependencies per journal, message and byte rates per connection (0 = no limit) and their
+   * bursts, awareness client ids per connection and awareness state size.
+   */
+  WS_MAX_PENDING_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().min(0).default(100),
+  WS_MAX_MESSAGES_BURST: z.coerce.number().int().min(1).default(500),
+  WS_MAX_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(1024 * 1024),
+  WS_MAX_BYTES_BURST: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  WS_MAX_AWARENESS_CLIENTS: z.coerce.number().int().min(1).max(1000).default(4),
+  WS_MAX_AWARENESS_STATE_BYTES: z.coerce.number().int().min(256).max(1024 * 1024).default(16 * 1024),
   /** Print the bootstrap key on first start (set false for unattended deployments). */
   BOOTSTRAP_PRINT_KEY: bool.default(true),
   /** Durable jobs (docs/practice-api.md): parallel jobs, lease length, claims before a job is given up, poll interval. */
@@ -71,11 +83,21 @@ export type Config = {
   journalIdleMs: number;
   bootstrapPrintKey: boolean;
   journalMemoryCapBytes: number;
-  markdown: { workers: number; baseMs: number; perKibMs: number };
+  workers: { workers: number; baseMs: number; perKibMs: number };
   wsMaxPayloadBytes: number;
   wsMaxConnectionsPerJournal: number;
   wsMaxConnectionsPerOrg: number;
   editorTokenTtlSeconds: number;
+  /** Per-editor limits of the realtime endpoint (server/realtime/limits.ts). */
+  wsEditorLimits: {
+    maxPendingBytes: number;
+    maxMessagesPerSecond: number;
+    messageBurst: number;
+    maxBytesPerSecond: number;
+    byteBurst: number;
+    maxAwarenessClients: number;
+    maxAwarenessStateBytes: number;
+  };
   jobs: { concurrency: number; leaseMs: number; maxAttempts: number; pollMs: number };
   /** Undefined when no LLM provider is configured (the offline engines do everything). */
   llm?: { baseUrl: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; retryBaseMs: number };
@@ -111,11 +133,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     journalIdleMs: e.JOURNAL_IDLE_SECONDS * 1000,
     bootstrapPrintKey: e.BOOTSTRAP_PRINT_KEY,
     journalMemoryCapBytes: Math.round(e.JOURNAL_MEMORY_CAP_MB * 1024 * 1024),
-    markdown: { workers: e.MARKDOWN_WORKERS, baseMs: e.MARKDOWN_TIME_LIMIT_BASE_MS, perKibMs: e.MARKDOWN_TIME_LIMIT_MS_PER_KIB },
+    workers: { workers: e.WORKER_THREADS, baseMs: e.WORKER_TIME_LIMIT_BASE_MS, perKibMs: e.WORKER_TIME_LIMIT_MS_PER_KIB },
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
     editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
+    wsEditorLimits: {
+      maxPendingBytes: e.WS_MAX_PENDING_BYTES,
+      maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
+      messageBurst: e.WS_MAX_MESSAGES_BURST,
+      maxBytesPerSecond: e.WS_MAX_BYTES_PER_SECOND,
+      byteBurst: e.WS_MAX_BYTES_BURST,
+      maxAwarenessClients: e.WS_MAX_AWARENESS_CLIENTS,
+      maxAwarenessStateBytes: e.WS_MAX_AWARENESS_STATE_BYTES,
+    },
     jobs: { concurrency: e.JOB_CONCURRENCY, leaseMs: Math.round(e.JOB_LEASE_SECONDS * 1000), maxAttempts: e.JOB_MAX_ATTEMPTS, pollMs: e.JOB_POLL_MS },
     llm:
       e.LLM_BASE_URL && e.LLM_MODEL

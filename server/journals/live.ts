@@ -119,6 +119,16 @@ export class LiveJournal {
     this.lastUsed = Date.now();
   }
 
+  /**
+   * Bytes of editor updates Yjs holds because their dependencies have not arrived (structs and
+   * deletions, doc.store.pendingStructs / pendingDs). Never persisted nor broadcast; capped per
+   * journal by the realtime endpoint (WS_MAX_PENDING_BYTES).
+   */
+  get pendingBytes(): number {
+    const { pendingStructs, pendingDs } = this.doc.store;
+    return (pendingStructs?.update.byteLength ?? 0) + (pendingDs?.byteLength ?? 0);
+  }
+
   /** Folds the update log into one snapshot (one SQLite transaction). */
   compact(): void {
     if (this.logCount === 0 || this.broken) return;

@@ -16,10 +16,38 @@ export const CloseCode = {
   INTERNAL_ERROR: 1011,
   /** The connection could not keep up with the journal's updates; reconnecting resyncs. */
   TRY_AGAIN_LATER: 1013,
+  /**
+   * The connection sent more than WS_MAX_MESSAGES_PER_SECOND messages or WS_MAX_BYTES_PER_SECOND
+   * bytes per second (beyond the burst); the reason says which. The stock client reconnects with
+   * backoff, through the upgrade rate limit. Same code as TRY_AGAIN_LATER.
+   */
+  RATE_LIMITED: 1013,
+  /**
+   * An update of this connection pushed what Yjs holds for the journal waiting for missing
+   * dependencies past WS_MAX_PENDING_BYTES; everything held was dropped (it was never persisted
+   * nor broadcast). Reconnecting resyncs: the client then sends whatever the server lacks.
+   * Same code as TRY_AGAIN_LATER.
+   */
+  PENDING_LIMIT: 1013,
   /** The API key behind this connection was revoked. Permanent. */
   KEY_REVOKED: 4401,
+  /**
+   * Awareness refused: more than WS_MAX_AWARENESS_CLIENTS client ids on one connection (or more
+   * than 16 times that over its life), or, in its opening announcement, a client id that a live
+   * editor holds. Nothing of the message was applied. Permanent.
+   */
+  AWARENESS_FORBIDDEN: 4403,
   /** The journal was deleted. Permanent. */
   JOURNAL_DELETED: 4404,
+  /** Awareness refused: a state's JSON over WS_MAX_AWARENESS_STATE_BYTES. Nothing applied. Permanent. */
+  AWARENESS_TOO_LARGE: 4413,
+  /**
+   * Update refused: it would put structure outside the journal schema into the document (text or
+   * raw content directly in the fragment, an unknown node type, blocks nested deeper than
+   * MAX_NESTING_DEPTH; see update-guard.ts). Nothing of it was applied. Permanent: the client
+   * would send the same update again on every reconnect.
+   */
+  UPDATE_REFUSED: 4422,
 } as const;
 
 /** Close code for a LiveJournal close reason (see JournalRegistry). */

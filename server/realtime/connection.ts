@@ -1,7 +1,9 @@
 /**
  * One editor's WebSocket. Handles the y-websocket messages in the order they arrive, each one
  * completely (persist, apply, broadcast) before the next, and closes only this connection on
- * bad input.
+ * bad input. Enforces the per-editor limits (docs/realtime.md, "Limits for editors"): message
+ * and byte rates, held (dependency-missing) updates, awareness ids and sizes, and the schema
+ * check of updates.
  */
 import type { WebSocket } from 'ws';
 import * as awarenessProtocol from 'y-protocols/awareness';
@@ -9,16 +11,37 @@ import * as Y from 'yjs';
 import { newBlockId } from '../../shared/ids.ts';
 import type { Principal } from '../auth/keys.ts';
 import type { Logger } from '../logger.ts';
+import { decodeAwarenessUpdate, encodeAwarenessEntries, planAwareness, type AwarenessEntry } from './awareness-guard.ts';
 import { CloseCode } from './close-codes.ts';
+import { DEFAULT_EDITOR_LIMITS, LIFETIME_AWARENESS_CLIENTS_FACTOR, type EditorLimits } from './limits.ts';
+import { dropPending, encodeStateAsUpdateWithoutPending, mayCompletePending, pendingStructs, pendingWeight } from './pending.ts';
 import { decodeClientMessage, encodeAwareness, encodeSyncStep1, encodeSyncStep2 } from './protocol.ts';
+import { MessageRateLimiter } from './rate-limit.ts';
 import type { Room } from './room.ts';
+import { checkUpdate, type Struct } from './update-guard.ts';
 
 /** A connection whose unsent data passes this is too slow to follow the journal: it must resync. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/** How long a refused connection's socket stays open for its close frame to go out. */
+const REFUSE_GRACE_MS = 250;
+
+const utf8 = new TextDecoder();
 
 export class Connection {
-  /** Awareness client ids this connection announced, removed when it closes. */
+  /** Awareness client ids this connection holds; their states are removed when it closes. */
   readonly awarenessClients = new Set<number>();
+  /** Awareness client ids this connection announced as its own (awareness-guard.ts). */
+  readonly ownAwarenessClients = new Set<number>();
+  /** Every awareness client id this connection ever held. */
+  private readonly claimedAwarenessClients = new Set<number>();
+  /** The own ids came with the connection's opening message (the stock client's own state). */
+  private ownAnnouncedOpening = false;
+  /** Nothing but sync step 1 received yet. */
+  private opening = true;
+  /** Own ids held by another connection that is being pinged: the latest entry for each. */
+  private readonly contested = new Map<number, AwarenessEntry>();
+  private probe?: Promise<boolean>;
+  private readonly rate: MessageRateLimiter;
   alive = true;
   private closed = false;
 
@@ -28,7 +51,14 @@ export class Connection {
     readonly principal: Principal,
     private readonly logger: Logger,
     private readonly onStorageFailure: (room: Room) => void,
-  ) {}
+    private readonly limits: EditorLimits = DEFAULT_EDITOR_LIMITS,
+  ) {
+    this.rate = new MessageRateLimiter(limits);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
 
   /** Server half of the opening handshake: our state vector, then everyone's awareness. */
   start(): void {
@@ -50,7 +80,30 @@ export class Connection {
     if (this.closed) return;
     this.closed = true;
     this.room.remove(this);
-    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, reason);
+    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, clampReason(reason));
+  }
+
+  /**
+   * Closes for breaking a limit, and stops reading: what the peer has sent meanwhile (a flood,
+   * typically) is never parsed. The peer gets the close frame; the socket is dropped after a short
+   * grace, since its close reply is not read either.
+   */
+  refuse(code: number, reason: string): void {
+    if (this.closed) return;
+    this.close(code, reason);
+    this.ws.pause();
+    setTimeout(() => {
+      if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate();
+    }, REFUSE_GRACE_MS).unref();
+  }
+
+  /** Drops the socket at once (a peer that does not answer pings). */
+  terminate(): void {
+    if (!this.closed) {
+      this.closed = true;
+      this.room.remove(this);
+    }
+    this.ws.terminate();
   }
 
   /** The socket is gone (closed by either side or terminated). */
@@ -59,10 +112,53 @@ export class Connection {
     this.room.remove(this);
   }
 
+  /** Pings the peer: true when it answers within `timeoutMs`. Concurrent calls share one ping. */
+  probeAlive(timeoutMs: number): Promise<boolean> {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return Promise.resolve(false);
+    if (!this.probe) {
+      const probe = new Promise<boolean>((resolve) => {
+        const done = (alive: boolean) => {
+          clearTimeout(timer);
+          this.ws.off('pong', onPong);
+          this.ws.off('close', onClose);
+          resolve(alive);
+        };
+        const onPong = () => done(true);
+        const onClose = () => done(false);
+        const timer = setTimeout(() => done(false), timeoutMs);
+        timer.unref();
+        this.ws.on('pong', onPong);
+        this.ws.on('close', onClose);
+        try {
+          this.ws.ping();
+        } catch {
+          done(false);
+        }
+      });
+      this.probe = probe;
+      void probe.then(() => {
+        if (this.probe === probe) this.probe = undefined;
+      });
+    }
+    return this.probe;
+  }
+
   handle(data: Uint8Array, isBinary: boolean): void {
     if (this.closed) return;
     if (!isBinary) {
       this.close(CloseCode.UNSUPPORTED_DATA, 'text frames are not supported; send binary y-protocols messages');
+      return;
+    }
+    const over = this.rate.admit(data.byteLength);
+    if (over !== 'ok') {
+      const { maxMessagesPerSecond, maxBytesPerSecond } = this.limits;
+      this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, limit: over }, 'realtime connection over its rate limit');
+      this.refuse(
+        CloseCode.RATE_LIMITED,
+        over === 'messages'
+          ? `rate limit: more than ${maxMessagesPerSecond} messages per second; reconnect later`
+          : `rate limit: more than ${maxBytesPerSecond} bytes per second; reconnect later`,
+      );
       return;
     }
     let message;
@@ -76,18 +172,23 @@ export class Connection {
     const { live, awareness } = this.room;
     switch (message.kind) {
       case 'sync-step1':
-        this.send(encodeSyncStep2(Y.encodeStateAsUpdate(live.doc, message.stateVector)));
+        this.send(encodeSyncStep2(encodeStateAsUpdateWithoutPending(live.doc, message.stateVector)));
         return;
       case 'update':
-        this.applyUpdate(message.update);
+        this.opening = false;
+        this.applyUpdate(message.update, message.structs);
         return;
-      case 'awareness':
+      case 'awareness': {
+        let entries: AwarenessEntry[];
         try {
-          awarenessProtocol.applyAwarenessUpdate(awareness, message.update, this);
+          entries = decodeAwarenessUpdate(message.update);
         } catch {
           this.close(CloseCode.MALFORMED, 'malformed awareness message');
+          return;
         }
+        this.applyAwareness(entries);
         return;
+      }
       case 'query-awareness':
         this.send(encodeAwareness(awareness, [...awareness.getStates().keys()]));
         return;
@@ -99,11 +200,33 @@ export class Connection {
   /**
    * The journal's first update listener appends the update to SQLite (synchronously, in one
    * transaction) before the room's listener broadcasts it; nothing is sent if the append fails.
+   * Before that, the update is checked against the schema (with the structs Yjs holds as pending
+   * when it may complete them); after it, what Yjs holds as pending is checked against the cap.
    */
-  private applyUpdate(update: Uint8Array): void {
+  private applyUpdate(update: Uint8Array, structs: Struct[]): void {
     const { live } = this.room;
+    const doc = live.doc;
+    const log = { journal_id: live.id, key_id: this.principal.keyId };
+    let refusal;
     try {
-      Y.applyUpdate(live.doc, update, this);
+      refusal = checkUpdate(doc, structs, mayCompletePending(doc, structs) ? pendingStructs(doc) : []);
+    } catch (err) {
+      this.logger.warn({ ...log, err: (err as Error).message }, 'realtime update could not be checked');
+      this.close(CloseCode.MALFORMED, 'malformed message');
+      return;
+    }
+    if (refusal?.inPending) {
+      // Held structs (sent earlier by someone) that this update would complete: never applied.
+      this.logger.warn({ ...log, reason: refusal.reason }, 'held realtime updates refused; dropped them');
+      dropPending(doc, 'structs');
+    } else if (refusal) {
+      this.logger.warn({ ...log, reason: refusal.reason }, 'realtime update refused');
+      if (refusal.malformed) this.close(CloseCode.MALFORMED, 'malformed message');
+      else this.refuse(CloseCode.UPDATE_REFUSED, `update refused: ${refusal.reason}`);
+      return;
+    }
+    try {
+      Y.applyUpdate(doc, update, this);
       live.assignBlockIds(newBlockId);
       live.touch();
     } catch (err) {
@@ -114,6 +237,92 @@ export class Connection {
       }
       this.logger.warn({ journal_id: live.id, err: (err as Error).message }, 'realtime update could not be applied');
       this.close(CloseCode.MALFORMED, 'update could not be applied');
+      return;
+    }
+    const held = pendingWeight(doc);
+    if (held > this.limits.maxPendingBytes) {
+      dropPending(doc);
+      this.logger.warn({ ...log, pending_bytes: held, limit: this.limits.maxPendingBytes }, 'too many realtime updates waiting for missing dependencies; dropped them');
+      this.refuse(CloseCode.PENDING_LIMIT, 'too many updates waiting for missing dependencies; reconnect to resync');
     }
   }
+
+  /** Screens an awareness message (awareness-guard.ts) and applies what it allows. */
+  private applyAwareness(entries: readonly AwarenessEntry[]): void {
+    const opening = this.opening;
+    this.opening = false;
+    const plan = planAwareness(
+      entries,
+      this.room.awarenessView(this),
+      { opening, own: this.ownAwarenessClients, held: this.awarenessClients, claimed: this.claimedAwarenessClients },
+      {
+        maxClients: this.limits.maxAwarenessClients,
+        maxStateBytes: this.limits.maxAwarenessStateBytes,
+        maxLifetimeClients: this.limits.maxAwarenessClients * LIFETIME_AWARENESS_CLIENTS_FACTOR,
+      },
+    );
+    if (plan.refuse) {
+      this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, reason: plan.refuse.reason }, 'realtime awareness refused');
+      this.refuse(plan.refuse.code === 'too-large' ? CloseCode.AWARENESS_TOO_LARGE : CloseCode.AWARENESS_FORBIDDEN, plan.refuse.reason);
+      return;
+    }
+    if (plan.announced) {
+      for (const id of plan.announced.ids) this.ownAwarenessClients.add(id);
+      if (plan.announced.opening) this.ownAnnouncedOpening = true;
+    }
+    if (plan.apply.length > 0) {
+      for (const e of plan.apply) {
+        try {
+          JSON.parse(utf8.decode(e.state));
+        } catch {
+          this.close(CloseCode.MALFORMED, 'malformed awareness message');
+          return;
+        }
+      }
+      for (const id of plan.claims) this.claimedAwarenessClients.add(id);
+      awarenessProtocol.applyAwarenessUpdate(this.room.awareness, encodeAwarenessEntries(plan.apply), this);
+    }
+    for (const e of plan.contests) this.contest(e);
+  }
+
+  /**
+   * One of our own ids is held by a connection that announced it too. Either that connection is
+   * dead and not noticed yet (this client reconnected): it does not answer a ping, is dropped, and
+   * our latest entry is applied. Or it answers: the id belongs to a live editor, and when we
+   * claimed it in our opening announcement we are refused.
+   */
+  private contest(entry: AwarenessEntry): void {
+    const id = entry.clientId;
+    const holder = this.room.awarenessHolder(id);
+    if (!holder || holder === this) return;
+    const pending = this.contested.has(id);
+    this.contested.set(id, entry);
+    if (pending) return;
+    const strong = this.ownAnnouncedOpening;
+    void holder.probeAlive(this.limits.awarenessProbeMs).then((alive) => {
+      const latest = this.contested.get(id);
+      this.contested.delete(id);
+      if (this.closed) return;
+      if (this.room.awarenessHolder(id) === holder && !holder.isClosed) {
+        if (alive) {
+          if (strong) {
+            this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, client_id: id }, 'realtime awareness refused: id of a live editor');
+            this.refuse(CloseCode.AWARENESS_FORBIDDEN, `awareness client id ${id} belongs to another editor`);
+          }
+          return;
+        }
+        this.logger.info({ journal_id: this.room.journalId, client_id: id }, 'editor holding a reclaimed awareness id did not answer a ping; dropped it');
+        holder.terminate();
+      }
+      if (latest) this.applyAwareness([latest]);
+    });
+  }
+}
+
+/** RFC 6455 allows 123 bytes of close reason; ws throws beyond. */
+function clampReason(reason: string): string {
+  if (Buffer.byteLength(reason) <= 123) return reason;
+  let r = reason;
+  while (Buffer.byteLength(r) > 120) r = r.slice(0, -1);
+  return `${r}...`;
 }

@@ -19,6 +19,7 @@ import type { DB } from '../storage/db.ts';
 import { CloseCode } from './close-codes.ts';
 import { Connection } from './connection.ts';
 import { authenticateUpgrade, type EditorTokens } from './credentials.ts';
+import { DEFAULT_EDITOR_LIMITS, type EditorLimits } from './limits.ts';
 import { Room } from './room.ts';
 
 export const REALTIME_PATH = '/v1/journals/realtime';
@@ -32,6 +33,8 @@ export interface RealtimeOptions {
   revocationPollMs?: number;
   /** Ping interval; a connection that misses a pong for a whole interval is dropped. */
   pingIntervalMs?: number;
+  /** Per-editor limits (docs/realtime.md, "Limits for editors"); defaults for what is not given. */
+  limits?: Partial<EditorLimits>;
 }
 
 export class RealtimeHub {
@@ -43,6 +46,7 @@ export class RealtimeHub {
   private readonly perOrg = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly revokedQuery;
+  private readonly limits: EditorLimits;
   private closing = false;
 
   constructor(
@@ -56,6 +60,9 @@ export class RealtimeHub {
     private readonly billing?: BillingService,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes, perMessageDeflate: false });
+    const limits = { ...DEFAULT_EDITOR_LIMITS, ...opts.limits };
+    // A full byte bucket always admits the largest message the socket accepts.
+    this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes) };
     this.revokedQuery = db.prepare(
       'SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))',
     );
@@ -136,7 +143,7 @@ export class RealtimeHub {
       return;
     }
     const room = this.roomFor(row);
-    const conn = new Connection(ws, room, principal, this.logger, (r) => this.storageFailed(r));
+    const conn = new Connection(ws, room, principal, this.logger, (r) => this.storageFailed(r), this.limits);
     room.add(conn);
     this.connections.add(conn);
     ws.on('message', (data, isBinary) => conn.handle(toBytes(data), isBinary));
@@ -191,6 +198,7 @@ export class RealtimeHub {
   }
 
   private ping(): void {
+    for (const room of this.rooms.values()) room.pruneAwareness();
     for (const c of this.connections) {
       if (!c.alive) {
         c.ws.terminate();

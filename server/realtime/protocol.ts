@@ -49,14 +49,15 @@ export function encodeAwareness(awareness: awarenessProtocol.Awareness, clients:
 /** One decoded client message; unknown types are kept as `other` and ignored by the caller. */
 export type ClientMessage =
   | { kind: 'sync-step1'; stateVector: Uint8Array }
-  | { kind: 'update'; update: Uint8Array }
+  | { kind: 'update'; update: Uint8Array; structs: (Y.Item | Y.GC | Y.Skip)[] }
   | { kind: 'awareness'; update: Uint8Array }
   | { kind: 'query-awareness' }
   | { kind: 'other'; type: number };
 
 /**
  * Decodes one binary message, validating Yjs updates fully (every struct decodes) before anyone
- * applies them: a malformed frame must fail here, not halfway into the shared document.
+ * applies them: a malformed frame must fail here, not halfway into the shared document. The
+ * decoded structs go along for the schema check (update-guard.ts).
  */
 export function decodeClientMessage(data: Uint8Array): ClientMessage {
   try {
@@ -71,8 +72,7 @@ export function decodeClientMessage(data: Uint8Array): ClientMessage {
           return { kind: 'sync-step1', stateVector: payload };
         }
         if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
-          Y.decodeUpdate(payload);
-          return { kind: 'update', update: payload };
+          return { kind: 'update', update: payload, structs: Y.decodeUpdate(payload).structs };
         }
         throw new Error(`unknown sync message type ${sub}`);
       }

@@ -5,13 +5,19 @@
  */
 import * as awarenessProtocol from 'y-protocols/awareness';
 import { RestOrigin, type LiveJournal } from '../journals/live.ts';
+import type { RoomAwarenessView } from './awareness-guard.ts';
 import { closeCodeForUnload } from './close-codes.ts';
 import type { Connection } from './connection.ts';
 import { encodeAwareness, encodeUpdate } from './protocol.ts';
 
+/** y-protocols drops a state not renewed for this long; clients renew every 15 s. */
+const AWARENESS_OUTDATED_MS = 30_000;
+
 export class Room {
   readonly connections = new Set<Connection>();
   readonly awareness: awarenessProtocol.Awareness;
+  /** Which connection holds each awareness client id that has a state. */
+  private readonly awarenessHolders = new Map<number, Connection>();
   private readonly offClose: () => void;
   private destroyed = false;
 
@@ -62,20 +68,70 @@ export class Room {
     for (const c of this.connections) if (c !== origin) c.send(message);
   };
 
+  /**
+   * Connections only ever apply states for ids they may set (connection.ts screens each message),
+   * so the origin of an added or updated state holds it from then on; a removed state (by its
+   * holder, by a closing connection, or by y-protocols' 30 s timeout) is held by nobody.
+   */
   private readonly onAwareness = (
     changes: { added: number[]; updated: number[]; removed: number[] },
     origin: unknown,
   ): void => {
     const conn = this.connectionOf(origin);
     if (conn) {
-      for (const id of changes.added) conn.awarenessClients.add(id);
-      for (const id of changes.removed) conn.awarenessClients.delete(id);
+      for (const id of changes.added) this.hold(id, conn);
+      for (const id of changes.updated) this.hold(id, conn);
     }
-    const changed = [...changes.added, ...changes.updated, ...changes.removed];
+    for (const id of changes.removed) this.release(id);
+    const changed = [...new Set([...changes.added, ...changes.updated, ...changes.removed])];
     if (changed.length === 0 || this.connections.size === 0) return;
     const message = encodeAwareness(this.awareness, changed);
     for (const c of this.connections) c.send(message);
   };
+
+  private hold(id: number, conn: Connection): void {
+    const previous = this.awarenessHolders.get(id);
+    if (previous && previous !== conn) previous.awarenessClients.delete(id);
+    this.awarenessHolders.set(id, conn);
+    conn.awarenessClients.add(id);
+  }
+
+  private release(id: number): void {
+    const holder = this.awarenessHolders.get(id);
+    if (!holder) return;
+    holder.awarenessClients.delete(id);
+    this.awarenessHolders.delete(id);
+  }
+
+  awarenessHolder(id: number): Connection | undefined {
+    return this.awarenessHolders.get(id);
+  }
+
+  /** What awareness-guard.ts needs to know about this room, seen from `conn`. */
+  awarenessView(conn: Connection): RoomAwarenessView {
+    return {
+      clock: (id) => this.awareness.meta.get(id)?.clock,
+      hasState: (id) => this.awareness.states.has(id),
+      holder: (id) => {
+        const h = this.awarenessHolders.get(id);
+        if (!h) return undefined;
+        return { self: h === conn, own: h.ownAwarenessClients.has(id), sameKey: h.principal.keyId === conn.principal.keyId };
+      },
+    };
+  }
+
+  /**
+   * Forgets the clocks of client ids whose state was removed more than 30 s ago (y-protocols
+   * keeps them forever). By then every client has dropped those states too, so no stale copy can
+   * come back; this bounds what ids that come and go leave behind.
+   */
+  pruneAwareness(now = Date.now()): void {
+    for (const [id, meta] of this.awareness.meta) {
+      if (id !== this.awareness.clientID && !this.awareness.states.has(id) && now - meta.lastUpdated > AWARENESS_OUTDATED_MS) {
+        this.awareness.meta.delete(id);
+      }
+    }
+  }
 
   private connectionOf(origin: unknown): Connection | undefined {
     return this.connections.has(origin as Connection) ? (origin as Connection) : undefined;

@@ -1,0 +1,56 @@
+/**
+ * Limits on what one editor connection may make the service hold or do (docs/realtime.md,
+ * "Limits for editors"). Each has an environment variable (server/config.ts); the defaults are
+ * far above what a person typing, selecting and pasting produces.
+ */
+export interface EditorLimits {
+  /**
+   * Updates Yjs holds for a journal because their dependencies have not arrived ("pending"),
+   * weighed as bytes of held structs + PENDING_DELETE_WEIGHT x bytes of held deletions.
+   * Past this, what is held is dropped and the connection that pushed it past is closed (1013).
+   */
+  maxPendingBytes: number;
+  /** Sustained messages per second per connection (token bucket); 0 = no limit. */
+  maxMessagesPerSecond: number;
+  /** Bucket size: messages a connection may send at once after being quiet. */
+  messageBurst: number;
+  /** Sustained bytes per second per connection (token bucket); 0 = no limit. */
+  maxBytesPerSecond: number;
+  /** Bucket size in bytes (never below the largest allowed message, WS_MAX_PAYLOAD_BYTES). */
+  byteBurst: number;
+  /** Awareness client ids one connection may hold (a y-websocket client uses one). */
+  maxAwarenessClients: number;
+  /** Largest awareness state, bytes of its JSON. */
+  maxAwarenessStateBytes: number;
+  /**
+   * How long a connection holding an awareness client id that another connection of the same
+   * journal announces as its own has to answer a ping before it is taken for dead and dropped.
+   */
+  awarenessProbeMs: number;
+}
+
+export const DEFAULT_EDITOR_LIMITS: EditorLimits = {
+  maxPendingBytes: 256 * 1024,
+  maxMessagesPerSecond: 100,
+  messageBurst: 500,
+  maxBytesPerSecond: 1024 * 1024,
+  byteBurst: 16 * 1024 * 1024,
+  maxAwarenessClients: 4,
+  maxAwarenessStateBytes: 16 * 1024,
+  awarenessProbeMs: 3000,
+};
+
+/**
+ * Yjs re-applies held deletions on every update the journal receives (measured: ~30 µs per KiB
+ * of held deletions on every update, against ~2.5 µs per KiB of held structs, and only on updates
+ * that add to them), so a held deletion byte counts this many times against maxPendingBytes.
+ */
+export const PENDING_DELETE_WEIGHT = 16;
+
+/**
+ * Distinct awareness client ids one connection may ever hold, as a multiple of
+ * maxAwarenessClients: a browser tab relays other tabs' states (BroadcastChannel) and briefly
+ * holds their ids until their own connections announce them; this bounds the per-id bookkeeping
+ * a connection can make the room keep.
+ */
+export const LIFETIME_AWARENESS_CLIENTS_FACTOR = 16;

@@ -1,0 +1,70 @@
+/**
+ * What Yjs holds for a document because the dependencies have not arrived ("pending"):
+ * `doc.store.pendingStructs` (structs, an update in the V2 encoding, with the clocks they wait
+ * for) and `doc.store.pendingDs` (deletions of structs the document does not have yet). Neither is
+ * persisted by an update event nor broadcast: the journal's update listener sees only what a
+ * transaction integrated. Yjs merges new pending structs into the held update on every update
+ * that adds some, and re-applies the held deletions on every update, so both cost memory and
+ * event-loop time until they complete; the service caps them (WS_MAX_PENDING_BYTES).
+ */
+import * as Y from 'yjs';
+import { PENDING_DELETE_WEIGHT } from './limits.ts';
+import type { Struct } from './update-guard.ts';
+
+/** Weighted size checked against WS_MAX_PENDING_BYTES: structs + PENDING_DELETE_WEIGHT x deletions. */
+export function pendingWeight(doc: Y.Doc): number {
+  const { pendingStructs, pendingDs } = doc.store;
+  return (pendingStructs?.update.byteLength ?? 0) + PENDING_DELETE_WEIGHT * (pendingDs?.byteLength ?? 0);
+}
+
+/**
+ * Forgets everything held. Nothing of it was persisted or broadcast, so nothing acknowledged is
+ * lost: a client whose updates were held sends them again when it next syncs (a reconnect sends
+ * whatever the server lacks, deletions included).
+ */
+export function dropPending(doc: Y.Doc, what: 'all' | 'structs' = 'all'): void {
+  doc.store.pendingStructs = null;
+  if (what === 'all') doc.store.pendingDs = null;
+}
+
+/**
+ * Whether applying `structs` may make Yjs retry (integrate) held structs: some clock they wait
+ * for is below the client's state once these structs are in. Over-approximates (it assumes every
+ * struct of the update integrates), never under.
+ */
+export function mayCompletePending(doc: Y.Doc, structs: readonly Struct[]): boolean {
+  const pending = doc.store.pendingStructs;
+  if (!pending) return false;
+  const ends = new Map<number, number>();
+  for (const s of structs) {
+    const end = s.id.clock + s.length;
+    if (end > (ends.get(s.id.client) ?? 0)) ends.set(s.id.client, end);
+  }
+  for (const [client, clock] of pending.missing) {
+    if (clock < Math.max(Y.getState(doc.store, client), ends.get(client) ?? 0)) return true;
+  }
+  return false;
+}
+
+/** The held structs, decoded (for the schema check of an update that may complete them). */
+export function pendingStructs(doc: Y.Doc): Struct[] {
+  const pending = doc.store.pendingStructs;
+  return pending ? Y.decodeUpdateV2(pending.update).structs : [];
+}
+
+/**
+ * The document as an update for a peer at `stateVector`, without what Yjs holds as pending
+ * (Y.encodeStateAsUpdate adds it): editors receive only integrated, persisted, checked state.
+ */
+export function encodeStateAsUpdateWithoutPending(doc: Y.Doc, stateVector?: Uint8Array): Uint8Array {
+  const { pendingStructs, pendingDs } = doc.store;
+  if (!pendingStructs && !pendingDs) return Y.encodeStateAsUpdate(doc, stateVector);
+  doc.store.pendingStructs = null;
+  doc.store.pendingDs = null;
+  try {
+    return Y.encodeStateAsUpdate(doc, stateVector);
+  } finally {
+    doc.store.pendingStructs = pendingStructs;
+    doc.store.pendingDs = pendingDs;
+  }
+}
