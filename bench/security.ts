@@ -1,10 +1,58 @@
 /**
  * Hostile inputs against the service with its production defaults: the worst /healthz latency
- * while each one is in flight (goal < 250 ms), and what each answered. The service runs in this
- * process, so a stalled event loop shows in the probe's latency. Bounded to about a minute.
+ * while each one is in flight (goal < 250 ms), and what each answered. REST attacks run against
+ * a server in this process (a stalled event loop shows in the probe's latency too); editor
+ * attacks against a child process, whose peak memory is read from /proc. About two minutes.
  */
-import { startTestServer } from '../test/helpers/server.ts';
+import fs from 'node:fs';
+import * as Y from 'yjs';
+import { killChildServers, prepareDataDir, startChildServer } from '../test/helpers/child-server.ts';
+import { Client, startTestServer } from '../test/helpers/server.ts';
+import { awarenessMessage, rawSocket, syncUpdate } from '../test/realtime/hostile-helpers.ts';
 import { whileProbingHealth } from '../test/security/health-probe.ts';
+
+/** Sends `messages` on a raw editor socket as fast as it takes them, until done or closed. */
+async function flood(url: string, key: string, journalId: string, messages: Iterable<Uint8Array>): Promise<{ status: number }> {
+  const raw = rawSocket(url, journalId, key);
+  await raw.opened;
+  for (const m of messages) {
+    if (raw.closed) break;
+    await raw.send(m);
+  }
+  const closed = await raw.waitClosed('close', 30_000).catch(() => undefined);
+  raw.ws.terminate();
+  return { status: closed?.code ?? 0 };
+}
+
+/**
+ * Updates that all wait for one never-sent insertion, so Yjs would hold every one of them. Each
+ * comes from a small document of its own (its own client id), so making them costs nothing.
+ */
+function* heldUpdates(totalBytes: number): Generator<Uint8Array> {
+  const base = new Y.Doc();
+  base.getText('t').insert(0, 'never sent');
+  const baseState = Y.encodeStateAsUpdate(base);
+  const baseVector = Y.encodeStateVector(base);
+  let sent = 0;
+  for (let i = 0; sent < totalBytes; i++) {
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, baseState);
+    doc.getText('t').insert(10, `chunk ${i} `.padEnd(4000, 'x'));
+    const update = Y.encodeStateAsUpdate(doc, baseVector);
+    doc.destroy();
+    sent += update.byteLength;
+    yield syncUpdate(update);
+  }
+}
+
+function* smallUpdates(count: number): Generator<Uint8Array> {
+  const doc = new Y.Doc();
+  for (let i = 0; i < count; i++) {
+    const sv = Y.encodeStateVector(doc);
+    doc.getMap('m').set('k', i);
+    yield syncUpdate(Y.encodeStateAsUpdate(doc, sv));
+  }
+}
 
 export async function benchSecurity(): Promise<Record<string, number>> {
   const server = await startTestServer();
@@ -31,8 +79,52 @@ export async function benchSecurity(): Promise<Record<string, number>> {
       worst = Math.max(worst, worstMs);
     }
     out['healthz.worst_ms over all REST attacks (goal < 250)'] = worst;
+
   } finally {
     await server.close();
+  }
+  Object.assign(out, await editorAttacks());
+  return out;
+}
+
+/** Peak and current RSS of a process, from /proc (Linux). */
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/**
+ * Editors: raw sockets speaking y-protocols, as a hostile client would, against the server in a
+ * child process, so that its memory is its own. Messages are made before each attack starts.
+ */
+async function editorAttacks(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const { dataDir, key, orgId } = prepareDataDir();
+  const child = await startChildServer(dataDir); // it logs at info: the helper reads the 'listening' line
+  try {
+    const server = { url: child.url };
+    const c = new Client(child.url, key, orgId);
+    const id = await c.importMarkdown('# Target\n\nText.\n');
+    const attacks: Record<string, Uint8Array[]> = {
+      'editor sends 30 MB of updates with missing dependencies': [...heldUpdates(30 * 1024 * 1024)],
+      'editor sends 5,000 small updates at once': [...smallUpdates(5000)],
+      'editor claims 2,000 awareness ids': [awarenessMessage(Array.from({ length: 2000 }, (_, i) => ({ clientId: 1000 + i, clock: 1, state: { user: 'x'.repeat(900) } })))],
+    };
+    let worst = 0;
+    for (const [name, messages] of Object.entries(attacks)) {
+      fs.writeFileSync(`/proc/${child.child.pid}/clear_refs`, '5'); // resets the peak RSS
+      const before = memoryOf(child.child.pid!);
+      const { result, worstMs } = await whileProbingHealth(server.url, () => flood(server.url, key, id, messages));
+      const after = memoryOf(child.child.pid!);
+      out[`healthz.worst_ms: ${name} -> close ${result.status} (goal < 250)`] = worstMs;
+      out[`server rss.peak_growth_mb: ${name}`] = after.peakMb - before.rssMb;
+      worst = Math.max(worst, worstMs);
+    }
+    out['healthz.worst_ms over all editor attacks (goal < 250)'] = worst;
+  } finally {
+    killChildServers();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return out;
 }

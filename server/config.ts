@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { EditorLimits } from './realtime/limits.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -89,15 +90,7 @@ export type Config = {
   wsMaxConnectionsPerOrg: number;
   editorTokenTtlSeconds: number;
   /** Per-editor limits of the realtime endpoint (server/realtime/limits.ts). */
-  wsEditorLimits: {
-    maxPendingBytes: number;
-    maxMessagesPerSecond: number;
-    messageBurst: number;
-    maxBytesPerSecond: number;
-    byteBurst: number;
-    maxAwarenessClients: number;
-    maxAwarenessStateBytes: number;
-  };
+  wsEditorLimits: Omit<EditorLimits, 'awarenessProbeMs'>;
   jobs: { concurrency: number; leaseMs: number; maxAttempts: number; pollMs: number };
   /** Undefined when no LLM provider is configured (the offline engines do everything). */
   llm?: { baseUrl: string; apiKey?: string; model: string; timeoutMs: number; maxAttempts: number; retryBaseMs: number };

@@ -7,23 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { captureLogs } from '../realtime/hostile-helpers.ts';
 
-const logLines: Record<string, unknown>[] = [];
-const sink = new Writable({
-  write(chunk, _enc, done) {
-    for (const line of String(chunk).split('\n')) if (line) logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const { logger, lines: logLines } = captureLogs();
 
 let server: TestServer;
 let c: Client;
 
 beforeAll(async () => {
-  server = await startTestServer({ logger: pino({ level: 'warn' }, sink) });
+  server = await startTestServer({ logger });
   c = await server.newClient();
 });
 afterAll(() => server.close());
