@@ -5,54 +5,10 @@
  * attacks against a child process, whose peak memory is read from /proc. About two minutes.
  */
 import fs from 'node:fs';
-import * as Y from 'yjs';
 import { killChildServers, prepareDataDir, startChildServer } from '../test/helpers/child-server.ts';
 import { Client, startTestServer } from '../test/helpers/server.ts';
-import { awarenessMessage, rawSocket, syncUpdate } from '../test/realtime/hostile-helpers.ts';
+import { awarenessMessage, flood, heldUpdates, smallUpdates } from '../test/realtime/hostile-helpers.ts';
 import { whileProbingHealth } from '../test/security/health-probe.ts';
-
-/** Sends `messages` on a raw editor socket as fast as it takes them, until done or closed. */
-async function flood(url: string, key: string, journalId: string, messages: Iterable<Uint8Array>): Promise<{ status: number }> {
-  const raw = rawSocket(url, journalId, key);
-  await raw.opened;
-  for (const m of messages) {
-    if (raw.closed) break;
-    await raw.send(m);
-  }
-  const closed = await raw.waitClosed('close', 30_000).catch(() => undefined);
-  raw.ws.terminate();
-  return { status: closed?.code ?? 0 };
-}
-
-/**
- * Updates that all wait for one never-sent insertion, so Yjs would hold every one of them. Each
- * comes from a small document of its own (its own client id), so making them costs nothing.
- */
-function* heldUpdates(totalBytes: number): Generator<Uint8Array> {
-  const base = new Y.Doc();
-  base.getText('t').insert(0, 'never sent');
-  const baseState = Y.encodeStateAsUpdate(base);
-  const baseVector = Y.encodeStateVector(base);
-  let sent = 0;
-  for (let i = 0; sent < totalBytes; i++) {
-    const doc = new Y.Doc();
-    Y.applyUpdate(doc, baseState);
-    doc.getText('t').insert(10, `chunk ${i} `.padEnd(4000, 'x'));
-    const update = Y.encodeStateAsUpdate(doc, baseVector);
-    doc.destroy();
-    sent += update.byteLength;
-    yield syncUpdate(update);
-  }
-}
-
-function* smallUpdates(count: number): Generator<Uint8Array> {
-  const doc = new Y.Doc();
-  for (let i = 0; i < count; i++) {
-    const sv = Y.encodeStateVector(doc);
-    doc.getMap('m').set('k', i);
-    yield syncUpdate(Y.encodeStateAsUpdate(doc, sv));
-  }
-}
 
 export async function benchSecurity(): Promise<Record<string, number>> {
   const server = await startTestServer();

@@ -114,3 +114,46 @@ export function captureLogs(level = 'warn'): { logger: pino.Logger; lines: Recor
   });
   return { logger: pino({ level }, sink), lines };
 }
+
+/** Sends `messages` on a raw editor socket as fast as it takes them, until done or closed. */
+export async function flood(url: string, key: string, journalId: string, messages: Iterable<Uint8Array>): Promise<{ status: number }> {
+  const raw = rawSocket(url, journalId, key);
+  await raw.opened;
+  for (const m of messages) {
+    if (raw.closed) break;
+    await raw.send(m);
+  }
+  const closed = await raw.waitClosed('close', 30_000).catch(() => undefined);
+  raw.ws.terminate();
+  return { status: closed?.code ?? 0 };
+}
+
+/**
+ * Updates that all wait for one never-sent insertion, so Yjs would hold every one of them. Each
+ * comes from a small document of its own (its own client id), so making them costs nothing.
+ */
+export function* heldUpdates(totalBytes: number): Generator<Uint8Array> {
+  const base = new Y.Doc();
+  base.getText('t').insert(0, 'never sent');
+  const baseState = Y.encodeStateAsUpdate(base);
+  const baseVector = Y.encodeStateVector(base);
+  let sent = 0;
+  for (let i = 0; sent < totalBytes; i++) {
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, baseState);
+    doc.getText('t').insert(10, `chunk ${i} `.padEnd(4000, 'x'));
+    const update = Y.encodeStateAsUpdate(doc, baseVector);
+    doc.destroy();
+    sent += update.byteLength;
+    yield syncUpdate(update);
+  }
+}
+
+export function* smallUpdates(count: number): Generator<Uint8Array> {
+  const doc = new Y.Doc();
+  for (let i = 0; i < count; i++) {
+    const sv = Y.encodeStateVector(doc);
+    doc.getMap('m').set('k', i);
+    yield syncUpdate(Y.encodeStateAsUpdate(doc, sv));
+  }
+}
