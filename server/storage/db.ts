@@ -25,7 +25,7 @@ function migrate(db: DB): void {
   const apply = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     for (let v = current; v < migrations.length; v++) {
-      db.exec(migrations[v]!);
+      db.exec(migrations[v]!.sql);
       db.pragma(`user_version = ${v + 1}`);
     }
   });

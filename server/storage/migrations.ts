@@ -1,10 +1,18 @@
 /**
  * Versioned schema migrations, applied in order inside one transaction each. `PRAGMA user_version`
- * records the last applied version. Never edit a released migration: append a new one.
+ * records the last applied version. Never edit a released migration: append a new one, here and in
+ * postgres-migrations.ts under the same name (test/storage/migrations.test.ts checks the names).
  */
-export const migrations: readonly string[] = [
+export interface Migration {
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const migrations: readonly Migration[] = [
   // 1: organizations, keys, journals with update log + snapshot, idempotency records
-  `
+  {
+    name: 'organizations-keys-journals',
+    sql: `
   CREATE TABLE organizations (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -61,10 +69,13 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (key_id, idem_key)
   ) WITHOUT ROWID;
   `,
+  },
   // 2: billing — credit balances (integer micro-dollars, $5 to start), rate-limit counters (one
   // row per organization, endpoint and window kind, reset in place when a new window starts),
   // per-organization limits, and credit reservations of asynchronous jobs
-  `
+  {
+    name: 'billing',
+    sql: `
   ALTER TABLE organizations ADD COLUMN credit_balance_micros INTEGER NOT NULL DEFAULT 5000000
     CHECK (credit_balance_micros >= 0);
   CREATE TABLE rate_counters (
@@ -94,10 +105,13 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX credit_reservations_org ON credit_reservations(org_id, status);
   `,
+  },
   // 3: durable jobs (generic: kind + JSON payload + lease), practice sets and their problems,
   // the webhook outbox and per-organization signing secrets, and the FTS5 index of journal
   // markdown used by search_for_problems (entries of deleted journals go with them)
-  `
+  {
+    name: 'jobs-practice-webhooks-search',
+    sql: `
   CREATE TABLE jobs (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,
@@ -172,8 +186,11 @@ export const migrations: readonly string[] = [
     DELETE FROM journal_search_state WHERE journal_seq = old.seq;
   END;
   `,
+  },
   // videos (docs/video-api.md): request, the outline once read, throttled progress, the result
-  `
+  {
+    name: 'videos',
+    sql: `
   CREATE TABLE videos (
     id TEXT PRIMARY KEY,
     key_id TEXT NOT NULL REFERENCES api_keys(id),
@@ -195,4 +212,5 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX videos_key ON videos(key_id);
   `,
+  },
 ];

@@ -20,6 +20,7 @@ const POSTGRES_ONLY_INDEXES = ['journal_search_document'];
 
 it('has a PostgreSQL migration for every SQLite migration, with distinct names', () => {
   expect(postgresMigrations).toHaveLength(migrations.length);
+  expect(postgresMigrations.map((m) => m.name)).toEqual(migrations.map((m) => m.name));
   expect(new Set(postgresMigrations.map((m) => m.name)).size).toBe(postgresMigrations.length);
 });
 
