@@ -77,7 +77,7 @@ export function createContext(
   const journals = new JournalService(db, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
   const billing = new BillingService(db, clock);
-  const editorTokens = new EditorTokens(loadTokenSecret(config.dataDir), config.editorTokenTtlSeconds);
+  const editorTokens = new EditorTokens(loadTokenSecret(config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
   const { jobs, webhooks, practice } = createAsyncDomains(db, config, logger, journals, billing.credits);
   const videos = createVideoDomain(db, config, logger, { journals, credits: billing.credits, jobs, webhooks });
   return { config, logger, db, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos };

@@ -33,6 +33,11 @@ const envSchema = z.object({
   WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
   WS_MAX_CONNECTIONS_PER_ORG: z.coerce.number().int().min(1).default(2000),
   EDITOR_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
+  /** Key that signs editor tokens (hex, at least 32 bytes); unset = a file in DATA_DIR, made on first start. */
+  EDITOR_TOKEN_SECRET: z
+    .string()
+    .regex(/^(?:[0-9a-fA-F]{2}){32,}$/, 'must be at least 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`')
+    .optional(),
   /**
    * Per-editor limits (docs/realtime.md, "Limits for editors"): updates held for missing
    * dependencies per journal, message and byte rates per connection (0 = no limit) and their
@@ -89,6 +94,8 @@ export type Config = {
   wsMaxConnectionsPerJournal: number;
   wsMaxConnectionsPerOrg: number;
   editorTokenTtlSeconds: number;
+  /** Hex key for editor tokens, shared by every instance; undefined = a file in DATA_DIR. */
+  editorTokenSecret?: string;
   /** Per-editor limits of the realtime endpoint (server/realtime/limits.ts). */
   wsEditorLimits: Omit<EditorLimits, 'awarenessProbeMs'>;
   jobs: { concurrency: number; leaseMs: number; maxAttempts: number; pollMs: number };
@@ -131,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
     editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
+    editorTokenSecret: e.EDITOR_TOKEN_SECRET,
     wsEditorLimits: {
       maxPendingBytes: e.WS_MAX_PENDING_BYTES,
       maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,

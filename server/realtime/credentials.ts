@@ -15,7 +15,9 @@ const TOKEN_PREFIX = 'et1.';
 const SECRET_FILE = 'editor-token.secret';
 
 /** Reads the signing secret from DATA_DIR, creating it (mode 0600) on first start. */
-export function loadTokenSecret(dataDir: string): Buffer {
+export function loadTokenSecret(dataDir: string, configured?: string): Buffer {
+  // Several instances behind one load balancer must share it: EDITOR_TOKEN_SECRET, else a file.
+  if (configured !== undefined) return Buffer.from(configured, 'hex');
   const file = path.join(dataDir, SECRET_FILE);
   fs.mkdirSync(dataDir, { recursive: true });
   try {

@@ -1,0 +1,31 @@
+/**
+ * EDITOR_TOKEN_SECRET: instances configured with the same key accept each other's editor tokens
+ * (a browser may reach any instance); without it each data directory has its own key.
+ */
+import { afterAll, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const servers: TestServer[] = [];
+afterAll(() => Promise.all(servers.map((s) => s.close())));
+
+async function server(env: Record<string, string> = {}): Promise<TestServer> {
+  const s = await startTestServer({ env });
+  servers.push(s);
+  return s;
+}
+
+it('tokens minted on one instance verify on another with the same EDITOR_TOKEN_SECRET', async () => {
+  const secret = 'ab'.repeat(32);
+  const [a, b, other] = await Promise.all([server({ EDITOR_TOKEN_SECRET: secret }), server({ EDITOR_TOKEN_SECRET: secret }), server()]);
+  const { token } = a.svc.ctx.editorTokens.mint('journal-1', 'key-1');
+  expect(b.svc.ctx.editorTokens.verify(token)).toMatchObject({ journalId: 'journal-1', keyId: 'key-1' });
+  expect(other.svc.ctx.editorTokens.verify(token)).toHaveProperty('error');
+});
+
+it('refuses a secret shorter than 32 bytes or not hexadecimal, naming the variable', () => {
+  for (const bad of ['ab'.repeat(31), 'zz'.repeat(32)]) {
+    expect(() => loadConfig({ EDITOR_TOKEN_SECRET: bad })).toThrow(ConfigError);
+    expect(() => loadConfig({ EDITOR_TOKEN_SECRET: bad })).toThrow(/EDITOR_TOKEN_SECRET/);
+  }
+});
