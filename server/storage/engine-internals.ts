@@ -222,23 +222,13 @@ export class AbortedTransactionError extends TransactionMisuseError {
  * (as PostgreSQL does, and SQLite is made to): later statements are refused, and it rolls back
  * with that error even if the function caught it. Nested transactions are savepoints.
  */
-export class Tx implements Transaction {
-  private readonly lock = new FifoLock();
-  private readonly pending = new Set<Promise<unknown>>();
-  private done = false;
-  /** The first failed statement's error. */
-  failure: unknown = undefined;
-
-  constructor(
-    private readonly x: Executor,
-    readonly dialect: Dialect,
-    readonly immediate: boolean,
-    private readonly savepointName: () => string,
-  ) {}
-
-  get ended(): boolean {
-    return this.done;
-  }
+/**
+ * all / get / run, the same on every engine and transaction: parameters normalized, then run
+ * through the class's own `statement` (its locking, retries and refusals) on its executor.
+ */
+export abstract class StatementRunner {
+  protected abstract readonly x: Executor;
+  protected abstract statement<T>(exec: () => T | Promise<T>): Promise<T>;
 
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
     return this.statement(() => this.x.all(sql, normalizeParams(params))) as Promise<T[]>;
@@ -251,6 +241,27 @@ export class Tx implements Transaction {
   run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
     return this.statement(() => this.x.run(sql, normalizeParams(params)));
   }
+}
+
+export class Tx extends StatementRunner implements Transaction {
+  private readonly lock = new FifoLock();
+  private readonly pending = new Set<Promise<unknown>>();
+  private done = false;
+  /** The first failed statement's error. */
+  failure: unknown = undefined;
+
+  constructor(
+    protected readonly x: Executor,
+    readonly dialect: Dialect,
+    readonly immediate: boolean,
+    private readonly savepointName: () => string,
+  ) {
+    super();
+  }
+
+  get ended(): boolean {
+    return this.done;
+  }
 
   private refusal(what: string): Error | undefined {
     if (this.done) return new TransactionMisuseError(`${what} after its transaction function had settled: a transaction object is valid only until then`);
@@ -258,7 +269,7 @@ export class Tx implements Transaction {
     return callFromInside(this, what);
   }
 
-  private statement<T>(exec: () => T | Promise<T>): Promise<T> {
+  protected statement<T>(exec: () => T | Promise<T>): Promise<T> {
     const refused = this.refusal('a statement on a transaction');
     if (refused) return Promise.reject(refused);
     const p = this.lock.idle ? attempt(exec) : this.lock.run(() => this.refusalOr(exec));

@@ -12,13 +12,11 @@ import {
   StorageUnavailableError,
   type Dialect,
   type Row,
-  type RunResult,
-  type SqlValue,
   type StorageEngine,
   type Transaction,
   type TransactionOptions,
 } from './engine.ts';
-import { BoundedCache, callFromInside, FifoLock, guarded, normalizeParams, runInFrame, Tx, type BoundValue, type Executor } from './engine-internals.ts';
+import { BoundedCache, callFromInside, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
 import { postgresMigrations } from './postgres-migrations.ts';
 
 const POSTGRES_DIALECT: Dialect = Object.freeze({ forUpdate: ' FOR UPDATE', forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED' });
@@ -228,20 +226,21 @@ export async function openPostgresEngine(opts: PostgresEngineOptions): Promise<P
 
 type Querier = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
-export class PostgresEngine implements StorageEngine {
+export class PostgresEngine extends StatementRunner implements StorageEngine {
   readonly kind = 'postgres' as const;
   readonly dialect = POSTGRES_DIALECT;
   /** For migrations and tests; domain code goes through the StorageEngine face. */
   readonly pool: pg.Pool;
   private readonly maxAttempts: number;
   private readonly placeholders = new BoundedCache<string, { text: string; count: number }>(1000);
-  private readonly x: Executor;
+  protected readonly x: Executor;
   private closing = false;
   private closed: Promise<void> | undefined;
   private inflight = 0;
   private idleWaiters: (() => void)[] = [];
 
   constructor(opts: PostgresEngineOptions) {
+    super();
     this.pool = new pg.Pool({
       connectionString: opts.url,
       max: opts.poolSize ?? 10,
@@ -300,18 +299,6 @@ export class PostgresEngine implements StorageEngine {
     };
   }
 
-  all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.statement(() => this.x.all(sql, normalizeParams(params))) as Promise<T[]>;
-  }
-
-  get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.statement(() => this.x.get(sql, normalizeParams(params))) as Promise<T | undefined>;
-  }
-
-  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
-    return this.statement(() => this.x.run(sql, normalizeParams(params)));
-  }
-
   private refusal(): Error | undefined {
     if (this.closing) return new StorageUnavailableError('closed', 'the storage engine is closed');
     return callFromInside(this, 'the storage engine');
@@ -337,7 +324,7 @@ export class PostgresEngine implements StorageEngine {
   }
 
   /** An autocommit statement; re-run after a deadlock (it had no effect). */
-  private statement<T>(exec: () => T | Promise<T>): Promise<T> {
+  protected statement<T>(exec: () => T | Promise<T>): Promise<T> {
     return this.tracked(async () => {
       for (let attempt = 1; ; attempt++) {
         try {

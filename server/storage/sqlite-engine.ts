@@ -13,12 +13,11 @@ import {
   type Dialect,
   type Row,
   type RunResult,
-  type SqlValue,
   type StorageEngine,
   type Transaction,
   type TransactionOptions,
 } from './engine.ts';
-import { attempt, BoundedCache, callFromInside, FifoLock, guarded, normalizeParams, runInFrame, Tx, type BoundValue, type Executor } from './engine-internals.ts';
+import { attempt, BoundedCache, callFromInside, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
 
 /** better-sqlite3 answers synchronously. */
 interface SyncExecutor extends Executor {
@@ -51,12 +50,12 @@ export function mapSqliteError(e: unknown): unknown {
   return e;
 }
 
-export class SqliteEngine implements StorageEngine {
+export class SqliteEngine extends StatementRunner implements StorageEngine {
   readonly kind = 'sqlite' as const;
   readonly dialect = SQLITE_DIALECT;
   private readonly lock = new FifoLock();
   private readonly statements: BoundedCache<string, Database.Statement>;
-  private readonly x: SyncExecutor;
+  protected readonly x: SyncExecutor;
   private closing = false;
   private savepoints = 0;
 
@@ -69,6 +68,7 @@ export class SqliteEngine implements StorageEngine {
     readonly db: DB,
     opts: { statementCacheSize?: number } = {},
   ) {
+    super();
     this.statements = new BoundedCache(opts.statementCacheSize ?? 1000);
     const stmt = (sql: string): Database.Statement => {
       let s = this.statements.get(sql);
@@ -117,24 +117,12 @@ export class SqliteEngine implements StorageEngine {
     };
   }
 
-  all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.statement(() => this.x.all(sql, normalizeParams(params))) as Promise<T[]>;
-  }
-
-  get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.statement(() => this.x.get(sql, normalizeParams(params))) as Promise<T | undefined>;
-  }
-
-  run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
-    return this.statement(() => this.x.run(sql, normalizeParams(params)));
-  }
-
   private refusal(what: string): Error | undefined {
     if (this.closing) return new StorageUnavailableError('closed', 'the storage engine is closed');
     return callFromInside(this, what);
   }
 
-  private statement<T>(exec: () => T): Promise<T> {
+  protected statement<T>(exec: () => T | Promise<T>): Promise<T> {
     const refused = this.refusal('the storage engine');
     if (refused) return Promise.reject(refused);
     // Fast path: nothing open, nobody waiting — run now, synchronously.
