@@ -5,31 +5,19 @@
  * journal's memory estimate; editors joining meanwhile are never sent held structs.
  */
 import * as encoding from 'lib0/encoding';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { estimatedHeapBytes } from '../../server/journals/registry.ts';
-import { type Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { connectEditor, type Editor, editorBlocks, synced, typeInto, waitFor } from './helpers.ts';
-import { rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
+import { type Client, type TestServer } from '../helpers/server.ts';
+import { editorBlocks, synced, typeInto, waitFor } from './helpers.ts';
+import { editorSuite, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
 
 let server: TestServer;
 let alice: Client;
-const open: Editor[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { WS_MAX_PENDING_BYTES: '65536' } });
-  alice = await server.newClient();
+const editor = editorSuite({ env: { WS_MAX_PENDING_BYTES: '65536' } }, (s, c) => {
+  server = s;
+  alice = c;
 });
-afterAll(async () => {
-  for (const e of open) e.destroy();
-  await server.close();
-});
-
-function editor(id: string): Editor {
-  const e = connectEditor(server.url, id, { key: alice.key });
-  open.push(e);
-  return e;
-}
 
 /** Updates that all depend on a paragraph whose own update is withheld. */
 function orphanUpdates(from: Y.Doc, count: number, bytes: number): Uint8Array[] {

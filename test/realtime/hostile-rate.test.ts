@@ -3,30 +3,18 @@
  * _BURST, defaults here): a flood is closed with 1013 while other editors and the HTTP API keep
  * being served; a person typing fast and pasting large text is never limited.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { type Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { connectEditor, type Editor, editorBlocks, synced, textOfY, typeInto, waitFor } from './helpers.ts';
-import { rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
+import { type Client, type TestServer } from '../helpers/server.ts';
+import { editorBlocks, synced, textOfY, typeInto, waitFor } from './helpers.ts';
+import { editorSuite, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
 
 let server: TestServer;
 let alice: Client;
-const open: Editor[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await server.newClient();
+const editor = editorSuite({}, (s, c) => {
+  server = s;
+  alice = c;
 });
-afterAll(async () => {
-  for (const e of open) e.destroy();
-  await server.close();
-});
-
-function editor(id: string): Editor {
-  const e = connectEditor(server.url, id, { key: alice.key });
-  open.push(e);
-  return e;
-}
 
 describe('message and byte rates per connection', () => {
   it('closes a flood of 5,000 small updates with 1013; other editors and /healthz keep being served', async () => {

@@ -6,33 +6,21 @@
 import * as fc from 'fast-check';
 import { type Mark, type Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initProseMirrorDoc, updateYFragment } from 'y-prosemirror';
 import * as Y from 'yjs';
 import { schema } from '../../shared/schema.ts';
-import { blocks, type Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { connectEditor, type Editor, editorBlocks, synced, typeInto, waitFor } from './helpers.ts';
-import { captureLogs, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
+import { blocks, type Client, type TestServer } from '../helpers/server.ts';
+import { type Editor, editorBlocks, synced, typeInto, waitFor } from './helpers.ts';
+import { captureLogs, editorSuite, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
 
+const logs = captureLogs('warn');
 let server: TestServer;
 let alice: Client;
-const open: Editor[] = [];
-const logs = captureLogs('warn');
-
-beforeAll(async () => {
-  server = await startTestServer({ logger: logs.logger });
-  alice = await server.newClient();
+const editor = editorSuite({ logger: logs.logger }, (s, c) => {
+  server = s;
+  alice = c;
 });
-afterAll(async () => {
-  for (const e of open) e.destroy();
-  await server.close();
-});
-
-function editor(id: string): Editor {
-  const e = connectEditor(server.url, id, { key: alice.key });
-  open.push(e);
-  return e;
-}
 
 /** Nests `levels` `name` elements at the end of `parent`, one integrated element at a time. */
 function insertNested(parent: Y.XmlFragment, name: string, levels: number, leaf: Y.XmlElement): void {
