@@ -1,11 +1,47 @@
 import { defineConfig } from 'vitest/config';
+import { POSTGRES_HINT, postgresAvailability } from './test/helpers/databases.ts';
+
+/**
+ * Two projects: `sqlite` runs every suite; `postgres` runs the suites that go through the service's
+ * storage (API, realtime, billing, admin, jobs) again with each server on a fresh PostgreSQL
+ * database (TEST_ENGINE=postgres, see test/helpers/server.ts). Without a reachable PostgreSQL
+ * (TEST_DATABASE_URL, default postgres://127.0.0.1:5432/test) that project is left out, saying
+ * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails.
+ */
+const STORAGE_SUITES = [
+  'test/journals/!(read-model).test.ts',
+  'test/realtime/**/*.test.ts',
+  'test/billing/**/*.test.ts',
+  'test/admin/**/*.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/security/hostile-*.test.ts',
+  'test/webhooks/**/*.test.ts',
+  'test/practice-api/**/*.test.ts',
+  'test/video-api/**/*.test.ts',
+  'test/flashcards-api/**/*.test.ts',
+];
+
+/** Suites that already run each case on both engines themselves (engineCases). */
+const ENGINE_PARAMETERIZED = ['test/journals/commit.test.ts'];
+
+const postgres = await postgresAvailability();
+if (!postgres.url) console.warn(`PostgreSQL project skipped: ${POSTGRES_HINT}.`);
+const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     // Suites start real servers and child processes; two workers match the 2-core machines.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], env: { TEST_ENGINE: 'sqlite' } } },
+      ...(postgres.url
+        ? [
+            {
+              extends: true as const,
+              test: { ...shared, name: 'postgres', include: STORAGE_SUITES, exclude: ENGINE_PARAMETERIZED, env: { TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgres.url } },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -22,8 +22,8 @@ function paragraphs(n: number): string {
 export async function benchJournals(): Promise<Record<string, number>> {
   const config = loadConfig({ DATA_DIR: tempDataDir(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   const svc = await startService(config);
-  const org = createOrganization(svc.ctx.db, 'bench', 'enterprise');
-  const { api_key } = createApiKey(svc.ctx.db, org.id);
+  const org = await createOrganization(svc.ctx.engine, 'bench', 'enterprise');
+  const { api_key } = await createApiKey(svc.ctx.engine, org.id);
   const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(svc.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -58,14 +58,14 @@ export async function benchJournals(): Promise<Record<string, number>> {
     out['edit.create_node.ratio_10000_vs_100 (goal <= 1.5)'] = median(large.times) / median(small.times);
 
     // 2. cold load of a 10,000-block journal vs Y.applyUpdate of the same state
-    const row = svc.ctx.journals.store.findById(large.id)!;
+    const row = (await svc.ctx.journals.store.findById(large.id))!;
     const loadTimes: number[] = [];
     const applyTimes: number[] = [];
     const exportTimes: number[] = [];
     const exportMainTimes: number[] = [];
     for (let i = 0; i < 5; i++) {
-      svc.ctx.registry.closeAll('bench'); // compacts: the state is one snapshot
-      const state = svc.ctx.journals.store.loadState(row.seq);
+      await svc.ctx.registry.closeAll('bench'); // compacts: the state is one snapshot
+      const state = (await svc.ctx.journals.store.loadState(row.seq))!;
       const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
       let t = performance.now();
       const doc = new Y.Doc();
@@ -73,7 +73,7 @@ export async function benchJournals(): Promise<Record<string, number>> {
       applyTimes.push(performance.now() - t);
       doc.destroy();
       t = performance.now();
-      const live = svc.ctx.registry.open(row);
+      const live = (await svc.ctx.registry.open(row))!;
       live.findBlock('no-such-id'); // includes building the block index
       loadTimes.push(performance.now() - t);
       t = performance.now();

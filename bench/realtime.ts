@@ -108,9 +108,9 @@ async function setup(): Promise<Ctx & { dataDir: string }> {
     WS_MAX_BYTES_PER_SECOND: '0',
   });
   const svc = await startService(config);
-  const org = createOrganization(svc.ctx.db, 'bench', 'enterprise');
-  const { api_key: key } = createApiKey(svc.ctx.db, org.id);
-  const principal = resolveApiKey(svc.ctx.db, key)!;
+  const org = await createOrganization(svc.ctx.engine, 'bench', 'enterprise');
+  const { api_key: key } = await createApiKey(svc.ctx.engine, org.id);
+  const principal = (await resolveApiKey(svc.ctx.engine, key))!;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   return {
     dataDir,
@@ -123,7 +123,7 @@ async function setup(): Promise<Ctx & { dataDir: string }> {
     },
     async importMd(md) {
       const row = await svc.ctx.journals.importMarkdown(principal, md, 'bench', undefined);
-      const live = svc.ctx.registry.open(row);
+      const live = (await svc.ctx.registry.open(row))!;
       return { id: row.id, firstBlock: (live.fragment.get(0) as Y.XmlElement).getAttribute('id') as string };
     },
   };
@@ -143,11 +143,10 @@ async function fanOut(ctx: Ctx, docs: Y.Doc[], journalId: string, blockId: strin
     if (tr.origin instanceof RestOrigin) tStart = performance.now();
   };
   // Registered after the room's listener, so it runs once every socket was given the update.
-  const onSent = (_u: Uint8Array, origin: unknown) => {
+  const offSent = live.onCommitted((_u: Uint8Array, origin: unknown) => {
     if (origin instanceof RestOrigin) server.push(performance.now() - tStart);
-  };
+  });
   live.doc.on('beforeTransaction', onBefore);
-  live.doc.on('update', onSent);
   for (let i = 0; i < edits; i++) {
     const marker = `edit ${i}`;
     let pending = docs.length;
@@ -171,7 +170,7 @@ async function fanOut(ctx: Ctx, docs: Y.Doc[], journalId: string, blockId: strin
     if (i > 0) out.push(last - t0); // the first edit warms up
   }
   live.doc.off('beforeTransaction', onBefore);
-  live.doc.off('update', onSent);
+  offSent();
   return { total: out, server: server.slice(1) };
 }
 
@@ -259,15 +258,15 @@ export async function benchRealtime(): Promise<Record<string, number>> {
       const rows = [];
       for (let i = 0; i < 200; i++) {
         const { id } = await ctx.importMd(md);
-        rows.push(ctx.svc.ctx.journals.store.findById(id)!);
+        rows.push((await ctx.svc.ctx.journals.store.findById(id))!);
       }
-      reg.sweepIdle(Date.now() + 10 * 3600_000);
+      await reg.sweepIdle(Date.now() + 10 * 3600_000);
       gc();
       const base = process.memoryUsage().heapUsed;
-      for (const row of rows) reg.open(row);
+      for (const row of rows) await reg.open(row);
       gc();
       const loaded = process.memoryUsage().heapUsed;
-      reg.sweepIdle(Date.now() + 10 * 3600_000);
+      await reg.sweepIdle(Date.now() + 10 * 3600_000);
       gc();
       const after = process.memoryUsage().heapUsed;
       figures.idle_journal_heap_kb = Math.round((loaded - base) / rows.length / 1024);

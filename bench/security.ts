@@ -56,7 +56,7 @@ function memoryOf(pid: number): { rssMb: number; peakMb: number } {
  */
 async function editorAttacks(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  const { dataDir, key, orgId } = prepareDataDir();
+  const { dataDir, key, orgId } = await prepareDataDir();
   const child = await startChildServer(dataDir); // it logs at info: the helper reads the 'listening' line
   try {
     const server = { url: child.url };

@@ -20,6 +20,8 @@ import { MarkdownConverter } from './journals/markdown-offload.ts';
 import { WorkerPool } from './workers/pool.ts';
 import { JournalService } from './journals/service.ts';
 import { JournalStore } from './journals/store.ts';
+import { GroupCommitter } from './journals/group-commit.ts';
+import { RedisBus } from './cluster/bus.ts';
 import { flashcardRoutes } from './flashcards/routes.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createAsyncDomains, type AsyncDomains } from './practice/domain.ts';
@@ -28,7 +30,7 @@ import { CloseCode } from './realtime/close-codes.ts';
 import { EditorTokens, loadTokenSecret } from './realtime/credentials.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
-import { openDatabase, type DB } from './storage/db.ts';
+import { openStorageEngine, type StorageEngine } from './storage/engine.ts';
 import { createVideoDomain } from './video/domain.ts';
 import { shutdownSpeech } from './video/engine/index.ts';
 import { videoRoutes } from './video/routes.ts';
@@ -39,7 +41,8 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 export interface ServiceContext {
   config: Config;
   logger: Logger;
-  db: DB;
+  /** The store of record (server/storage/engine.ts): SQLite, or PostgreSQL with DATABASE_URL. */
+  engine: StorageEngine;
   /** Worker threads for markdown conversion and flashcard extraction (server/workers). */
   workers: WorkerPool;
   journals: JournalService;
@@ -61,26 +64,35 @@ export interface ContextOptions {
   clock?: Clock;
 }
 
-export function createContext(
+export async function createContext(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
   options: ContextOptions = {},
-): ServiceContext {
-  const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
-  const store = new JournalStore(db);
+): Promise<ServiceContext> {
+  const engine = await openStorageEngine({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: config.dbPath,
+    sqliteSynchronous: config.sqliteSynchronous,
+    poolSize: config.databasePoolSize,
+  });
+  const store = new JournalStore(engine);
+  const committer = new GroupCommitter(engine, store);
+  const bus = config.cluster?.redisUrl ? new RedisBus(config.cluster.redisUrl, config.cluster.redisKeyPrefix, logger) : undefined;
   const registry = new JournalRegistry(
     store,
+    committer,
     { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
     logger,
+    { bus, resyncMs: config.cluster?.resyncMs ?? 0 },
   );
   const workers = new WorkerPool(config.workers);
-  const journals = new JournalService(db, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
+  const journals = new JournalService(engine, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
-  const billing = new BillingService(db, clock);
-  const editorTokens = new EditorTokens(loadTokenSecret(config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
-  const { jobs, webhooks, practice } = createAsyncDomains(db, config, logger, journals, billing.credits);
-  const videos = createVideoDomain(db, config, logger, { journals, credits: billing.credits, jobs, webhooks });
-  return { config, logger, db, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos };
+  const billing = new BillingService(engine, clock);
+  const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
+  const { jobs, webhooks, practice } = createAsyncDomains(engine, config, logger, journals, billing.credits);
+  const videos = createVideoDomain(engine, config, logger, { journals, credits: billing.credits, jobs, webhooks });
+  return { config, logger, engine, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos };
 }
 
 export function createApp(ctx: ServiceContext): express.Express {
@@ -93,7 +105,7 @@ export function createApp(ctx: ServiceContext): express.Express {
     res.json({ ok: true });
   });
   const v1 = express.Router();
-  v1.use(requireApiKey(ctx.db));
+  v1.use(requireApiKey(ctx.engine));
   v1.use(meterRequests(ctx.billing));
   v1.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
   v1.use(guardJsonBody());
@@ -131,7 +143,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
   if (!config.publicBaseUrlExplicit && config.port === 0) config = { ...config, publicBaseUrl: `http://${host}:${port}` };
   let ctx: ServiceContext;
   try {
-    ctx = createContext(config, logger, options);
+    ctx = await createContext(config, logger, options);
   } catch (err) {
     server.close();
     throw err;
@@ -139,7 +151,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
   // Attached in the same tick as the listen callback, before any request can be read.
   server.on('request', createApp(ctx));
   const realtime = new RealtimeHub(
-    ctx.db,
+    ctx.engine,
     ctx.journals.store,
     ctx.registry,
     ctx.editorTokens,
@@ -168,9 +180,10 @@ export async function startService(config: Config, logger?: Logger, options: Con
       await Promise.all([ctx.jobs.stop(), ctx.webhooks.stop()]);
       await shutdownSpeech(); // the video engine's speech worker, if it ran
       await ctx.workers.close();
-      ctx.registry.closeAll('server shutting down');
+      await ctx.registry.closeAll('server shutting down');
+      await ctx.registry.bus?.close();
       ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
-      ctx.db.close();
+      await ctx.engine.close();
     })());
   return { ctx, server, port, url: `http://${host}:${port}`, realtime, close };
 }

@@ -17,6 +17,23 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SQLITE_SYNCHRONOUS: z.enum(['normal', 'full']).default('normal'),
+  /** PostgreSQL as the store of record (docs/deployment.md); unset = embedded SQLite in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//i, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  /** PostgreSQL connections per instance. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Redis for live traffic between instances (needs DATABASE_URL); its channels are named with REDIS_KEY_PREFIX. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//i, 'must be a redis:// or rediss:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  REDIS_KEY_PREFIX: z.string().max(100).default('study:'),
+  /** With DATABASE_URL: how often loaded journals catch up with what other instances committed (0 = only through Redis). */
+  CLUSTER_RESYNC_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
   /** Compact a journal's update log into its snapshot past this many updates or bytes. */
   COMPACT_AFTER_UPDATES: z.coerce.number().int().min(1).default(500),
   COMPACT_AFTER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -84,6 +101,11 @@ export type Config = {
   publicBaseUrlExplicit: boolean;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   sqliteSynchronous: 'normal' | 'full';
+  /** postgres:// URL of the store of record; undefined = SQLite at dbPath. Never logged (it may hold a password). */
+  databaseUrl?: string;
+  databasePoolSize: number;
+  /** Several instances on one PostgreSQL database (docs/deployment.md); absent with SQLite. */
+  cluster?: { redisUrl?: string; redisKeyPrefix: string; resyncMs: number };
   compactAfterUpdates: number;
   compactAfterBytes: number;
   journalIdleMs: number;
@@ -117,6 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.LLM_BASE_URL === undefined) !== (e.LLM_MODEL === undefined)) {
     throw new ConfigError('Invalid configuration:\n  LLM_BASE_URL and LLM_MODEL must be set together (LLM_API_KEY too, unless the provider needs no key)');
   }
+  if (e.REDIS_URL !== undefined && e.DATABASE_URL === undefined) {
+    throw new ConfigError('Invalid configuration:\n  REDIS_URL needs DATABASE_URL: instances share journals through PostgreSQL (SQLite serves one instance)');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? 'localhost' : e.HOST;
   return {
@@ -128,6 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrlExplicit: e.PUBLIC_BASE_URL !== undefined,
     logLevel: e.LOG_LEVEL,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    cluster: e.DATABASE_URL === undefined ? undefined : { redisUrl: e.REDIS_URL, redisKeyPrefix: e.REDIS_KEY_PREFIX, resyncMs: e.CLUSTER_RESYNC_MS },
     compactAfterUpdates: e.COMPACT_AFTER_UPDATES,
     compactAfterBytes: e.COMPACT_AFTER_BYTES,
     journalIdleMs: e.JOURNAL_IDLE_SECONDS * 1000,

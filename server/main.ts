@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const svc = await startService(config, logger);
-  const boot = bootstrapIfEmpty(svc.ctx.db);
+  const boot = await bootstrapIfEmpty(svc.ctx.engine);
   if (boot && config.bootstrapPrintKey) {
     // Printed once, to the terminal only, never through the logger.
     process.stdout.write(

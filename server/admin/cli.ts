@@ -1,8 +1,10 @@
 /**
- * Admin command line: `npm run --silent admin -- <command> [--flags]`. Works on DATA_DIR's
- * database directly (WAL mode makes that safe while the server runs; every change takes effect on
- * the server's next request). Each command prints exactly one JSON object on stdout; errors go to
- * stderr with a non-zero exit code (2 for bad arguments, 1 for an unknown organization or key).
+ * Admin command line: `npm run --silent admin -- <command> [--flags]`. Works on the store of record
+ * directly: PostgreSQL when DATABASE_URL is set in its environment, else DATA_DIR's SQLite file
+ * (WAL mode makes that safe while the server runs). Changes reach running servers within
+ * CHANGE_CHECK_MS (server/auth/changes.ts). Each command prints exactly one JSON object on stdout;
+ * errors go to stderr with a non-zero exit code (2 for bad arguments, 1 for an unknown
+ * organization or key).
  */
 import { parseArgs } from 'node:util';
 import {
@@ -24,7 +26,7 @@ import { WINDOWS, type WindowName } from '../billing/limits.ts';
 import { MICROS_PER_USD, usd } from '../billing/prices.ts';
 import { BillingService } from '../billing/service.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase, type DB } from '../storage/db.ts';
+import { openStorageEngine, type StorageEngine } from '../storage/engine.ts';
 import { WebhookSecrets } from '../webhooks/secrets.ts';
 
 const USAGE = `Usage: npm run --silent admin -- <command>
@@ -60,9 +62,9 @@ function tierOf(v: string | undefined): Tier {
   return v as Tier;
 }
 
-function orgOf(db: DB, flags: Flags): Organization {
+async function orgOf(db: StorageEngine, flags: Flags): Promise<Organization> {
   const id = required(flags, 'org');
-  const org = getOrganization(db, id);
+  const org = await getOrganization(db, id);
   if (!org) throw new NotFoundError(`no organization with id ${id}`);
   return org;
 }
@@ -76,45 +78,44 @@ function microsOf(v: string, opts: { positive: boolean }): number {
   return micros;
 }
 
-function describeOrg(db: DB, billing: BillingService, org: Organization) {
-  const keys = listApiKeys(db, org.id);
+async function describeOrg(db: StorageEngine, billing: BillingService, org: Organization) {
+  const keys = await listApiKeys(db, org.id);
+  const limits = [];
+  for (const endpoint of ENDPOINTS) {
+    const l = await billing.limits(org.id, org.tier, endpoint);
+    limits.push({ endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom });
+  }
   return {
     org_id: org.id,
     name: org.name,
     tier: org.tier,
     created_at: org.created_at,
-    credit_balance_usd: usd(billing.credits.balance(org.id)),
+    credit_balance_usd: usd(await billing.credits.balance(org.id)),
     keys: { active: keys.filter((k) => k.revoked_at === null).length, revoked: keys.filter((k) => k.revoked_at !== null).length },
-    limits: ENDPOINTS.map((endpoint) => {
-      const l = billing.limits(org.id, org.tier, endpoint);
-      return { endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom };
-    }),
+    limits,
   };
 }
 
-const commands: Record<string, (db: DB, flags: Flags, billing: BillingService) => unknown> = {
-  'org create': (db, f) => {
-    const org = createOrganization(db, required(f, 'name'), tierOf(f.tier));
+const commands: Record<string, (db: StorageEngine, flags: Flags, billing: BillingService) => Promise<unknown>> = {
+  'org create': async (db, f) => {
+    const org = await createOrganization(db, required(f, 'name'), tierOf(f.tier));
     return { org_id: org.id, name: org.name, tier: org.tier };
   },
-  'org list': (db, _f, billing) => ({
-    count: countOrganizations(db),
-    organizations: listOrganizations(db).map((o) => ({
-      org_id: o.id,
-      name: o.name,
-      tier: o.tier,
-      created_at: o.created_at,
-      credit_balance_usd: usd(billing.credits.balance(o.id)),
-    })),
-  }),
-  'org show': (db, f, billing) => describeOrg(db, billing, orgOf(db, f)),
-  'org set-tier': (db, f) => {
+  'org list': async (db, _f, billing) => {
+    const organizations = [];
+    for (const o of await listOrganizations(db)) {
+      organizations.push({ org_id: o.id, name: o.name, tier: o.tier, created_at: o.created_at, credit_balance_usd: usd(await billing.credits.balance(o.id)) });
+    }
+    return { count: await countOrganizations(db), organizations };
+  },
+  'org show': async (db, f, billing) => describeOrg(db, billing, await orgOf(db, f)),
+  'org set-tier': async (db, f) => {
     const tier = tierOf(required(f, 'tier'));
-    const org = orgOf(db, f);
-    setOrganizationTier(db, org.id, tier);
+    const org = await orgOf(db, f);
+    await setOrganizationTier(db, org.id, tier);
     return { org_id: org.id, name: org.name, tier, previous_tier: org.tier };
   },
-  'org set-limit': (db, f, billing) => {
+  'org set-limit': async (db, f, billing) => {
     const name = required(f, 'endpoint');
     const endpoint = endpointByName(name);
     if (!endpoint) throw new UsageError(`unknown endpoint "${name}"; one of:\n  ${ENDPOINTS.join('\n  ')}`);
@@ -126,41 +127,41 @@ const commands: Record<string, (db: DB, flags: Flags, billing: BillingService) =
       if (!/^\d{1,9}$/.test(raw)) throw new UsageError(`--limit must be a whole number of requests (0 blocks the endpoint) or "default" (got "${raw}")`);
       limit = Number(raw);
     }
-    const org = orgOf(db, f);
-    billing.setLimit(org.id, endpoint, window as WindowName, limit);
-    const l = billing.limits(org.id, org.tier, endpoint);
+    const org = await orgOf(db, f);
+    await billing.setLimit(org.id, endpoint, window as WindowName, limit);
+    const l = await billing.limits(org.id, org.tier, endpoint);
     return { org_id: org.id, tier: org.tier, endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom };
   },
-  'credits set': (db, f, billing) => {
+  'credits set': async (db, f, billing) => {
     const micros = microsOf(required(f, 'usd'), { positive: false });
-    const org = orgOf(db, f);
-    return { org_id: org.id, credit_balance_usd: usd(billing.credits.set(org.id, micros)) };
+    const org = await orgOf(db, f);
+    return { org_id: org.id, credit_balance_usd: usd(await billing.credits.set(org.id, micros)) };
   },
-  'credits grant': (db, f, billing) => {
+  'credits grant': async (db, f, billing) => {
     const micros = microsOf(required(f, 'usd'), { positive: true });
-    const org = orgOf(db, f);
-    return { org_id: org.id, credit_balance_usd: usd(billing.credits.credit(org.id, micros)) };
+    const org = await orgOf(db, f);
+    return { org_id: org.id, credit_balance_usd: usd(await billing.credits.credit(org.id, micros)) };
   },
-  'key create': (db, f) => {
-    const org = orgOf(db, f);
+  'key create': async (db, f) => {
+    const org = await orgOf(db, f);
     return createApiKey(db, org.id, f.name);
   },
-  'key list': (db, f) => {
-    const org = orgOf(db, f);
-    return { org_id: org.id, keys: listApiKeys(db, org.id) };
+  'key list': async (db, f) => {
+    const org = await orgOf(db, f);
+    return { org_id: org.id, keys: await listApiKeys(db, org.id) };
   },
-  'key revoke': (db, f) => {
+  'key revoke': async (db, f) => {
     const keyId = required(f, 'key-id');
-    const key = revokeApiKey(db, keyId);
+    const key = await revokeApiKey(db, keyId);
     if (!key) throw new NotFoundError(`no API key with id ${keyId}`);
     return { key_id: key.key_id, org_id: key.org_id, revoked_at: key.revoked_at };
   },
   // Webhook signing secrets (docs/webhooks.md): shown whenever asked, created on first use.
-  'webhook secret': (db, f) => ({ secret: new WebhookSecrets(db).secret(orgOf(db, f).id) }),
-  'webhook rotate-secret': (db, f) => ({ secret: new WebhookSecrets(db).rotate(orgOf(db, f).id) }),
+  'webhook secret': async (db, f) => ({ secret: await new WebhookSecrets(db).secret((await orgOf(db, f)).id) }),
+  'webhook rotate-secret': async (db, f) => ({ secret: await new WebhookSecrets(db).rotate((await orgOf(db, f)).id) }),
 };
 
-export function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.env): { code: number; out?: string; err?: string } {
+export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; out?: string; err?: string }> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -184,22 +185,24 @@ export function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const name = parsed.positionals.slice(0, 2).join(' ');
   const command = commands[name];
   if (!command || parsed.positionals.length !== 2) return { code: 2, err: `Unknown command "${parsed.positionals.join(' ')}"\n${USAGE}` };
-  const db = openDatabase(loadConfig(env).dbPath);
+  const config = loadConfig(env);
+  // DATABASE_URL (in the environment given) selects PostgreSQL, as for the server.
+  const db = await openStorageEngine({ databaseUrl: config.databaseUrl, sqliteFile: config.dbPath, poolSize: 2 });
   const billing = new BillingService(db, systemClock);
   try {
-    return { code: 0, out: JSON.stringify(command(db, parsed.values as Flags, billing)) };
+    return { code: 0, out: JSON.stringify(await command(db, parsed.values as Flags, billing)) };
   } catch (e) {
     if (e instanceof UsageError) return { code: 2, err: `${e.message}\n${USAGE}` };
     if (e instanceof NotFoundError) return { code: 1, err: e.message };
     throw e;
   } finally {
-    billing.close();
-    db.close();
+    await billing.close();
+    await db.close();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = runAdmin(process.argv.slice(2));
+  const r = await runAdmin(process.argv.slice(2));
   if (r.out) process.stdout.write(`${r.out}\n`);
   if (r.err) process.stderr.write(`${r.err}\n`);
   process.exitCode = r.code;

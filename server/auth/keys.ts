@@ -3,9 +3,9 @@
  * plus a short prefix so people can tell their keys apart in listings.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import type { DB } from '../storage/db.ts';
+import type { Queryable } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
+import { changeWatch, noteChange, type ChangeWatch } from './changes.ts';
 
 export const TIERS = ['developer', 'scale', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -31,115 +31,132 @@ export function hashKey(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex');
 }
 
-export function createOrganization(db: DB, name: string, tier: Tier = 'developer'): Organization {
+export async function createOrganization(q: Queryable, name: string, tier: Tier = 'developer'): Promise<Organization> {
   const org: Organization = { id: randomUUID(), name, tier, created_at: nowIso() };
-  db.prepare('INSERT INTO organizations (id, name, tier, created_at) VALUES (?, ?, ?, ?)').run(
-    org.id,
-    org.name,
-    org.tier,
-    org.created_at,
-  );
+  await q.run('INSERT INTO organizations (id, name, tier, created_at) VALUES (?, ?, ?, ?)', [org.id, org.name, org.tier, org.created_at]);
   return org;
 }
 
-export function getOrganization(db: DB, orgId: string): Organization | undefined {
-  return db.prepare('SELECT id, name, tier, created_at FROM organizations WHERE id = ?').get(orgId) as
-    | Organization
-    | undefined;
+export function getOrganization(q: Queryable, orgId: string): Promise<Organization | undefined> {
+  return q.get<Organization>('SELECT id, name, tier, created_at FROM organizations WHERE id = ? LIMIT 1', [orgId]);
 }
 
-export function createApiKey(db: DB, orgId: string, name?: string): { key_id: string; api_key: string } {
-  if (!getOrganization(db, orgId)) throw new Error(`no organization with id ${orgId}`);
+export async function createApiKey(q: Queryable, orgId: string, name?: string): Promise<{ key_id: string; api_key: string }> {
+  if (!(await getOrganization(q, orgId))) throw new Error(`no organization with id ${orgId}`);
   const apiKey = KEY_PREFIX + randomBytes(24).toString('base64url');
   const keyId = randomUUID();
-  db.prepare(
-    'INSERT INTO api_keys (id, org_id, name, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(keyId, orgId, name ?? null, hashKey(apiKey), apiKey.slice(0, KEY_PREFIX.length + 4), nowIso());
+  await q.run('INSERT INTO api_keys (id, org_id, name, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    keyId,
+    orgId,
+    name ?? null,
+    hashKey(apiKey),
+    apiKey.slice(0, KEY_PREFIX.length + 4),
+    nowIso(),
+  ]);
   return { key_id: keyId, api_key: apiKey };
 }
 
 /**
- * Key resolution runs on every request, so principals are cached per database. The cache is
- * dropped whenever another connection (the admin command line) has written to the database —
- * SQLite's data_version tells, for about a microsecond — and by this process's own revocations
- * and tier changes below, so a revoked key is refused from its very next request.
+ * Key resolution runs on every request, so principals are cached per store. The cache is dropped
+ * when this process revokes a key or changes a tier (at commit), and when the store's change
+ * counter moved (changes.ts: another process or instance did), which is read at most every
+ * CHANGE_CHECK_MS: a revocation made elsewhere is refused from 20 ms after it committed.
  */
 interface KeyCache {
-  lookup: Statement;
-  dataVersion: Statement;
+  watch: ChangeWatch;
   seenVersion: number;
+  seenLocal: number;
+  /** Bumped on every clear, so that a lookup that started before a clear is not cached after it. */
+  generation: number;
   principals: Map<string, Principal>;
 }
-const keyCaches = new WeakMap<DB, KeyCache>();
+const keyCaches = new WeakMap<Queryable, KeyCache>();
 const MAX_CACHED_KEYS = 10_000;
+/** Changes made by this process: every cache of the process drops its principals when it moves. */
+let localChanges = 0;
 
-function keyCache(db: DB): KeyCache {
-  let c = keyCaches.get(db);
-  if (!c) {
-    c = {
-      lookup: db.prepare(
-        `SELECT k.id AS keyId, o.id AS orgId, o.name AS orgName, o.tier AS tier
-           FROM api_keys k JOIN organizations o ON o.id = k.org_id
-          WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
-      ),
-      dataVersion: db.prepare('PRAGMA data_version').pluck(),
-      seenVersion: -1,
-      principals: new Map(),
-    };
-    keyCaches.set(db, c);
-  }
+const LOOKUP = `SELECT k.id AS "keyId", o.id AS "orgId", o.name AS "orgName", o.tier AS tier
+  FROM api_keys k JOIN organizations o ON o.id = k.org_id
+ WHERE k.key_hash = ? AND k.revoked_at IS NULL LIMIT 1`;
+
+function keyCache(q: Queryable): KeyCache {
+  let c = keyCaches.get(q);
+  if (!c) keyCaches.set(q, (c = { watch: changeWatch(q), seenVersion: -1, seenLocal: localChanges, generation: 0, principals: new Map() }));
   return c;
 }
 
-/** Forgets cached principals, after this process changed keys or organizations. */
-export function forgetCachedKeys(db: DB): void {
-  keyCaches.get(db)?.principals.clear();
+/** Forgets every cached principal of this process, after it changed keys or organizations. */
+export function forgetCachedKeys(_q?: Queryable): void {
+  localChanges++;
 }
 
-export function resolveApiKey(db: DB, apiKey: string): Principal | undefined {
-  const c = keyCache(db);
-  const version = c.dataVersion.get() as number;
-  if (version !== c.seenVersion) {
+export async function resolveApiKey(q: Queryable, apiKey: string): Promise<Principal | undefined> {
+  return resolveApiKeyNow(q, apiKey);
+}
+
+/**
+ * `resolveApiKey` answering synchronously from the cache when it can: the /v1 middleware's hot
+ * path, where every await costs.
+ */
+export function resolveApiKeyNow(q: Queryable, apiKey: string): Principal | Promise<Principal | undefined> {
+  const c = keyCache(q);
+  const v = c.watch.current();
+  return typeof v === 'number' ? fromCache(q, c, v, apiKey) : v.then((version) => fromCache(q, c, version, apiKey));
+}
+
+function fromCache(q: Queryable, c: KeyCache, version: number, apiKey: string): Principal | Promise<Principal | undefined> {
+  if (version !== c.seenVersion || localChanges !== c.seenLocal) {
     c.principals.clear();
+    c.generation++;
     c.seenVersion = version;
+    c.seenLocal = localChanges;
   }
   const hash = hashKey(apiKey);
-  const hit = c.principals.get(hash);
-  if (hit) return hit;
-  const principal = c.lookup.get(hash) as Principal | undefined;
-  if (principal) {
+  return c.principals.get(hash) ?? lookUp(q, c, hash);
+}
+
+async function lookUp(q: Queryable, c: KeyCache, hash: string): Promise<Principal | undefined> {
+  const generation = c.generation;
+  const principal = await q.get<Principal>(LOOKUP, [hash]);
+  if (principal && generation === c.generation && localChanges === c.seenLocal) {
     if (c.principals.size >= MAX_CACHED_KEYS) c.principals.clear();
     c.principals.set(hash, principal);
   }
   return principal;
 }
 
-export function countOrganizations(db: DB): number {
-  return (db.prepare('SELECT COUNT(*) AS n FROM organizations').get() as { n: number }).n;
+export async function countOrganizations(q: Queryable): Promise<number> {
+  return (await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM organizations'))!.n;
 }
 
 /**
  * First start on an empty database: one Developer organization and one key, so `npm start` alone
- * gives a usable service. Returns the key only when it was created now.
+ * gives a usable service. Returns the key only when it was created now. Immediate: instances
+ * starting together on one database create one organization between them.
  */
-export function bootstrapIfEmpty(db: DB): { org: Organization; key_id: string; api_key: string } | undefined {
-  const run = db.transaction(() => {
-    if (countOrganizations(db) > 0) return undefined;
-    const org = createOrganization(db, 'Default organization', 'developer');
-    return { org, ...createApiKey(db, org.id, 'bootstrap') };
-  });
-  return run.immediate();
+export function bootstrapIfEmpty(q: Queryable): Promise<{ org: Organization; key_id: string; api_key: string } | undefined> {
+  return q.transaction(
+    async (tx) => {
+      if ((await countOrganizations(tx)) > 0) return undefined;
+      const org = await createOrganization(tx, 'Default organization', 'developer');
+      return { org, ...(await createApiKey(tx, org.id, 'bootstrap')) };
+    },
+    { immediate: true },
+  );
 }
 
-export function listOrganizations(db: DB): Organization[] {
-  return db.prepare('SELECT id, name, tier, created_at FROM organizations ORDER BY created_at, id').all() as Organization[];
+export function listOrganizations(q: Queryable): Promise<Organization[]> {
+  return q.all<Organization>('SELECT id, name, tier, created_at FROM organizations ORDER BY created_at, id');
 }
 
 /** Returns false when there is no such organization. Takes effect on the next request. */
-export function setOrganizationTier(db: DB, orgId: string, tier: Tier): boolean {
-  const changed = db.prepare('UPDATE organizations SET tier = ? WHERE id = ?').run(tier, orgId).changes === 1;
-  forgetCachedKeys(db);
-  return changed;
+export function setOrganizationTier(q: Queryable, orgId: string, tier: Tier): Promise<boolean> {
+  return q.transaction(async (tx) => {
+    const changed = (await tx.run('UPDATE organizations SET tier = ? WHERE id = ?', [tier, orgId])).changes === 1;
+    await noteChange(tx);
+    tx.afterCommit(() => forgetCachedKeys());
+    return changed;
+  });
 }
 
 export interface ApiKeyInfo {
@@ -151,20 +168,24 @@ export interface ApiKeyInfo {
 }
 
 /** An organization's keys without secrets (only the hash is stored anyway). */
-export function listApiKeys(db: DB, orgId: string): ApiKeyInfo[] {
-  return db
-    .prepare('SELECT id AS key_id, name, prefix, created_at, revoked_at FROM api_keys WHERE org_id = ? ORDER BY created_at, id')
-    .all(orgId) as ApiKeyInfo[];
+export function listApiKeys(q: Queryable, orgId: string): Promise<ApiKeyInfo[]> {
+  return q.all<ApiKeyInfo>('SELECT id AS key_id, name, prefix, created_at, revoked_at FROM api_keys WHERE org_id = ? ORDER BY created_at, id', [orgId]);
 }
 
 /**
- * Revokes a key at once: REST authentication reads revoked_at on every request. Revoking a
- * revoked key keeps its first revocation time. Undefined when there is no such key.
+ * Revokes a key at once: this process forgets its cached principals at commit, other processes
+ * within CHANGE_CHECK_MS. Revoking a revoked key keeps its first revocation time. Undefined when
+ * there is no such key.
  */
-export function revokeApiKey(db: DB, keyId: string): (ApiKeyInfo & { org_id: string }) | undefined {
-  db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(nowIso(), keyId);
-  forgetCachedKeys(db);
-  return db
-    .prepare('SELECT id AS key_id, org_id, name, prefix, created_at, revoked_at FROM api_keys WHERE id = ?')
-    .get(keyId) as (ApiKeyInfo & { org_id: string }) | undefined;
+export function revokeApiKey(q: Queryable, keyId: string): Promise<(ApiKeyInfo & { org_id: string }) | undefined> {
+  return q.transaction(async (tx) => {
+    if ((await tx.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [nowIso(), keyId])).changes > 0) {
+      await noteChange(tx);
+      tx.afterCommit(() => forgetCachedKeys());
+    }
+    return tx.get<ApiKeyInfo & { org_id: string }>(
+      'SELECT id AS key_id, org_id, name, prefix, created_at, revoked_at FROM api_keys WHERE id = ? LIMIT 1',
+      [keyId],
+    );
+  });
 }

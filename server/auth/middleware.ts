@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { DB } from '../storage/db.ts';
-import { resolveApiKey, type Principal } from './keys.ts';
+import type { StorageEngine } from '../storage/engine.ts';
+import { resolveApiKeyNow, type Principal } from './keys.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -15,20 +15,25 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-export function requireApiKey(db: DB) {
+export function requireApiKey(engine: StorageEngine) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const token = bearerToken(req.headers.authorization);
     if (!token) {
       res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'Missing API key: send Authorization: Bearer <key>' });
       return;
     }
-    const principal = resolveApiKey(db, token);
-    if (!principal) {
-      res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'Invalid or revoked API key' });
-      return;
-    }
-    req.principal = principal;
-    next();
+    const proceed = (principal: Principal | undefined) => {
+      if (!principal) {
+        res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'Invalid or revoked API key' });
+        return;
+      }
+      req.principal = principal;
+      next();
+    };
+    // Synchronous on a cache hit: no await on the path of every request.
+    const resolved = resolveApiKeyNow(engine, token);
+    if (resolved instanceof Promise) resolved.then(proceed, next);
+    else proceed(resolved);
   };
 }
 

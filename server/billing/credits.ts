@@ -1,18 +1,20 @@
 /**
  * Credit balances in integer micro-dollars, and reservations for asynchronous work. Every method
- * is synchronous SQL, so a caller can run it inside the transaction that commits its effect (a
- * nested better-sqlite3 transaction becomes a savepoint). A balance never goes below zero: a debit
- * that does not fit is refused with 402 and changes nothing.
+ * that touches storage takes an optional last `q`: a caller's transaction to join (so a charge
+ * commits or rolls back with the effect it pays for), by default the engine. A balance never goes
+ * below zero: a debit that does not fit is refused with 402 and changes nothing; the check and the
+ * debit are one conditional UPDATE, so parallel debits on any number of instances cannot overdraw.
  *
  * Reads have no effect to commit with, so their small flat price is held in memory as pending
- * (`chargeRead`) and written with the next debit of the organization, or by `flush` (every second
- * and at shutdown): a read costs no SQLite write. Every balance this class reports or checks is
- * the stored one less what is pending, so pending charges can never overdraw it.
+ * (`holdRead`) and written by `flush` (every second and at shutdown): a read costs no write. Every
+ * balance this class reports or checks is the stored one less what this process has pending, so
+ * its pending charges can never overdraw it. (Another instance's pending reads are not seen until
+ * it flushes them: the flush then takes the balance to zero at most, never below.)
  */
 import { randomUUID } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
+import { noteChange } from '../auth/changes.ts';
 import { HttpError } from '../http/errors.ts';
-import type { DB } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
 import { usd } from './prices.ts';
 
@@ -36,190 +38,255 @@ export interface Reservation {
   closed_at: string | null;
 }
 
+const SELECT_BALANCE = 'SELECT credit_balance_micros AS b FROM organizations WHERE id = ? LIMIT 1';
+/** Takes `micros` only when the stored balance covers it and what is pending here (the last parameter). */
+const TAKE = `UPDATE organizations SET credit_balance_micros = credit_balance_micros - ?
+  WHERE id = ? AND credit_balance_micros >= ? RETURNING credit_balance_micros AS b`;
+const GIVE = 'UPDATE organizations SET credit_balance_micros = credit_balance_micros + ? WHERE id = ? RETURNING credit_balance_micros AS b';
+const PUT = 'UPDATE organizations SET credit_balance_micros = ? WHERE id = ? RETURNING credit_balance_micros AS b';
+const TAKE_UP_TO = `UPDATE organizations SET credit_balance_micros = CASE WHEN credit_balance_micros > ? THEN credit_balance_micros - ? ELSE 0 END
+  WHERE id = ?`;
+const RESERVATION_COLUMNS = 'id, org_id, purpose, amount_micros, status, cost_micros, created_at, closed_at';
+
+function add(m: Map<string, number>, orgId: string, micros: number): void {
+  m.set(orgId, (m.get(orgId) ?? 0) + micros);
+}
+
+function subtract(m: Map<string, number>, orgId: string, micros: number): void {
+  const left = (m.get(orgId) ?? 0) - micros;
+  if (left > 0) m.set(orgId, left);
+  else m.delete(orgId);
+}
+
 export class CreditLedger {
-  private readonly get: Statement;
-  private readonly take: Statement;
-  private readonly give: Statement;
-  private readonly put: Statement;
-  private readonly insertReservation: Statement;
-  private readonly findReservation: Statement;
-  private readonly closeReservation: Statement;
-  private readonly takeUpTo: Statement;
   /** orgId -> micro-dollars of reads served but not yet written. */
   private readonly pending = new Map<string, number>();
+  /** orgId -> micro-dollars of reads a flush is writing now (still counted until it commits). */
+  private readonly flushing = new Map<string, number>();
+  private flushRun: Promise<void> | undefined;
 
   /**
-   * @param onStoredChange told after each change of an organization's stored balance, so a cache
-   *   of it (BillingService's) can drop the entry.
+   * @param onStoredChange told after each committed change of an organization's stored balance
+   *   made by this process, so a cache of it (BillingService's) can drop the entry.
    */
   constructor(
-    readonly db: DB,
+    readonly engine: StorageEngine,
     private readonly onStoredChange: (orgId: string) => void = () => {},
-  ) {
-    this.get = db.prepare('SELECT credit_balance_micros AS b FROM organizations WHERE id = ?').pluck();
-    this.take = db
-      .prepare(
-        `UPDATE organizations SET credit_balance_micros = credit_balance_micros - ?
-          WHERE id = ? AND credit_balance_micros >= ? RETURNING credit_balance_micros`,
-      )
-      .pluck();
-    this.give = db
-      .prepare('UPDATE organizations SET credit_balance_micros = credit_balance_micros + ? WHERE id = ? RETURNING credit_balance_micros')
-      .pluck();
-    this.takeUpTo = db.prepare(
-      'UPDATE organizations SET credit_balance_micros = MAX(0, credit_balance_micros - ?) WHERE id = ?',
-    );
-    this.put = db.prepare('UPDATE organizations SET credit_balance_micros = ? WHERE id = ? RETURNING credit_balance_micros').pluck();
-    this.insertReservation = db.prepare(
-      `INSERT INTO credit_reservations (id, org_id, purpose, amount_micros, status, created_at)
-       VALUES (?, ?, ?, ?, 'held', ?)`,
-    );
-    this.findReservation = db.prepare('SELECT * FROM credit_reservations WHERE id = ?');
-    this.closeReservation = db.prepare(
-      "UPDATE credit_reservations SET status = ?, cost_micros = ?, closed_at = ? WHERE id = ? AND status = 'held'",
-    );
+  ) {}
+
+  /** Read charges of this process not yet in the stored balance. */
+  unwritten(orgId: string): number {
+    return (this.pending.get(orgId) ?? 0) + (this.flushing.get(orgId) ?? 0);
   }
 
   /** Balance in micro-dollars (pending read charges deducted); throws for an unknown organization. */
-  balance(orgId: string): number {
-    const b = this.get.get(orgId) as number | undefined;
-    if (b === undefined) throw new Error(`no organization with id ${orgId}`);
-    return b - (this.pending.get(orgId) ?? 0);
+  async balance(orgId: string, q: Queryable = this.engine): Promise<number> {
+    const row = await q.get<{ b: number }>(SELECT_BALANCE, [orgId]);
+    if (!row) throw new Error(`no organization with id ${orgId}`);
+    return row.b - this.unwritten(orgId);
   }
 
-  /** Debits `micros` (and any pending read charges) or returns undefined, changing nothing, when short. */
-  tryDebit(orgId: string, micros: number): number | undefined {
-    const pending = this.pending.get(orgId) ?? 0;
-    const total = micros + pending;
-    const left = this.take.get(total, orgId, total) as number | undefined;
-    if (left !== undefined) {
-      if (pending > 0) this.pending.delete(orgId);
-      this.onStoredChange(orgId);
-    }
-    return left;
+  /** Debits `micros` or returns undefined, changing nothing, when the balance (less pending reads) is short. */
+  async tryDebit(orgId: string, micros: number, q: Queryable = this.engine): Promise<number | undefined> {
+    const pending = this.unwritten(orgId);
+    const row = await q.get<{ b: number }>(TAKE, [micros, orgId, micros + pending]);
+    if (!row) return undefined;
+    q.afterCommit(() => this.onStoredChange(orgId));
+    return row.b - pending;
   }
 
   /** Debits `micros` and returns the new balance; 402 when the balance is short. */
-  debit(orgId: string, micros: number): number {
+  async debit(orgId: string, micros: number, q: Queryable = this.engine): Promise<number> {
     checkAmount(micros);
-    const left = this.tryDebit(orgId, micros);
-    if (left === undefined) throw new InsufficientCredit(this.balance(orgId), micros);
+    const left = await this.tryDebit(orgId, micros, q);
+    if (left === undefined) throw new InsufficientCredit(await this.balance(orgId, q), micros);
     return left;
   }
 
   /**
-   * Pays for a read: true when the balance covers `micros`, which is then pending; false (nothing
-   * changed) when it does not. No write; `storedBalance`, when the caller has just read it, saves
-   * the SELECT.
+   * Pays for a read against a stored balance the caller has just read (admission caches it): true
+   * when it covers `micros` and what is already pending, which then includes `micros`; false
+   * (nothing changed) when it does not. No storage: synchronous.
    */
-  chargeRead(orgId: string, micros: number, storedBalance?: number): boolean {
-    const balance = storedBalance === undefined ? this.balance(orgId) : storedBalance - (this.pending.get(orgId) ?? 0);
-    if (balance < micros) return false;
-    this.pending.set(orgId, (this.pending.get(orgId) ?? 0) + micros);
+  holdRead(orgId: string, micros: number, storedBalance: number): boolean {
+    if (storedBalance - this.unwritten(orgId) < micros) return false;
+    add(this.pending, orgId, micros);
     return true;
   }
 
+  /** `holdRead` against the stored balance read now (or the one given). */
+  async chargeRead(orgId: string, micros: number, storedBalance?: number, q: Queryable = this.engine): Promise<boolean> {
+    if (storedBalance === undefined) {
+      const row = await q.get<{ b: number }>(SELECT_BALANCE, [orgId]);
+      if (!row) throw new Error(`no organization with id ${orgId}`);
+      storedBalance = row.b;
+    }
+    return this.holdRead(orgId, micros, storedBalance);
+  }
+
   /** Gives a read's price back (the read failed). */
-  refundRead(orgId: string, micros: number): void {
+  async refundRead(orgId: string, micros: number, q: Queryable = this.engine): Promise<void> {
     const pending = this.pending.get(orgId) ?? 0;
     if (pending >= micros) {
-      if (pending === micros) this.pending.delete(orgId);
-      else this.pending.set(orgId, pending - micros);
-    } else {
-      this.pending.delete(orgId);
-      this.credit(orgId, micros - pending);
+      subtract(this.pending, orgId, micros);
+      return;
     }
+    // Already written (or being written) by a flush: give the rest back in storage.
+    this.pending.delete(orgId);
+    await this.give(orgId, micros - pending, q);
   }
 
   /**
-   * Writes pending read charges; call inside a transaction. A charge larger than the stored
-   * balance (an admin set it lower meanwhile) takes the balance to zero, never below.
+   * Writes pending read charges, in one transaction of its own; flushes never overlap. A charge
+   * larger than the stored balance (an admin set it lower meanwhile, or another instance spent it)
+   * takes the balance to zero, never below. On failure the charges stay pending.
    */
-  flush(): void {
-    for (const [orgId, micros] of this.pending) {
-      this.takeUpTo.run(micros, orgId);
-      this.onStoredChange(orgId);
-    }
-    this.pending.clear();
+  flush(): Promise<void> {
+    // Started at once when none runs, so that a close of the engine asked for right after waits for it.
+    const run = this.flushRun ? this.flushRun.then(() => this.flushOnce()) : this.flushOnce();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.flushRun = settled;
+    void settled.then(() => {
+      if (this.flushRun === settled) this.flushRun = undefined;
+    });
+    return run;
   }
 
-  /** Adds credit (a grant or a refund); returns the new balance. */
-  credit(orgId: string, micros: number): number {
+  private async flushOnce(): Promise<void> {
+    if (this.pending.size === 0) return;
+    // Sorted: two instances flushing the same organizations lock their rows in the same order.
+    const batch = [...this.pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.pending.clear();
+    for (const [orgId, micros] of batch) add(this.flushing, orgId, micros);
+    try {
+      await this.engine.transaction(async (tx) => {
+        for (const [orgId, micros] of batch) await tx.run(TAKE_UP_TO, [micros, micros, orgId]);
+      });
+    } catch (e) {
+      for (const [orgId, micros] of batch) add(this.pending, orgId, micros);
+      throw e;
+    } finally {
+      for (const [orgId, micros] of batch) subtract(this.flushing, orgId, micros);
+    }
+    for (const [orgId] of batch) this.onStoredChange(orgId);
+  }
+
+  /** Adds credit (a grant); returns the new balance. Other instances see it within CHANGE_CHECK_MS. */
+  async credit(orgId: string, micros: number, q: Queryable = this.engine): Promise<number> {
     checkAmount(micros);
-    const b = this.give.get(micros, orgId) as number | undefined;
-    if (b === undefined) throw new Error(`no organization with id ${orgId}`);
-    this.onStoredChange(orgId);
-    return b - (this.pending.get(orgId) ?? 0);
+    return q.transaction(async (tx) => {
+      const b = await this.give(orgId, micros, tx);
+      await noteChange(tx);
+      return b;
+    });
   }
 
   /** Sets the balance; read charges pending until now are forgiven (the new balance is what counts). */
-  set(orgId: string, micros: number): number {
+  async set(orgId: string, micros: number, q: Queryable = this.engine): Promise<number> {
     checkAmount(micros);
-    const b = this.put.get(micros, orgId) as number | undefined;
-    if (b === undefined) throw new Error(`no organization with id ${orgId}`);
-    this.pending.delete(orgId);
-    this.onStoredChange(orgId);
-    return b;
+    return q.transaction(async (tx) => {
+      const row = await tx.get<{ b: number }>(PUT, [micros, orgId]);
+      if (!row) throw new Error(`no organization with id ${orgId}`);
+      await noteChange(tx);
+      tx.afterCommit(() => {
+        this.pending.delete(orgId);
+        this.onStoredChange(orgId);
+      });
+      return row.b;
+    });
   }
 
   /**
    * Holds `micros` for an asynchronous job (a practice set, a video): debited now, so concurrent
-   * jobs cannot together overdraw the balance; 402 when it does not fit. Call inside the
-   * transaction that records the job.
+   * jobs cannot together overdraw the balance; 402 when it does not fit. Pass the transaction that
+   * records the job as `q`, so that both commit or neither does.
    */
-  reserve(orgId: string, micros: number, purpose: string): Reservation {
-    const run = this.db.transaction(() => {
-      this.debit(orgId, micros);
-      const id = randomUUID();
-      this.insertReservation.run(id, orgId, purpose, micros, nowIso());
-      return this.reservation(id)!;
+  async reserve(orgId: string, micros: number, purpose: string, q: Queryable = this.engine): Promise<Reservation> {
+    checkAmount(micros);
+    return q.transaction(async (tx) => {
+      await this.debit(orgId, micros, tx);
+      const r: Reservation = {
+        id: randomUUID(),
+        org_id: orgId,
+        purpose,
+        amount_micros: micros,
+        status: 'held',
+        cost_micros: null,
+        created_at: nowIso(),
+        closed_at: null,
+      };
+      await tx.run(
+        `INSERT INTO credit_reservations (id, org_id, purpose, amount_micros, status, created_at) VALUES (?, ?, ?, ?, 'held', ?)`,
+        [r.id, r.org_id, r.purpose, r.amount_micros, r.created_at],
+      );
+      return r;
     });
-    return run();
   }
 
-  reservation(id: string): Reservation | undefined {
-    return this.findReservation.get(id) as Reservation | undefined;
+  reservation(id: string, q: Queryable = this.engine): Promise<Reservation | undefined> {
+    return q.get<Reservation>(`SELECT ${RESERVATION_COLUMNS} FROM credit_reservations WHERE id = ? LIMIT 1`, [id]);
   }
 
   /**
    * Settles a held reservation at the job's real cost: the unused part goes back to the balance;
    * a cost above the reservation takes the difference from the balance, as far as it reaches (the
-   * balance never goes negative). Returns the cost actually charged.
+   * balance never goes negative). Returns the cost actually charged. The reservation is closed by
+   * the first statement (`... WHERE status = 'held'`): of two instances settling or refunding it at
+   * once, exactly one does; the other gets "already settled".
    */
-  settle(id: string, costMicros: number): { cost_micros: number; balance_micros: number } {
+  async settle(id: string, costMicros: number, q: Queryable = this.engine): Promise<{ cost_micros: number; balance_micros: number }> {
     checkAmount(costMicros);
-    const run = this.db.transaction(() => {
-      const r = this.held(id);
+    return q.transaction(async (tx) => {
+      const r = await this.close(id, 'settled', tx);
       let cost = costMicros;
       if (cost <= r.amount_micros) {
-        if (r.amount_micros > cost) this.credit(r.org_id, r.amount_micros - cost);
+        if (r.amount_micros > cost) await this.give(r.org_id, r.amount_micros - cost, tx);
       } else {
-        const extra = Math.min(cost - r.amount_micros, this.balance(r.org_id));
-        if (extra > 0) this.debit(r.org_id, extra);
+        // Locked until commit: the balance cannot shrink between this read and the debit.
+        const row = await tx.get<{ b: number }>(`SELECT credit_balance_micros AS b FROM organizations WHERE id = ?${tx.dialect.forUpdate}`, [r.org_id]);
+        const available = Math.max(0, (row?.b ?? 0) - this.unwritten(r.org_id));
+        const extra = Math.min(cost - r.amount_micros, available);
+        if (extra > 0) {
+          await tx.run('UPDATE organizations SET credit_balance_micros = credit_balance_micros - ? WHERE id = ?', [extra, r.org_id]);
+          tx.afterCommit(() => this.onStoredChange(r.org_id));
+        }
         cost = r.amount_micros + extra;
       }
-      this.closeReservation.run('settled', cost, nowIso(), id);
-      return { cost_micros: cost, balance_micros: this.balance(r.org_id) };
+      await tx.run('UPDATE credit_reservations SET cost_micros = ? WHERE id = ?', [cost, id]);
+      return { cost_micros: cost, balance_micros: await this.balance(r.org_id, tx) };
     });
-    return run();
   }
 
-  /** Gives a held reservation back in full (the job failed or was cancelled). */
-  refund(id: string): { balance_micros: number } {
-    const run = this.db.transaction(() => {
-      const r = this.held(id);
-      const balance = this.credit(r.org_id, r.amount_micros);
-      this.closeReservation.run('refunded', 0, nowIso(), id);
-      return { balance_micros: balance };
+  /** Gives a held reservation back in full (the job failed or was cancelled); exactly once, like `settle`. */
+  async refund(id: string, q: Queryable = this.engine): Promise<{ balance_micros: number }> {
+    return q.transaction(async (tx) => {
+      const r = await this.close(id, 'refunded', tx);
+      await tx.run('UPDATE credit_reservations SET cost_micros = 0 WHERE id = ?', [id]);
+      return { balance_micros: await this.give(r.org_id, r.amount_micros, tx) };
     });
-    return run();
   }
 
-  private held(id: string): Reservation {
-    const r = this.reservation(id);
-    if (!r) throw new Error(`no credit reservation with id ${id}`);
-    if (r.status !== 'held') throw new Error(`credit reservation ${id} is already ${r.status}`);
-    return r;
+  /** Closes a held reservation (one atomic UPDATE); throws when there is none or it is closed. */
+  private async close(id: string, status: 'settled' | 'refunded', tx: Queryable): Promise<{ org_id: string; amount_micros: number }> {
+    const r = await tx.get<{ org_id: string; amount_micros: number }>(
+      `UPDATE credit_reservations SET status = ?, closed_at = ? WHERE id = ? AND status = 'held' RETURNING org_id, amount_micros`,
+      [status, nowIso(), id],
+    );
+    if (r) return r;
+    const existing = await this.reservation(id, tx);
+    if (!existing) throw new Error(`no credit reservation with id ${id}`);
+    throw new Error(`credit reservation ${id} is already ${existing.status}`);
+  }
+
+  /** Adds to the stored balance; returns the balance less pending reads. */
+  private async give(orgId: string, micros: number, q: Queryable): Promise<number> {
+    const row = await q.get<{ b: number }>(GIVE, [micros, orgId]);
+    if (!row) throw new Error(`no organization with id ${orgId}`);
+    q.afterCommit(() => this.onStoredChange(orgId));
+    return row.b - this.unwritten(orgId);
   }
 }
 

@@ -6,4 +6,4 @@ export { ENDPOINTS, OTHER_ENDPOINT, endpointByName, matchEndpoint, type Endpoint
 export { limitsFor, DAY_LIMITS, MINUTE_LIMITS, DEFAULT_MINUTE_LIMIT, ENTERPRISE_CUSTOM_DEFAULT, type WindowName } from './limits.ts';
 export { PRICES, priceOf, priceTable, MICROS_PER_USD, STARTING_CREDIT_MICROS, usd } from './prices.ts';
 export { chargeFor, meterRequests, rejectUpgrade, Meter } from './middleware.ts';
-export { SqliteRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
+export { ProcessRateLimitStore, SharedRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';

@@ -1,14 +1,15 @@
 /**
  * Per-request metering for the /v1 router, mounted right after authentication: one call to
- * BillingService.admit (in memory, no SQL on the request path) counts the request against its
- * organization's limits, pays for flat-priced reads, and sets the RateLimit headers. Writes are paid by their
- * domain inside the transaction that commits their effect, through `chargeFor(req, units)`.
+ * BillingService.admit counts the request against its organization's limits, pays for
+ * flat-priced reads (in memory), and sets the RateLimit headers. Writes are paid by their domain
+ * inside the transaction that commits their effect, through `chargeFor(req, units)`.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { principalOf } from '../auth/middleware.ts';
 import type { Principal } from '../auth/keys.ts';
+import type { Queryable } from '../storage/engine.ts';
 import type { CreditLedger } from './credits.ts';
 import { matchEndpoint, type EndpointKey } from './endpoints.ts';
 import { priceOf } from './prices.ts';
@@ -29,20 +30,20 @@ export class Meter {
   ) {}
 
   /**
-   * A function that debits this request's price for `units` of work (402 when the balance is
-   * short). Call it first inside the SQLite transaction that commits the request's effect, so
-   * both commit or neither does.
+   * A function that debits this request's price for `units` of work (rejects with 402 when the
+   * balance is short). Await it first inside the transaction that commits the request's effect,
+   * passing that transaction, so both commit or neither does.
    */
-  charger(units = 0): () => void {
+  charger(units = 0): (q?: Queryable) => Promise<void> {
     const micros = priceOf(this.endpoint, units);
-    return () => {
-      if (micros > 0) this.credits.debit(this.principal.orgId, micros);
+    return async (q) => {
+      if (micros > 0) await this.credits.debit(this.principal.orgId, micros, q);
     };
   }
 }
 
 /** The charge of this request's effect, or undefined when the route runs without metering. */
-export function chargeFor(req: Request, units = 0): (() => void) | undefined {
+export function chargeFor(req: Request, units = 0): ((q?: Queryable) => Promise<void>) | undefined {
   return req.meter?.charger(units);
 }
 
@@ -55,20 +56,31 @@ function setHeaders(res: Response, a: Admission): void {
 export function meterRequests(billing: BillingService) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const p = principalOf(req);
-    const a = billing.admit(p, matchEndpoint(req.method, req.path));
-    setHeaders(res, a);
-    if (!a.ok) {
-      res.status(a.status).json(a.body);
+    const proceed = (a: Admission) => {
+      setHeaders(res, a);
+      if (!a.ok) {
+        res.status(a.status).json(a.body);
+        return;
+      }
+      req.meter = new Meter(billing.credits, p, a.endpoint);
+      if (a.charged > 0) {
+        // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
+        res.on('finish', () => {
+          if (res.statusCode >= 400) void billing.refundAdmission(p, a.charged);
+        });
+      }
+      next();
+    };
+    let a: Admission | Promise<Admission>;
+    try {
+      a = billing.admitNow(p, matchEndpoint(req.method, req.path));
+    } catch (e) {
+      next(e);
       return;
     }
-    req.meter = new Meter(billing.credits, p, a.endpoint);
-    if (a.charged > 0) {
-      // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
-      res.on('finish', () => {
-        if (res.statusCode >= 400) billing.refundAdmission(p, a.charged);
-      });
-    }
-    next();
+    // Synchronous when nothing needed storage: no await on the path of every request.
+    if (a instanceof Promise) a.then(proceed, next);
+    else proceed(a);
   };
 }
 

@@ -1,20 +1,24 @@
 /**
  * Where rate-limit counters live. The store counts a request in every window it is checked
- * against, all or nothing: a request refused by one window is not counted in any.
+ * against, all or nothing: a request refused by one window is not counted in any. Counters are
+ * rows of `rate_counters`: one per organization, endpoint and window kind, reset in place when a
+ * new window starts.
  *
- * The SQLite store keeps the counters of this process in memory, where admission costs no I/O,
- * and writes the changed ones to SQLite (one row per organization, endpoint and window kind, reset
- * in place when a new window starts) every second and when the service closes. A restart keeps
- * its counts (a day window goes on where it was); a crash forgets at most the last second of
- * counting. Counters of an organization not yet seen by this process are read from SQLite on
- * first use.
- *
- * A shared store (Redis, for several server processes behind one balancer) implements the same
- * interface with one Lua script per `hit` (INCR + EXPIREAT per window); it would return a Promise
- * and the admission middleware would await it.
+ * - `SharedRateLimitStore` (the default): every admission counts in storage with one conditional
+ *   upsert per window (`... DO UPDATE SET count = count + 1 ... WHERE count < limit RETURNING
+ *   count`). An upsert locks its row and sees the latest committed count (PostgreSQL's READ
+ *   COMMITTED included), so limits are exact however many instances share the database: 30
+ *   parallel requests over 3 instances against a limit of 10 admit exactly 10. When only one
+ *   window has a limit (most endpoints: no day limit) it is counted first and the others after,
+ *   as plain statements; when both have one, they are counted in one transaction that a full
+ *   window rolls back, in a fixed order (day, then minute) so that two admissions never deadlock.
+ * - `ProcessRateLimitStore`: the counters of this process in memory, where admission costs no I/O,
+ *   written every second and when the service closes (a crash forgets at most the last second);
+ *   counters of an organization not yet seen are read on first use. Exact only while ONE process
+ *   admits requests on the store: embedded SQLite, as `npm start` runs it. The wiring chooses it
+ *   (the domain does not know the engine).
  */
-import type { Statement } from 'better-sqlite3';
-import type { DB } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { WindowName } from './limits.ts';
 
 export interface WindowCheck {
@@ -31,11 +35,98 @@ export type HitResult =
   | { ok: false; window: WindowName; count: number };
 
 export interface RateLimitStore {
-  hit(orgId: string, endpoint: string, checks: readonly WindowCheck[]): HitResult;
+  /** Synchronous when the store can answer from memory (admission's hot path). */
+  hit(orgId: string, endpoint: string, checks: readonly WindowCheck[]): HitResult | Promise<HitResult>;
   /** Requests counted per endpoint in the window that started at `start`. */
-  counts(orgId: string, window: WindowName, start: number): Record<string, number>;
+  counts(orgId: string, window: WindowName, start: number, q?: Queryable): Promise<Record<string, number>>;
   /** Makes every count so far durable. */
-  flush(): void;
+  flush(): Promise<void>;
+}
+
+const PER_ENDPOINT = 'SELECT endpoint, count FROM rate_counters WHERE org_id = ? AND win = ? AND window_start = ?';
+
+async function storedCounts(q: Queryable, orgId: string, window: WindowName, start: number): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const r of await q.all<{ endpoint: string; count: number }>(PER_ENDPOINT, [orgId, window, start])) out[r.endpoint] = r.count;
+  return out;
+}
+
+/** Refused without counting: thrown inside the admission transaction to roll back the windows counted so far. */
+class Full extends Error {
+  constructor(
+    readonly window: WindowName,
+    readonly count: number,
+  ) {
+    super('rate limit window full');
+  }
+}
+
+/**
+ * Counts the request unless the window is full (a new window starts at 1). No row back: full.
+ * A limit of 0 never gets here (refused in JS, as the first INSERT would count 1).
+ */
+const HIT_LIMITED = `INSERT INTO rate_counters (org_id, endpoint, win, window_start, count) VALUES (?, ?, ?, ?, 1)
+  ON CONFLICT (org_id, endpoint, win) DO UPDATE
+    SET count = CASE WHEN rate_counters.window_start = excluded.window_start THEN rate_counters.count + 1 ELSE 1 END,
+        window_start = excluded.window_start
+  WHERE rate_counters.window_start <> excluded.window_start OR rate_counters.count < ?
+  RETURNING count`;
+const HIT_UNLIMITED = `INSERT INTO rate_counters (org_id, endpoint, win, window_start, count) VALUES (?, ?, ?, ?, 1)
+  ON CONFLICT (org_id, endpoint, win) DO UPDATE
+    SET count = CASE WHEN rate_counters.window_start = excluded.window_start THEN rate_counters.count + 1 ELSE 1 END,
+        window_start = excluded.window_start
+  RETURNING count`;
+const COUNT_OF = 'SELECT window_start, count FROM rate_counters WHERE org_id = ? AND endpoint = ? AND win = ? LIMIT 1';
+
+export class SharedRateLimitStore implements RateLimitStore {
+  constructor(readonly engine: StorageEngine) {}
+
+  async hit(orgId: string, endpoint: string, checks: readonly WindowCheck[]): Promise<HitResult> {
+    const zero = checks.find((c) => c.limit <= 0);
+    if (zero) return { ok: false, window: zero.window, count: await this.countIn(orgId, endpoint, zero) };
+    const limited = checks.filter((c) => c.limit !== Infinity);
+    if (limited.length === 1) {
+      // One window can refuse (the common case: no day limit): count it first, then the others,
+      // which cannot refuse, so nothing ever needs rolling back. Two statements, no transaction.
+      const first = limited[0]!;
+      const row = await this.engine.get<{ count: number }>(HIT_LIMITED, [orgId, endpoint, first.window, first.start, first.limit]);
+      if (!row) return { ok: false, window: first.window, count: first.limit };
+      const counts: Partial<Record<WindowName, number>> = { [first.window]: row.count };
+      for (const c of checks) {
+        if (c !== first) counts[c.window] = (await this.engine.get<{ count: number }>(HIT_UNLIMITED, [orgId, endpoint, c.window, c.start]))!.count;
+      }
+      return { ok: true, counts };
+    }
+    try {
+      return await this.engine.transaction(async (tx) => {
+        const counts: Partial<Record<WindowName, number>> = {};
+        for (const c of checks) {
+          const row =
+            c.limit === Infinity
+              ? await tx.get<{ count: number }>(HIT_UNLIMITED, [orgId, endpoint, c.window, c.start])
+              : await tx.get<{ count: number }>(HIT_LIMITED, [orgId, endpoint, c.window, c.start, c.limit]);
+          if (!row) throw new Full(c.window, c.limit);
+          counts[c.window] = row.count;
+        }
+        return { ok: true as const, counts };
+      });
+    } catch (e) {
+      if (e instanceof Full) return { ok: false, window: e.window, count: e.count };
+      throw e;
+    }
+  }
+
+  private async countIn(orgId: string, endpoint: string, c: WindowCheck): Promise<number> {
+    const row = await this.engine.get<{ window_start: number; count: number }>(COUNT_OF, [orgId, endpoint, c.window]);
+    return row && row.window_start === c.start ? row.count : 0;
+  }
+
+  counts(orgId: string, window: WindowName, start: number, q: Queryable = this.engine): Promise<Record<string, number>> {
+    return storedCounts(q, orgId, window, start);
+  }
+
+  /** Every admission is already committed. */
+  async flush(): Promise<void> {}
 }
 
 interface Counter {
@@ -50,37 +141,49 @@ interface Entry {
   day: Counter;
 }
 
-export class SqliteRateLimitStore implements RateLimitStore {
+const SAVE = `INSERT INTO rate_counters (org_id, endpoint, win, window_start, count) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (org_id, endpoint, win) DO UPDATE SET window_start = excluded.window_start, count = excluded.count`;
+
+export class ProcessRateLimitStore implements RateLimitStore {
   /** orgId -> endpoint -> counters */
   private readonly entries = new Map<string, Map<string, Entry>>();
+  private readonly loading = new Map<string, Promise<Entry>>();
   private readonly dirty = new Set<Entry>();
-  private readonly load: Statement;
-  private readonly save: Statement;
-  private readonly perEndpoint: Statement;
+  private flushRun: Promise<void> | undefined;
 
-  constructor(readonly db: DB) {
-    this.load = db.prepare('SELECT win, window_start, count FROM rate_counters WHERE org_id = ? AND endpoint = ?').raw();
-    this.save = db.prepare(
-      `INSERT INTO rate_counters (org_id, endpoint, win, window_start, count) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (org_id, endpoint, win) DO UPDATE SET window_start = excluded.window_start, count = excluded.count`,
-    );
-    this.perEndpoint = db.prepare('SELECT endpoint, count FROM rate_counters WHERE org_id = ? AND win = ? AND window_start = ?').raw();
+  constructor(readonly engine: StorageEngine) {}
+
+  private entry(orgId: string, endpoint: string): Entry | Promise<Entry> {
+    const e = this.entries.get(orgId)?.get(endpoint);
+    if (e) return e;
+    const k = `${orgId}\n${endpoint}`;
+    let p = this.loading.get(k);
+    if (!p) {
+      p = this.load(orgId, endpoint).finally(() => this.loading.delete(k));
+      this.loading.set(k, p);
+    }
+    return p;
   }
 
-  private entry(orgId: string, endpoint: string): Entry {
+  private async load(orgId: string, endpoint: string): Promise<Entry> {
+    const rows = await this.engine.all<{ win: WindowName; window_start: number; count: number }>(
+      'SELECT win, window_start, count FROM rate_counters WHERE org_id = ? AND endpoint = ?',
+      [orgId, endpoint],
+    );
+    const e: Entry = { orgId, endpoint, minute: { start: 0, count: 0 }, day: { start: 0, count: 0 } };
+    for (const r of rows) e[r.win] = { start: r.window_start, count: r.count };
     let org = this.entries.get(orgId);
     if (!org) this.entries.set(orgId, (org = new Map()));
-    let e = org.get(endpoint);
-    if (!e) {
-      e = { orgId, endpoint, minute: { start: 0, count: 0 }, day: { start: 0, count: 0 } };
-      for (const [win, start, count] of this.load.all(orgId, endpoint) as [WindowName, number, number][]) e[win] = { start, count };
-      org.set(endpoint, e);
-    }
+    org.set(endpoint, e);
     return e;
   }
 
-  hit(orgId: string, endpoint: string, checks: readonly WindowCheck[]): HitResult {
+  hit(orgId: string, endpoint: string, checks: readonly WindowCheck[]): HitResult | Promise<HitResult> {
     const e = this.entry(orgId, endpoint);
+    return e instanceof Promise ? e.then((loaded) => this.count(loaded, checks)) : this.count(e, checks);
+  }
+
+  private count(e: Entry, checks: readonly WindowCheck[]): HitResult {
     for (const c of checks) {
       const counter = e[c.window];
       const used = counter.start === c.start ? counter.count : 0;
@@ -99,9 +202,8 @@ export class SqliteRateLimitStore implements RateLimitStore {
     return { ok: true, counts };
   }
 
-  counts(orgId: string, window: WindowName, start: number): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const [endpoint, count] of this.perEndpoint.all(orgId, window, start) as [string, number][]) out[endpoint] = count;
+  async counts(orgId: string, window: WindowName, start: number, q: Queryable = this.engine): Promise<Record<string, number>> {
+    const out = await storedCounts(q, orgId, window, start);
     const mine = this.entries.get(orgId);
     if (mine) {
       for (const e of mine.values()) {
@@ -112,12 +214,35 @@ export class SqliteRateLimitStore implements RateLimitStore {
     return out;
   }
 
-  /** Writes the changed counters; call inside a transaction (BillingService.flush does). */
-  flush(): void {
-    for (const e of this.dirty) {
-      this.save.run(e.orgId, e.endpoint, 'minute', e.minute.start, e.minute.count);
-      this.save.run(e.orgId, e.endpoint, 'day', e.day.start, e.day.count);
-    }
+  /** Writes the changed counters in one transaction; flushes never overlap. On failure they stay dirty. */
+  flush(): Promise<void> {
+    // Started at once when none runs, so that a close of the engine asked for right after waits for it.
+    const run = this.flushRun ? this.flushRun.then(() => this.flushOnce()) : this.flushOnce();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.flushRun = settled;
+    void settled.then(() => {
+      if (this.flushRun === settled) this.flushRun = undefined;
+    });
+    return run;
+  }
+
+  private async flushOnce(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const batch = [...this.dirty].map((e) => ({ e, minute: { ...e.minute }, day: { ...e.day } }));
     this.dirty.clear();
+    try {
+      await this.engine.transaction(async (tx) => {
+        for (const { e, minute, day } of batch) {
+          await tx.run(SAVE, [e.orgId, e.endpoint, 'minute', minute.start, minute.count]);
+          await tx.run(SAVE, [e.orgId, e.endpoint, 'day', day.start, day.count]);
+        }
+      });
+    } catch (err) {
+      for (const { e } of batch) this.dirty.add(e);
+      throw err;
+    }
   }
 }

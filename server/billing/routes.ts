@@ -5,8 +5,8 @@ import type { BillingService } from './service.ts';
 
 export function billingRoutes(billing: BillingService): Router {
   const r = Router();
-  r.get('/usage', (req, res) => {
-    res.json(billing.usage(principalOf(req)));
+  r.get('/usage', async (req, res) => {
+    res.json(await billing.usage(principalOf(req)));
   });
   return r;
 }

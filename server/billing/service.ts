@@ -1,24 +1,29 @@
 /**
  * The billing domain: admission of a request against its organization's rate limits, metering
- * of its price, and the usage report. Admission reads SQLite (the organization's balance and own
- * limits, one indexed SELECT) and writes nothing: counts and read charges are kept in memory
- * and written together once a second and at shutdown (`flush`). Writes pay inside the
- * transaction of their effect (CreditLedger.debit), which also writes the pending read charges.
+ * of its price, and the usage report. Admission reads the organization's balance and own limits
+ * from a cache (one indexed SELECT on a miss), counts the request in the rate-limit store (see
+ * rate-limit-store.ts: exact across instances by default, in memory for one process), and holds a
+ * read's price in memory (CreditLedger, written once a second and at shutdown). Writes pay inside
+ * the transaction of their effect (CreditLedger.debit with the caller's transaction).
  */
-import type { Statement } from 'better-sqlite3';
 import type { Principal, Tier } from '../auth/keys.ts';
-import type { DB } from '../storage/db.ts';
+import { changeWatch, noteChange, type ChangeWatch } from '../auth/changes.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { Clock } from './clock.ts';
 import { CreditLedger } from './credits.ts';
 import { ENDPOINTS, type EndpointKey } from './endpoints.ts';
 import { limitsFor, WINDOW_SECONDS, windowAt, type EffectiveLimits, type LimitOverrides, type WindowName } from './limits.ts';
 import { chargedOnAdmission, PRICES, priceTable, usd } from './prices.ts';
-import { SqliteRateLimitStore, type RateLimitStore, type WindowCheck } from './rate-limit-store.ts';
+import { SharedRateLimitStore, type HitResult, type RateLimitStore, type WindowCheck } from './rate-limit-store.ts';
 
-/** How often counts and read charges held in memory are written to SQLite. */
+/** How often counts and read charges held in memory are written. */
 export const FLUSH_INTERVAL_MS = 1_000;
-/** Changes made by another process (the admin command line) reach admission within this long. */
-export const DATA_VERSION_CHECK_MS = 20;
+/**
+ * How long admission trusts a cached balance and custom limits. Changes this process makes drop
+ * the entry at once, admin changes made elsewhere reach it within CHANGE_CHECK_MS (changes.ts);
+ * this bounds what is left: debits, refunds and flushed read charges of OTHER instances.
+ */
+export const ORG_CACHE_TTL_MS = 1_000;
 
 /** Response headers of an admitted or refused request (IETF httpapi ratelimit-headers draft). */
 export interface RateLimitHeaders {
@@ -45,81 +50,100 @@ interface WindowState {
   resetIn: number;
 }
 
+interface OrgView {
+  storedBalance: number;
+  overrides: LimitOverrides | undefined;
+}
+
+interface OrgEntry {
+  balance: number;
+  loadedAt: number;
+  overrides: Map<string, LimitOverrides | undefined>;
+}
+
+// Balance and this endpoint's own limits in one statement: the only SQL of an admission on a miss.
+const ORG_STATE = `SELECT o.credit_balance_micros AS b, l.win AS win, l.limit_value AS limit_value FROM organizations o
+  LEFT JOIN org_limits l ON l.org_id = o.id AND l.endpoint = ? WHERE o.id = ?`;
+
 export class BillingService {
   readonly credits: CreditLedger;
-  private readonly overridesStmt: Statement;
-  private readonly setOverride: Statement;
-  private readonly clearOverride: Statement;
-  private readonly orgState: Statement;
-  private readonly dataVersion: Statement;
-  private seenDataVersion = -1;
-  private dataVersionCheckedAt = -Infinity;
   /**
    * Stored balance and own limits per organization and endpoint, so that admission runs no SQL.
-   * Dropped per organization when this process changes them (CreditLedger, setLimit), and
-   * entirely when another connection (the admin command line) has committed anything, which is
-   * checked at most every DATA_VERSION_CHECK_MS: a check is a read transaction, with its locks.
+   * Dropped per organization when this process changes them (CreditLedger, setLimit), entirely
+   * when the store's change counter moved (another process or instance changed limits, tiers or
+   * balances: seen within CHANGE_CHECK_MS), and trusted at most ORG_CACHE_TTL_MS.
    */
-  private readonly orgCache = new Map<string, { balance: number; overrides: Map<string, LimitOverrides | undefined> }>();
-  private readonly flushTx: () => void;
+  private readonly orgCache = new Map<string, OrgEntry>();
+  private readonly watch: ChangeWatch;
+  private seenVersion = -1;
+  /** Bumped whenever entries are dropped, so that a load that started before is not cached after. */
+  private generation = 0;
   private readonly timer: NodeJS.Timeout;
 
+  /**
+   * @param store where rate-limit counters live: exact across instances by default; a deployment
+   *   of one process (embedded SQLite) passes a ProcessRateLimitStore, which costs no I/O.
+   */
   constructor(
-    readonly db: DB,
+    readonly engine: StorageEngine,
     readonly clock: Clock,
-    readonly store: RateLimitStore = new SqliteRateLimitStore(db),
+    readonly store: RateLimitStore = new SharedRateLimitStore(engine),
   ) {
-    this.credits = new CreditLedger(db, (orgId) => this.orgCache.delete(orgId));
-    this.overridesStmt = db.prepare('SELECT win, limit_value FROM org_limits WHERE org_id = ? AND endpoint = ?').raw();
-    this.setOverride = db.prepare(
-      `INSERT INTO org_limits (org_id, endpoint, win, limit_value) VALUES (?, ?, ?, ?)
-       ON CONFLICT (org_id, endpoint, win) DO UPDATE SET limit_value = excluded.limit_value`,
-    );
-    this.clearOverride = db.prepare('DELETE FROM org_limits WHERE org_id = ? AND endpoint = ? AND win = ?');
-    // Balance and this endpoint's own limits in one statement: the only SQL of an admission.
-    this.orgState = db
-      .prepare(
-        `SELECT o.credit_balance_micros, l.win, l.limit_value FROM organizations o
-           LEFT JOIN org_limits l ON l.org_id = o.id AND l.endpoint = ? WHERE o.id = ?`,
-      )
-      .raw();
-    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
-    this.flushTx = db.transaction(() => {
-      this.store.flush();
-      this.credits.flush();
-    });
-    this.timer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
+    this.credits = new CreditLedger(engine, (orgId) => this.drop(orgId));
+    this.watch = changeWatch(engine);
+    this.timer = setInterval(() => {
+      // Kept in memory on failure (the store is unreachable): retried on the next tick.
+      this.flush().catch(() => {});
+    }, FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
-  /** Writes the counts and read charges held in memory, in one transaction. */
-  flush(): void {
-    if (this.db.open) this.flushTx();
+  /** Writes the counts and read charges held in memory. */
+  async flush(): Promise<void> {
+    const results = await Promise.allSettled([this.store.flush(), this.credits.flush()]);
+    for (const r of results) if (r.status === 'rejected') throw r.reason;
   }
 
-  /** Final flush; call before closing the database. */
-  close(): void {
+  /** Final flush; call before closing the engine. */
+  async close(): Promise<void> {
     clearInterval(this.timer);
-    this.flush();
+    await this.flush();
   }
 
-  overrides(orgId: string, endpoint: EndpointKey): LimitOverrides | undefined {
-    const rows = this.overridesStmt.all(orgId, endpoint) as [WindowName, number][];
+  private drop(orgId: string): void {
+    this.orgCache.delete(orgId);
+    this.generation++;
+  }
+
+  async overrides(orgId: string, endpoint: EndpointKey, q: Queryable = this.engine): Promise<LimitOverrides | undefined> {
+    const rows = await q.all<{ win: WindowName; limit_value: number }>('SELECT win, limit_value FROM org_limits WHERE org_id = ? AND endpoint = ?', [
+      orgId,
+      endpoint,
+    ]);
     if (rows.length === 0) return undefined;
     const o: LimitOverrides = {};
-    for (const [w, v] of rows) o[w] = v;
+    for (const r of rows) o[r.win] = r.limit_value;
     return o;
   }
 
-  limits(orgId: string, tier: Tier, endpoint: EndpointKey): EffectiveLimits {
-    return limitsFor(tier, endpoint, this.overrides(orgId, endpoint));
+  async limits(orgId: string, tier: Tier, endpoint: EndpointKey, q: Queryable = this.engine): Promise<EffectiveLimits> {
+    return limitsFor(tier, endpoint, await this.overrides(orgId, endpoint, q));
   }
 
   /** Sets (or with `undefined` removes) an organization's own limit for one endpoint and window. */
-  setLimit(orgId: string, endpoint: EndpointKey, window: WindowName, limit: number | undefined): void {
-    if (limit === undefined) this.clearOverride.run(orgId, endpoint, window);
-    else this.setOverride.run(orgId, endpoint, window, limit);
-    this.orgCache.delete(orgId);
+  setLimit(orgId: string, endpoint: EndpointKey, window: WindowName, limit: number | undefined, q: Queryable = this.engine): Promise<void> {
+    return q.transaction(async (tx) => {
+      if (limit === undefined) await tx.run('DELETE FROM org_limits WHERE org_id = ? AND endpoint = ? AND win = ?', [orgId, endpoint, window]);
+      else {
+        await tx.run(
+          `INSERT INTO org_limits (org_id, endpoint, win, limit_value) VALUES (?, ?, ?, ?)
+           ON CONFLICT (org_id, endpoint, win) DO UPDATE SET limit_value = excluded.limit_value`,
+          [orgId, endpoint, window, limit],
+        );
+      }
+      await noteChange(tx);
+      tx.afterCommit(() => this.drop(orgId));
+    });
   }
 
   /**
@@ -127,11 +151,22 @@ export class BillingService {
    * paid on admission, charges its price. Refused requests are not counted.
    * A request refused for credit (402) still counts against the rate limits: it was served.
    */
-  admit(p: Principal, endpoint: EndpointKey): Admission {
-    const price = chargedOnAdmission(endpoint) ? PRICES[endpoint].base : 0;
+  async admit(p: Principal, endpoint: EndpointKey): Promise<Admission> {
+    return this.admitNow(p, endpoint);
+  }
+
+  /**
+   * `admit` answering synchronously when nothing needs storage (organization cached, counters in
+   * memory): the /v1 middleware's hot path, where every await costs.
+   */
+  admitNow(p: Principal, endpoint: EndpointKey): Admission | Promise<Admission> {
     const now = this.clock.now();
-    const { storedBalance, overrides } = this.orgView(p.orgId, endpoint);
-    const limits = limitsFor(p.tier, endpoint, overrides);
+    const view = this.orgView(p.orgId, endpoint);
+    return view instanceof Promise ? view.then((v) => this.count(p, endpoint, now, v)) : this.count(p, endpoint, now, view);
+  }
+
+  private count(p: Principal, endpoint: EndpointKey, now: number, view: OrgView): Admission | Promise<Admission> {
+    const limits = limitsFor(p.tier, endpoint, view.overrides);
     const minute = windowAt('minute', now);
     const day = windowAt('day', now);
     // Day first: when both are full, the day is what the client has to wait for.
@@ -140,6 +175,19 @@ export class BillingService {
       { window: 'minute', start: minute.start, limit: limits.minute },
     ];
     const hit = this.store.hit(p.orgId, endpoint, checks);
+    const decide = (h: HitResult) => this.decide(p, endpoint, view.storedBalance, limits, minute, day, h);
+    return hit instanceof Promise ? hit.then(decide) : decide(hit);
+  }
+
+  private decide(
+    p: Principal,
+    endpoint: EndpointKey,
+    storedBalance: number,
+    limits: EffectiveLimits,
+    minute: { start: number; resetIn: number },
+    day: { start: number; resetIn: number },
+    hit: HitResult,
+  ): Admission | Promise<Admission> {
     if (!hit.ok) {
       const w = hit.window === 'day' ? day : minute;
       const limit = hit.window === 'day' ? limits.day! : limits.minute;
@@ -161,75 +209,110 @@ export class BillingService {
     const states: WindowState[] = [{ window: 'minute', limit: limits.minute, used: hit.counts.minute!, resetIn: minute.resetIn }];
     if (limits.day !== undefined) states.push({ window: 'day', limit: limits.day, used: hit.counts.day!, resetIn: day.resetIn });
     const headers = formatHeaders(tightest(states));
-    if (price > 0 && !this.credits.chargeRead(p.orgId, price, storedBalance)) {
-      return {
-        ok: false,
+    const price = chargedOnAdmission(endpoint) ? PRICES[endpoint].base : 0;
+    if (price > 0 && !this.credits.holdRead(p.orgId, price, storedBalance)) {
+      return this.credits.balance(p.orgId).then((balance) => ({
+        ok: false as const,
         endpoint,
-        status: 402,
+        status: 402 as const,
         headers,
-        body: { error: 'Insufficient credit: the balance does not cover the price of this request', balance: usd(this.credits.balance(p.orgId)), required: usd(price) },
-        charged: 0,
-      };
+        body: { error: 'Insufficient credit: the balance does not cover the price of this request', balance: usd(balance), required: usd(price) },
+        charged: 0 as const,
+      }));
     }
     return { ok: true, endpoint, headers, charged: price };
   }
 
-  /** The organization's stored balance and own limits for `endpoint`, from the cache or SQLite. */
-  private orgView(orgId: string, endpoint: EndpointKey): { storedBalance: number; overrides: LimitOverrides | undefined } {
-    const t = performance.now();
-    if (t - this.dataVersionCheckedAt >= DATA_VERSION_CHECK_MS) {
-      this.dataVersionCheckedAt = t;
-      const version = this.dataVersion.get() as number;
-      if (version !== this.seenDataVersion) {
-        this.orgCache.clear();
-        this.seenDataVersion = version;
-      }
+  /** The organization's stored balance and own limits for `endpoint`, from the cache (no await) or storage. */
+  private orgView(orgId: string, endpoint: EndpointKey): OrgView | Promise<OrgView> {
+    const v = this.watch.current();
+    if (typeof v !== 'number') {
+      return v.then((version) => {
+        this.sync(version);
+        return this.cachedView(orgId, endpoint);
+      });
     }
-    let org = this.orgCache.get(orgId);
-    let overrides = org?.overrides.get(endpoint);
-    if (!org || (overrides === undefined && !org.overrides.has(endpoint))) {
-      const rows = this.orgState.all(endpoint, orgId) as [number, WindowName | null, number | null][];
-      if (rows.length === 0) throw new Error(`no organization with id ${orgId}`);
-      overrides = undefined;
-      for (const [, win, value] of rows) if (win !== null) (overrides ??= {})[win] = value!;
-      if (!org) this.orgCache.set(orgId, (org = { balance: rows[0]![0], overrides: new Map() }));
+    this.sync(v);
+    return this.cachedView(orgId, endpoint);
+  }
+
+  private sync(version: number): void {
+    if (version === this.seenVersion) return;
+    this.orgCache.clear();
+    this.generation++;
+    this.seenVersion = version;
+  }
+
+  private cachedView(orgId: string, endpoint: EndpointKey): OrgView | Promise<OrgView> {
+    const org = this.orgCache.get(orgId);
+    if (org && performance.now() - org.loadedAt < ORG_CACHE_TTL_MS) {
+      const overrides = org.overrides.get(endpoint);
+      if (overrides !== undefined || org.overrides.has(endpoint)) return { storedBalance: org.balance, overrides };
+    }
+    return this.loadView(orgId, endpoint);
+  }
+
+  private async loadView(orgId: string, endpoint: EndpointKey): Promise<OrgView> {
+    const generation = this.generation;
+    const startedAt = performance.now();
+    const rows = await this.engine.all<{ b: number; win: WindowName | null; limit_value: number | null }>(ORG_STATE, [endpoint, orgId]);
+    if (rows.length === 0) throw new Error(`no organization with id ${orgId}`);
+    let overrides: LimitOverrides | undefined;
+    for (const r of rows) if (r.win !== null) (overrides ??= {})[r.win] = r.limit_value!;
+    const storedBalance = rows[0]!.b;
+    if (generation === this.generation) {
+      let org = this.orgCache.get(orgId);
+      if (!org || startedAt - org.loadedAt >= ORG_CACHE_TTL_MS) {
+        this.orgCache.set(orgId, (org = { balance: storedBalance, loadedAt: startedAt, overrides: new Map() }));
+      }
       org.overrides.set(endpoint, overrides);
     }
-    return { storedBalance: org.balance, overrides };
+    return { storedBalance, overrides };
   }
 
   /**
    * For handlers outside the REST router, e.g. the realtime upgrade:
-   * `ctx.billing.checkRateLimit(principal, 'GET /journals/realtime/{journal_id}')`. Counts the
+   * `await ctx.billing.checkRateLimit(principal, 'GET /journals/realtime/{journal_id}')`. Counts the
    * request and pays its flat price like `admit`; on `ok: false` answer with `status`, `headers`
    * and the JSON `body` (see `rejectUpgrade`). When the upgrade then fails for another reason,
    * call `refundAdmission(p, a.charged)`.
    */
-  checkRateLimit(p: Principal, endpoint: EndpointKey): Admission {
-    return this.admit(p, endpoint);
+  async checkRateLimit(p: Principal, endpoint: EndpointKey): Promise<Admission> {
+    return this.admitNow(p, endpoint);
   }
 
-  /** Gives back what `admit` charged, when the request then failed. */
-  refundAdmission(p: Principal, charged: number): void {
-    if (charged > 0) this.credits.refundRead(p.orgId, charged);
+  /**
+   * Gives back what `admit` charged, when the request then failed. Never rejects (callers need
+   * not await it): a refund the store cannot take now is dropped, at most one read's price.
+   */
+  async refundAdmission(p: Principal, charged: number): Promise<void> {
+    if (charged > 0) await this.credits.refundRead(p.orgId, charged).catch(() => {});
   }
 
   /** The GET /v1/usage report. */
-  usage(p: Principal) {
+  async usage(p: Principal) {
     const org = { id: p.orgId, name: p.orgName, tier: p.tier };
     const now = this.clock.now();
     const minute = windowAt('minute', now);
     const day = windowAt('day', now);
-    const read = this.db.transaction(() => ({
-      balance: this.credits.balance(p.orgId),
-      minute: this.store.counts(p.orgId, 'minute', minute.start),
-      day: this.store.counts(p.orgId, 'day', day.start),
-      limits: ENDPOINTS.map((endpoint) => {
-        const l = this.limits(p.orgId, org.tier, endpoint);
-        return { endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom };
-      }),
-    }));
-    const r = read();
+    const [balance, minuteCounts, dayCounts, overrideRows] = await Promise.all([
+      this.credits.balance(p.orgId),
+      this.store.counts(p.orgId, 'minute', minute.start),
+      this.store.counts(p.orgId, 'day', day.start),
+      this.engine.all<{ endpoint: string; win: WindowName; limit_value: number }>('SELECT endpoint, win, limit_value FROM org_limits WHERE org_id = ?', [
+        p.orgId,
+      ]),
+    ]);
+    const own = new Map<string, LimitOverrides>();
+    for (const r of overrideRows) {
+      let o = own.get(r.endpoint);
+      if (!o) own.set(r.endpoint, (o = {}));
+      o[r.win] = r.limit_value;
+    }
+    const limits = ENDPOINTS.map((endpoint) => {
+      const l = limitsFor(org.tier, endpoint, own.get(endpoint));
+      return { endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom };
+    });
     const window = (name: WindowName, start: number, counts: Record<string, number>) => ({
       window_start: new Date(start * 1000).toISOString(),
       resets_at: new Date((start + WINDOW_SECONDS[name]) * 1000).toISOString(),
@@ -238,10 +321,10 @@ export class BillingService {
     return {
       success: true,
       organization: { id: org.id, name: org.name, tier: org.tier },
-      credit_balance: usd(r.balance),
-      credit_balance_micros: r.balance,
-      limits: r.limits,
-      usage: { minute: window('minute', minute.start, r.minute), day: window('day', day.start, r.day) },
+      credit_balance: usd(balance),
+      credit_balance_micros: balance,
+      limits,
+      usage: { minute: window('minute', minute.start, minuteCounts), day: window('day', day.start, dayCounts) },
       prices: priceTable(),
     };
   }

@@ -49,8 +49,8 @@ export function flashcardRoutes(journals: JournalService, pool: WorkerPool): Rou
     exactlyOneSource(b);
     let input: OutlineInput;
     if (b.journal_id !== undefined) {
-      const row = journals.owned(principalOf(req), b.journal_id);
-      input = { doc: journals.model(row).model as PMJSON };
+      const row = await journals.owned(principalOf(req), b.journal_id);
+      input = { doc: (await journals.model(row)).model as PMJSON };
     } else {
       input = { text: b.text! };
     }
@@ -68,7 +68,7 @@ export function flashcardRoutes(journals: JournalService, pool: WorkerPool): Rou
       throw err;
     }
     // Paid once the cards are made (402 when the balance is short, nothing returned).
-    chargeFor(req)?.();
+    await chargeFor(req)?.();
     res.json({
       success: true,
       flashcards,

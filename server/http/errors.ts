@@ -4,6 +4,8 @@
  */
 import type { ErrorRequestHandler, Request } from 'express';
 import type { z } from 'zod';
+import { JournalUnloadedError } from '../journals/live.ts';
+import { StorageUnavailableError } from '../storage/engine.ts';
 import type { Logger } from '../logger.ts';
 
 export type Loc = (string | number)[];
@@ -102,6 +104,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const requestId = requestIdOf(req);
+    if (err instanceof StorageUnavailableError || err instanceof JournalUnloadedError) {
+      // The store (or the journal's commit) failed, not the request: nothing was acknowledged, retry.
+      logger.warn({ err, request_id: requestId, method: req.method, path: req.path }, 'storage unavailable');
+      res.status(503).set('Retry-After', '1').json({ error: 'Storage temporarily unavailable; retry', request_id: requestId });
+      return;
+    }
     logger.error({ err, request_id: requestId, method: req.method, path: req.path }, 'unhandled error');
     res.status(500).json({ error: 'Internal server error', request_id: requestId });
   };

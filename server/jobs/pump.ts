@@ -1,7 +1,9 @@
 /**
  * The lifecycle shared by the job worker and the webhook outbox: `fill` runs when kicked
- * (coalesced into one setImmediate) and every `pollMs` (for retries that came due and leases that
- * expired), from start until stop; stop aborts the running tasks and waits for them.
+ * (coalesced into one setImmediate) and every `pollMs` (for retries that came due, leases that
+ * expired, and work queued by other instances), from start until stop; stop aborts the running
+ * tasks and waits for them. `fill` is async (it claims from the store): one runs at a time, and a
+ * kick that arrives meanwhile runs it once more afterwards.
  */
 export class Pump {
   /** Tasks running now, by id, each with the controller that stops it. */
@@ -10,9 +12,11 @@ export class Pump {
   private kickPending = false;
   private started = false;
   private stopping = false;
+  private filling: Promise<void> | undefined;
+  private again = false;
 
   constructor(
-    private readonly fill: () => void,
+    private readonly fill: () => Promise<void>,
     private readonly pollMs: number,
   ) {}
 
@@ -41,12 +45,30 @@ export class Pump {
   async stop(reason: Error): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    // A claim in flight ends first: what it took is then running (and aborted below) or put back.
+    await this.filling;
     const running = [...this.active.values()];
     for (const r of running) r.controller.abort(reason);
     await Promise.allSettled(running.map((r) => r.done));
   }
 
   private run(): void {
-    if (this.running) this.fill();
+    if (!this.running) return;
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
+    this.filling = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.fill();
+        } while (this.again && this.running);
+      } catch {
+        // fill reports its own errors; the next poll tries again
+      } finally {
+        this.filling = undefined;
+      }
+    })();
   }
 }

@@ -3,10 +3,16 @@
  * state, and a lease. A worker claims a runnable job by taking its lease for a while and renews it
  * (heartbeat) as long as the job runs; a job whose lease ran out (its process died) is runnable
  * again, so a crash delays a job but never loses it.
+ *
+ * Several processes (instances on one PostgreSQL database) may claim from the same table: a claim
+ * is one statement that locks the rows it picks, skipping rows another claim holds (`FOR UPDATE
+ * SKIP LOCKED`; on SQLite the statement holds the write lock), so a job is taken by exactly one.
+ * Every later write is conditional on the lease owner, so a worker that lost its lease cannot
+ * touch the job any more. Lease times are epoch ms of the instances' clocks, which must agree
+ * (NTP) to well within a lease.
  */
 import { randomUUID } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import type { DB } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
@@ -36,78 +42,83 @@ export interface NewJob {
 }
 
 export class JobStore {
-  private readonly insert: Statement;
-  private readonly byId: Statement;
-  private readonly claimStmt: Statement;
-  private readonly renew: Statement;
-  private readonly finishStmt: Statement;
-  private readonly releaseStmt: Statement;
-  private readonly retryStmt: Statement;
+  constructor(readonly engine: StorageEngine) {}
 
-  constructor(readonly db: DB) {
-    this.insert = db.prepare(
-      `INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, created_at, updated_at)
-       VALUES (?, ?, ?, 'queued', 0, ?, ?, ?, ?)`,
-    );
-    this.byId = db.prepare('SELECT * FROM jobs WHERE id = ?');
-    // One statement: picks the oldest runnable job of a known kind and leases it, atomically.
-    this.claimStmt = db.prepare(
-      `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = @owner,
-              lease_expires_at = @now + @lease, updated_at = @iso
-        WHERE id = (SELECT id FROM jobs
-                     WHERE ((state = 'queued' AND run_at <= @now) OR (state = 'running' AND lease_expires_at < @now))
-                       AND kind IN (SELECT value FROM json_each(@kinds))
-                     ORDER BY run_at, created_at LIMIT 1)
-       RETURNING *`,
-    );
-    this.renew = db.prepare(
-      `UPDATE jobs SET lease_expires_at = ?, updated_at = ? WHERE id = ? AND lease_owner = ? AND state = 'running'`,
-    );
-    this.finishStmt = db.prepare(
-      `UPDATE jobs SET state = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-        WHERE id = ? AND lease_owner = ?`,
-    );
-    // An interruption by our own shutdown does not count as an attempt.
-    this.releaseStmt = db.prepare(
-      `UPDATE jobs SET state = 'queued', attempts = MAX(attempts - 1, 0), lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-        WHERE id = ? AND lease_owner = ? AND state = 'running'`,
-    );
-    this.retryStmt = db.prepare(
-      `UPDATE jobs SET state = 'queued', run_at = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-        WHERE id = ? AND lease_owner = ?`,
-    );
-  }
-
-  /** Adds a job; call inside the transaction that records the work it belongs to. */
-  enqueue(job: NewJob, defaultMaxAttempts: number): JobRow {
-    const id = randomUUID();
+  /** Adds a job; pass the transaction that records the work it belongs to. */
+  async enqueue(job: NewJob, defaultMaxAttempts: number, q: Queryable = this.engine): Promise<JobRow> {
     const iso = nowIso();
-    this.insert.run(id, job.kind, JSON.stringify(job.payload ?? null), job.maxAttempts ?? defaultMaxAttempts, job.runAt ?? Date.now(), iso, iso);
-    return this.get(id)!;
+    const row = await q.get<JobRow>(
+      `INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, created_at, updated_at)
+       VALUES (?, ?, ?, 'queued', 0, ?, ?, ?, ?) RETURNING *`,
+      [randomUUID(), job.kind, JSON.stringify(job.payload ?? null), job.maxAttempts ?? defaultMaxAttempts, job.runAt ?? Date.now(), iso, iso],
+    );
+    return row!;
   }
 
-  get(id: string): JobRow | undefined {
-    return this.byId.get(id) as JobRow | undefined;
+  get(id: string, q: Queryable = this.engine): Promise<JobRow | undefined> {
+    return q.get<JobRow>('SELECT * FROM jobs WHERE id = ?', [id]);
   }
 
-  claim(owner: string, kinds: readonly string[], leaseMs: number, now = Date.now()): JobRow | undefined {
-    return this.claimStmt.get({ owner, now, lease: leaseMs, iso: nowIso(), kinds: JSON.stringify(kinds) }) as JobRow | undefined;
+  /**
+   * Leases up to `limit` runnable jobs of the given kinds (queued and due, or running with an
+   * expired lease), oldest first, to `owner`; [] when none. One statement: the CTE locks the rows
+   * it picks, skipping those another instance's claim holds, so no job is claimed twice. It is
+   * MATERIALIZED so that PostgreSQL runs it once (a subquery under IN could be re-scanned).
+   */
+  async claim(owner: string, kinds: readonly string[], leaseMs: number, limit = 1, now = Date.now()): Promise<JobRow[]> {
+    if (kinds.length === 0 || limit < 1) return [];
+    const rows = await this.engine.all<JobRow>(
+      `WITH picked AS MATERIALIZED (
+         SELECT id FROM jobs
+          WHERE ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_expires_at < ?))
+            AND kind IN (${kinds.map(() => '?').join(', ')})
+          ORDER BY run_at, created_at LIMIT ?${this.engine.dialect.forUpdateSkipLocked})
+       UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?, updated_at = ?
+        WHERE id IN (SELECT id FROM picked)
+       RETURNING *`,
+      [now, now, ...kinds, limit, owner, now + leaseMs, nowIso()],
+    );
+    // RETURNING has no order: oldest first, as picked.
+    return rows.sort((a, b) => a.run_at - b.run_at || (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   }
 
   /** Extends the lease; false when this owner no longer holds the job. */
-  heartbeat(id: string, owner: string, leaseMs: number): boolean {
-    return this.renew.run(Date.now() + leaseMs, nowIso(), id, owner).changes === 1;
+  async heartbeat(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const r = await this.engine.run(`UPDATE jobs SET lease_expires_at = ?, updated_at = ? WHERE id = ? AND lease_owner = ? AND state = 'running'`, [
+      Date.now() + leaseMs,
+      nowIso(),
+      id,
+      owner,
+    ]);
+    return r.changes === 1;
   }
 
-  finish(id: string, owner: string, state: 'done' | 'failed', error: string | null = null): boolean {
-    return this.finishStmt.run(state, error, nowIso(), id, owner).changes === 1;
+  async finish(id: string, owner: string, state: 'done' | 'failed', error: string | null = null, q: Queryable = this.engine): Promise<boolean> {
+    const r = await q.run(
+      `UPDATE jobs SET state = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+        WHERE id = ? AND lease_owner = ?`,
+      [state, error, nowIso(), id, owner],
+    );
+    return r.changes === 1;
   }
 
-  release(id: string, owner: string): boolean {
-    return this.releaseStmt.run(nowIso(), id, owner).changes === 1;
+  /** Puts the job back at once: an interruption by our own shutdown does not count as an attempt. */
+  async release(id: string, owner: string): Promise<boolean> {
+    const r = await this.engine.run(
+      `UPDATE jobs SET state = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
+              lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+        WHERE id = ? AND lease_owner = ? AND state = 'running'`,
+      [nowIso(), id, owner],
+    );
+    return r.changes === 1;
   }
 
-  retryAt(id: string, owner: string, runAt: number, error: string): boolean {
-    return this.retryStmt.run(runAt, error, nowIso(), id, owner).changes === 1;
+  async retryAt(id: string, owner: string, runAt: number, error: string): Promise<boolean> {
+    const r = await this.engine.run(
+      `UPDATE jobs SET state = 'queued', run_at = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+        WHERE id = ? AND lease_owner = ?`,
+      [runAt, error, nowIso(), id, owner],
+    );
+    return r.changes === 1;
   }
 }

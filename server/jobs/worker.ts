@@ -8,11 +8,16 @@
  * `max_attempts` (it crashed the process each time), gives the job up and calls the handler's
  * `onGiveUp` so its domain can record the failure. On shutdown running jobs are aborted (their
  * signal fires) and put back in the queue without counting the attempt.
+ *
+ * Instances sharing one database each run a worker on the same queue: a claim takes a job for
+ * exactly one of them (store.ts), and a job of an instance that died is taken over by another
+ * once its lease has expired. Handlers must therefore tolerate running again after a crash.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Pump } from './pump.ts';
 import type { Logger } from '../logger.ts';
+import type { Queryable, Transaction } from '../storage/engine.ts';
 import { JobStore, type JobRow, type NewJob } from './store.ts';
 
 export interface JobContext<P> {
@@ -26,8 +31,11 @@ export interface JobContext<P> {
 
 export interface JobHandler<P = unknown> {
   run(ctx: JobContext<P>): Promise<void>;
-  /** The job will not run again; record the failure in the domain. Runs in the transaction that fails the job. */
-  onGiveUp?(job: JobRow, payload: P, reason: string): void;
+  /**
+   * The job will not run again; record the failure in the domain, with `tx`: the transaction that
+   * fails the job (it may run again on PostgreSQL, so no effect outside it but `tx.afterCommit`).
+   */
+  onGiveUp?(job: JobRow, payload: P, reason: string, tx: Transaction): Promise<void> | void;
 }
 
 /** Thrown by a handler for a transient failure: run again after `delayMs`. */
@@ -74,10 +82,13 @@ export class JobWorker {
     this.handlers.set(kind, handler);
   }
 
-  /** Queues a job. Call inside the transaction that records its work; the worker looks at once. */
-  enqueue(job: NewJob): JobRow {
-    const row = this.store.enqueue(job, this.opts.maxAttempts);
-    this.kick();
+  /**
+   * Queues a job; pass the transaction that records its work. This worker looks at once after
+   * the commit; other instances find it at their next poll.
+   */
+  async enqueue(job: NewJob, q: Queryable = this.store.engine): Promise<JobRow> {
+    const row = await this.store.enqueue(job, this.opts.maxAttempts, q);
+    q.afterCommit(() => this.kick());
     return row;
   }
 
@@ -94,73 +105,92 @@ export class JobWorker {
     this.pump.kick();
   }
 
-  private fill(): void {
+  private async fill(): Promise<void> {
     const kinds = [...this.handlers.keys()];
-    while (this.active.size < this.opts.concurrency) {
-      let job: JobRow | undefined;
+    while (this.pump.running && this.active.size < this.opts.concurrency) {
+      const room = this.opts.concurrency - this.active.size;
+      let jobs: JobRow[];
       try {
-        job = this.store.claim(this.owner, kinds, this.opts.leaseMs);
+        jobs = await this.store.claim(this.owner, kinds, this.opts.leaseMs, room);
       } catch (err) {
         this.logger.error({ err }, 'job claim failed');
         return;
       }
-      if (!job) return;
-      this.launch(job);
+      if (!this.pump.running) {
+        // Stopped while claiming: put them back, uncounted, instead of starting them.
+        await Promise.allSettled(jobs.map((j) => this.store.release(j.id, this.owner)));
+        return;
+      }
+      for (const job of jobs) this.launch(job);
+      if (jobs.length < room) return;
     }
   }
 
   private launch(job: JobRow): void {
-    const handler = this.handlers.get(job.kind)!;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(job.payload);
-    } catch {
-      this.giveUp(job, handler, undefined, 'the job payload is not valid JSON');
-      return;
-    }
-    if (job.attempts > job.max_attempts) {
-      this.giveUp(job, handler, payload, `the job was interrupted ${job.max_attempts} times (the process stopped while running it)`);
-      return;
-    }
     const controller = new AbortController();
-    const beat = setInterval(() => {
-      try {
-        if (!this.store.heartbeat(job.id, this.owner, this.opts.leaseMs)) controller.abort(new LeaseLost('lease lost'));
-      } catch (err) {
-        this.logger.warn({ err, job_id: job.id }, 'job heartbeat failed');
-      }
-    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
-    beat.unref();
+    let beat: NodeJS.Timeout | undefined;
     const done = (async () => {
+      const handler = this.handlers.get(job.kind)!;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(job.payload);
+      } catch {
+        await this.giveUp(job, handler, undefined, 'the job payload is not valid JSON');
+        return;
+      }
+      if (job.attempts > job.max_attempts) {
+        await this.giveUp(job, handler, payload, `the job was interrupted ${job.max_attempts} times (the process stopped while running it)`);
+        return;
+      }
+      let beating = false;
+      beat = setInterval(() => {
+        if (beating) return;
+        beating = true;
+        this.store
+          .heartbeat(job.id, this.owner, this.opts.leaseMs)
+          .then(
+            (held) => {
+              if (!held) controller.abort(new LeaseLost('lease lost'));
+            },
+            (err) => this.logger.warn({ err, job_id: job.id }, 'job heartbeat failed'),
+          )
+          .finally(() => (beating = false));
+      }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+      beat.unref();
       try {
         await handler.run({ job, payload, attempt: job.attempts, signal: controller.signal });
-        this.store.finish(job.id, this.owner, 'done');
+        await this.store.finish(job.id, this.owner, 'done');
       } catch (err) {
         const reason = controller.signal.reason;
         if (controller.signal.aborted && reason instanceof Shutdown) {
-          this.store.release(job.id, this.owner);
+          await this.store.release(job.id, this.owner);
         } else if (controller.signal.aborted && reason instanceof LeaseLost) {
           this.logger.warn({ job_id: job.id, kind: job.kind }, 'job lease lost; another worker owns it now');
         } else if (err instanceof RetryLater && job.attempts < job.max_attempts) {
-          this.store.retryAt(job.id, this.owner, Date.now() + err.delayMs, err.message);
+          await this.store.retryAt(job.id, this.owner, Date.now() + err.delayMs, err.message);
         } else {
           this.logger.error({ err, job_id: job.id, kind: job.kind }, 'job failed');
-          this.giveUp(job, handler, payload, err instanceof Error ? err.message : String(err));
+          await this.giveUp(job, handler, payload, err instanceof Error ? err.message : String(err));
         }
-      } finally {
+      }
+    })()
+      .catch((err) => {
+        // The store could not record the outcome: the lease runs out and the job runs again.
+        this.logger.error({ err, job_id: job.id, kind: job.kind }, 'recording the outcome of a job failed');
+      })
+      .finally(() => {
         clearInterval(beat);
         this.active.delete(job.id);
         this.kick();
-      }
-    })();
+      });
     this.active.set(job.id, { controller, done });
   }
 
-  private giveUp(job: JobRow, handler: JobHandler<any>, payload: unknown, reason: string): void {
+  private async giveUp(job: JobRow, handler: JobHandler<any>, payload: unknown, reason: string): Promise<void> {
     try {
-      this.store.db.transaction(() => {
-        if (this.store.finish(job.id, this.owner, 'failed', reason)) handler.onGiveUp?.(job, payload, reason);
-      })();
+      await this.store.engine.transaction(async (tx) => {
+        if (await this.store.finish(job.id, this.owner, 'failed', reason, tx)) await handler.onGiveUp?.(job, payload, reason, tx);
+      });
     } catch (err) {
       this.logger.error({ err, job_id: job.id }, 'recording a failed job failed');
     }

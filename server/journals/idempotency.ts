@@ -4,9 +4,8 @@
  * per API key for IDEMPOTENCY_TTL_HOURS and written in the same SQLite transaction as the effect.
  */
 import { createHash } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
-import type { DB } from '../storage/db.ts';
 import { invalid } from '../http/errors.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const MAX_KEY_LENGTH = 255;
@@ -17,19 +16,7 @@ export interface StoredResponse {
 }
 
 export class IdempotencyStore {
-  private readonly find: Statement;
-  private readonly insert: Statement;
-  private readonly purge: Statement;
-
-  constructor(db: DB) {
-    this.find = db.prepare(
-      'SELECT request_hash, status, response, created_at FROM idempotency_records WHERE key_id = ? AND idem_key = ?',
-    );
-    this.insert = db.prepare(
-      'INSERT INTO idempotency_records (key_id, idem_key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.purge = db.prepare('DELETE FROM idempotency_records WHERE created_at < ?');
-  }
+  constructor(private readonly engine: StorageEngine) {}
 
   static requestHash(method: string, path: string, body: unknown): string {
     return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body)}`).digest('hex');
@@ -42,10 +29,11 @@ export class IdempotencyStore {
   }
 
   /** The stored response for a retry, or undefined for a first request. 422 on a body mismatch. */
-  lookup(keyId: string, idemKey: string, requestHash: string): StoredResponse | undefined {
-    const row = this.find.get(keyId, idemKey) as
-      | { request_hash: string; status: number; response: string; created_at: string }
-      | undefined;
+  async lookup(keyId: string, idemKey: string, requestHash: string): Promise<StoredResponse | undefined> {
+    const row = await this.engine.get<{ request_hash: string; status: number; response: string; created_at: string }>(
+      'SELECT request_hash, status, response, created_at FROM idempotency_records WHERE key_id = ? AND idem_key = ?',
+      [keyId, idemKey],
+    );
     if (!row || Date.parse(row.created_at) < Date.now() - IDEMPOTENCY_TTL_HOURS * 3600_000) return undefined;
     if (row.request_hash !== requestHash) {
       throw invalid(
@@ -56,9 +44,30 @@ export class IdempotencyStore {
     return { status: row.status, body: JSON.parse(row.response) };
   }
 
-  save(keyId: string, idemKey: string, requestHash: string, res: StoredResponse): void {
+  /**
+   * Records the response inside the effect's transaction `q`. When a concurrent request with the
+   * same key (on this instance or another) recorded first, throws IdempotencyRace so that the
+   * effect rolls back; the caller then answers with the recorded response.
+   */
+  async save(q: Queryable, keyId: string, idemKey: string, requestHash: string, res: StoredResponse): Promise<void> {
     const now = new Date();
-    this.purge.run(new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3600_000).toISOString());
-    this.insert.run(keyId, idemKey, requestHash, res.status, JSON.stringify(res.body), now.toISOString());
+    await q.run('DELETE FROM idempotency_records WHERE created_at < ?', [new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3600_000).toISOString()]);
+    const { changes } = await q.run(
+      'INSERT INTO idempotency_records (key_id, idem_key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      [
+      keyId,
+      idemKey,
+      requestHash,
+      res.status,
+      JSON.stringify(res.body),
+      now.toISOString(),
+      ],
+    );
+    if (changes === 0) throw new IdempotencyRace();
   }
+}
+
+/** Another request with the same Idempotency-Key committed first. */
+export class IdempotencyRace extends Error {
+  override readonly name = 'IdempotencyRace';
 }

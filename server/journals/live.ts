@@ -1,11 +1,19 @@
 /**
  * A journal loaded in memory: one Y.Doc shared by every editor connection and by the REST edit
- * path. The first listener on the document appends each update to the SQLite log, synchronously,
- * so any listener registered later (broadcast to editors, caches) only ever sees persisted state.
+ * path, and the rule that nothing leaves the process before it is committed to the store.
+ *
+ * Changes are applied to the document at once (editors' updates, server fix-ups) and captured for
+ * the group committer; listeners of `onCommitted` (the room's broadcast) hear of each only once
+ * its transaction has committed, in order. Whatever shows the document (REST reads, exports, the
+ * state sent to a connecting editor, compaction) runs as a *settled* task: in arrival order, once
+ * every change applied before it is committed, and with later editor updates held back until it
+ * is done — so nothing uncommitted is ever shown. REST edits are settled tasks too, and commit
+ * their change in their own transaction with its charge and idempotency record.
  */
 import * as Y from 'yjs';
 import { BLOCK_NODE_TYPES, FRAGMENT_NAME } from '../../shared/schema.ts';
-import type { JournalStore } from './store.ts';
+import type { GroupCommitter } from './group-commit.ts';
+import type { JournalStore, StoredState } from './store.ts';
 
 /**
  * Transaction origin of REST edits, so observers can tell them from editor updates. `broadcast`
@@ -25,17 +33,59 @@ export class ServerOrigin extends RestOrigin {
   }
 }
 
+/**
+ * Origin of updates another instance committed (from the cluster bus or the update log).
+ * `broadcast` false: a REST edit with sync_realtime_state false, not pushed to editors here either.
+ */
+export class RemoteOrigin {
+  constructor(readonly broadcast: boolean) {}
+}
+const REMOTE = new RemoteOrigin(true);
+
 export type CloseListener = (reason: string) => void;
+export type CommittedListener = (update: Uint8Array, origin: unknown) => void;
+
+/** Origin of updates written by another writer (instance), applied when catching up from the log. */
+export const LOG_ORIGIN = Symbol('journal log');
+
+/** Why a journal stopped serving: its registry unloads it and the next use reloads from the store. */
+export interface JournalHooks {
+  compactDue(live: LiveJournal): void;
+  broken(live: LiveJournal, err: unknown): void;
+  /** Updates made here were committed as revisions first.. (for the other instances). */
+  committedHere?(live: LiveJournal, first: number, updates: readonly Uint8Array[], origin: unknown): void;
+}
+
+interface Ahead {
+  update: Uint8Array;
+  origin: unknown;
+  /** Made here and already in the document; otherwise another instance's, to apply. */
+  applied: boolean;
+}
+
+interface Task {
+  /** Runs only when everything applied before it is committed; nothing else runs meanwhile. */
+  settled: boolean;
+  run(): void | Promise<void>;
+  fail(err: unknown): void;
+}
+
+/** The journal was unloaded (deleted, a storage error, shutdown) before a task of it could run. */
+export class JournalUnloadedError extends Error {
+  override readonly name = 'JournalUnloadedError';
+}
 
 export class LiveJournal {
   readonly doc = new Y.Doc({ gc: true });
   readonly fragment: Y.XmlFragment;
+  /** Last committed revision; everything up to it is applied here, nothing later is shown. */
   revision: number;
   lastUsed = Date.now();
   /** Editors (and other holders) keeping the journal loaded regardless of idleness. */
   holders = 0;
-  /** Set when persistence failed: the in-memory state can no longer be trusted. */
+  /** Set when a commit failed or another writer raced ahead: stop serving, reload from the store. */
   broken = false;
+  private closed = false;
   private logCount: number;
   private logBytes: number;
   private blockIndex = new Map<string, Y.XmlElement>();
@@ -47,24 +97,54 @@ export class LiveJournal {
   /** Rough size of the encoded state (snapshot plus log), for the registry's memory cap. */
   stateBytes: number;
   private readonly closeListeners = new Set<CloseListener>();
+  private readonly committedListeners = new Set<CommittedListener>();
   private markdownCache?: { revision: number; markdown: string };
+  /** Applied, not yet committed, in order. */
+  private uncommitted: { update: Uint8Array; origin: unknown }[] = [];
+  private flushing = false;
+  /** While a settled task applies changes itself, its updates are collected here instead. */
+  private capture?: Uint8Array[];
+  private readonly tasks: Task[] = [];
+  private taskRunning = false;
+  /**
+   * Committed revisions past `revision` that cannot be counted yet because one before them is
+   * missing here (another instance committed it): their own, waiting for the gap, and other
+   * instances' ones, to apply in order. Filled from the bus and from the update log.
+   */
+  private readonly ahead = new Map<number, Ahead>();
+  /** Own committed updates in `ahead`: the document holds them, so it is not settled. */
+  private appliedAhead = 0;
+  private fetching?: Promise<void>;
 
-  constructor(
+  static async load(
+    id: string,
+    seq: number,
+    store: JournalStore,
+    committer: GroupCommitter,
+    limits: { compactAfterUpdates: number; compactAfterBytes: number },
+    hooks: JournalHooks,
+  ): Promise<LiveJournal | undefined> {
+    const state = await store.loadState(seq);
+    return state && new LiveJournal(id, seq, state, store, committer, limits, hooks);
+  }
+
+  private constructor(
     readonly id: string,
     readonly seq: number,
+    state: StoredState,
     private readonly store: JournalStore,
+    private readonly committer: GroupCommitter,
     private readonly limits: { compactAfterUpdates: number; compactAfterBytes: number },
-    private readonly onCompactDue: (live: LiveJournal) => void,
+    private readonly hooks: JournalHooks,
   ) {
-    const state = store.loadState(seq);
     this.revision = state.revision;
     this.logCount = state.updates.length;
     this.logBytes = state.updates.reduce((n, u) => n + u.byteLength, 0);
     this.stateBytes = this.logBytes + (state.snapshot?.byteLength ?? 0);
     this.fragment = this.doc.getXmlFragment(FRAGMENT_NAME);
     const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
-    if (all.length > 0) Y.applyUpdate(this.doc, all.length === 1 ? all[0]! : Y.mergeUpdates(all));
-    this.doc.on('update', this.persist);
+    if (all.length > 0) Y.applyUpdate(this.doc, all.length === 1 ? all[0]! : Y.mergeUpdates(all), LOG_ORIGIN);
+    this.doc.on('update', this.captureUpdate);
     // A sync_realtime_state:false edit is written under a client id of its own. Later changes
     // under the journal's usual client id (broadcast REST edits, server id fixes) then do not
     // depend on it by clock, so editors who were not sent it can still apply them at once.
@@ -83,6 +163,11 @@ export class LiveJournal {
     // forcing a whole rebuild; deletions need nothing, findBlock verifies hits.
     this.fragment.observeDeep((events, tr) => {
       if (tr.origin instanceof RestOrigin) return;
+      if (tr.origin instanceof RemoteOrigin) {
+        // The instance that took the change in has given its blocks ids already.
+        this.indexDirty = true;
+        return;
+      }
       for (const e of events) {
         if (e.target instanceof Y.XmlText) continue;
         if (e instanceof Y.YXmlEvent && e.attributesChanged.has('id') && e.target instanceof Y.XmlElement) {
@@ -97,23 +182,271 @@ export class LiveJournal {
     });
   }
 
-  private readonly persist = (update: Uint8Array): void => {
-    try {
-      this.store.appendUpdate(this.seq, this.revision + 1, update);
-    } catch (err) {
-      // The document now holds a change the log does not: stop serving it (the registry evicts
-      // it and the next use reloads from SQLite) and stop later listeners from broadcasting it.
-      this.broken = true;
-      throw err;
+  // --- commit -----------------------------------------------------------------------------------
+
+  private readonly captureUpdate = (update: Uint8Array, origin: unknown): void => {
+    if (origin === LOG_ORIGIN || origin instanceof RemoteOrigin) return; // already stored
+    if (this.capture) {
+      this.capture.push(update);
+      return;
     }
-    this.revision++;
-    this.logCount++;
-    this.logBytes += update.byteLength;
-    this.stateBytes += update.byteLength;
-    if (this.logCount >= this.limits.compactAfterUpdates || this.logBytes >= this.limits.compactAfterBytes) {
-      this.onCompactDue(this);
-    }
+    this.uncommitted.push({ update, origin });
+    this.flush();
   };
+
+  /** Whether everything applied is committed. */
+  get settled(): boolean {
+    return this.uncommitted.length === 0 && !this.flushing && this.appliedAhead === 0;
+  }
+
+  /** Hands what is applied and uncommitted to the group committer; one batch in flight at a time. */
+  private flush(): void {
+    if (this.flushing || this.uncommitted.length === 0 || this.broken) return;
+    this.flushing = true;
+    const batch = this.uncommitted;
+    this.uncommitted = [];
+    this.committer.append(
+      this.seq,
+      batch.map((u) => u.update),
+    ).then(
+      (last) => {
+        this.flushing = false;
+        if (last === undefined) {
+          this.fail(new JournalUnloadedError('journal deleted'));
+          return this.pump();
+        }
+        this.committed(batch, last);
+        this.flush();
+        this.pump();
+      },
+      (err) => {
+        this.flushing = false;
+        this.fail(err);
+        this.pump();
+      },
+    );
+  }
+
+  /**
+   * Records a commit of `batch` (made here) as revisions ending at `last`. They are counted, and
+   * heard by the listeners, in revision order: when another instance committed revisions just
+   * before them, those are applied first (from the bus or the log).
+   */
+  private committed(batch: readonly { update: Uint8Array; origin: unknown }[], last: number): void {
+    const first = last - batch.length + 1;
+    this.hooks.committedHere?.(
+      this,
+      first,
+      batch.map((b) => b.update),
+      batch[0]?.origin,
+    );
+    batch.forEach(({ update, origin }, i) => {
+      const revision = first + i;
+      if (revision <= this.revision || this.ahead.has(revision)) return;
+      this.ahead.set(revision, { update, origin, applied: true });
+      this.appliedAhead++;
+    });
+    this.advance();
+  }
+
+  /** Committed updates of another instance, revisions from `first` (the bus). */
+  receiveRemote(first: number, updates: readonly Uint8Array[], broadcast = true): void {
+    if (this.closed || this.broken) return;
+    const origin = broadcast ? REMOTE : new RemoteOrigin(false);
+    updates.forEach((update, i) => {
+      const revision = first + i;
+      if (revision > this.revision && !this.ahead.has(revision)) this.ahead.set(revision, { update, origin, applied: false });
+    });
+    this.advance();
+  }
+
+  /**
+   * Brings the document up to the stored revision `upTo` (known from the store: a REST read's row,
+   * the periodic re-sync), reading what is missing from the update log.
+   */
+  async syncTo(upTo: number): Promise<void> {
+    if (upTo <= this.revision || this.closed || this.broken) return;
+    await this.drain(); // own commits in flight may be what is missing
+    while (upTo > this.revision && !this.closed && !this.broken) await this.fetchMissing(upTo);
+  }
+
+  /** Counts, applies and tells the listeners about what is next in revision order. */
+  private advance(): void {
+    let counted = false;
+    for (let next = this.ahead.get(this.revision + 1); next; next = this.ahead.get(this.revision + 1)) {
+      this.ahead.delete(this.revision + 1);
+      if (next.applied) this.appliedAhead--;
+      else Y.applyUpdate(this.doc, next.update, next.origin);
+      this.revision++;
+      this.logCount++;
+      this.logBytes += next.update.byteLength;
+      this.stateBytes += next.update.byteLength;
+      counted = true;
+      for (const l of [...this.committedListeners]) l(next.update, next.origin);
+    }
+    if (this.ahead.size > 0 && !this.flushing) void this.fetchMissing(Math.max(...this.ahead.keys()));
+    if (counted && (this.logCount >= this.limits.compactAfterUpdates || this.logBytes >= this.limits.compactAfterBytes)) this.hooks.compactDue(this);
+    if (this.settled) this.pump();
+  }
+
+  /**
+   * Reads committed revisions (revision, upTo] from the store. When another instance compacted
+   * them into its snapshot, the snapshot is applied (merging a full state is idempotent).
+   */
+  private fetchMissing(upTo: number): Promise<void> {
+    this.fetching ??= (async () => {
+      try {
+        const from = this.revision;
+        const { snapshot, updates } = await this.store.stateAfter(this.seq, from, upTo);
+        if (this.closed || this.broken) return;
+        if (snapshot && snapshot.revision > this.revision) {
+          Y.applyUpdate(this.doc, snapshot.data, REMOTE);
+          for (const r of [...this.ahead.keys()]) {
+            if (r > snapshot.revision) continue;
+            if (this.ahead.get(r)!.applied) this.appliedAhead--;
+            this.ahead.delete(r);
+          }
+          this.revision = snapshot.revision;
+          for (const l of [...this.committedListeners]) l(snapshot.data, REMOTE);
+        }
+        for (const u of updates) {
+          if (u.revision > this.revision && !this.ahead.has(u.revision)) this.ahead.set(u.revision, { update: u.data, origin: REMOTE, applied: false });
+        }
+        if (updates.length === 0 && !snapshot && this.ahead.size > 0 && !this.ahead.has(this.revision + 1)) {
+          // The log has nothing between: the journal was deleted, or this instance's state is off.
+          throw new JournalUnloadedError('committed revisions are missing from the update log');
+        }
+      } catch (err) {
+        this.fail(err);
+      } finally {
+        this.fetching = undefined;
+      }
+      this.advance();
+    })();
+    return this.fetching;
+  }
+
+  private fail(err: unknown): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.hooks.broken(this, err);
+  }
+
+  /** Listens to committed changes, in commit order (the room's broadcast). */
+  onCommitted(listener: CommittedListener): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
+
+  // --- tasks ------------------------------------------------------------------------------------
+
+  /**
+   * Applies an editor's change (`apply` calls Y.applyUpdate): now, unless a settled task is
+   * waiting or running, in which case it runs after that task, in arrival order.
+   */
+  intake(apply: () => void): void {
+    if (this.closed) return;
+    if (this.tasks.length === 0 && !this.taskRunning) {
+      apply();
+      return;
+    }
+    this.tasks.push({ settled: false, run: apply, fail: () => {} });
+  }
+
+  /**
+   * Runs `fn` on the committed document: once everything applied before is committed, with later
+   * editor updates held back until it settles. For reads and for REST edits (which commit their
+   * own change inside `fn`, see `commitOwn`).
+   */
+  settledTask<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.closed || this.broken) return Promise.reject(new JournalUnloadedError('journal unloaded; retry'));
+    if (this.tasks.length === 0 && !this.taskRunning && this.settled) {
+      // Fast path: nothing to wait for.
+      let out: T | Promise<T>;
+      try {
+        out = fn();
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      if (!(out instanceof Promise)) return Promise.resolve(out);
+      this.taskRunning = true;
+      return out.finally(() => {
+        this.taskRunning = false;
+        this.pump();
+      });
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.tasks.push({
+        settled: true,
+        run: () => {
+          let out: T | Promise<T>;
+          try {
+            out = fn();
+          } catch (e) {
+            reject(e);
+            return;
+          }
+          if (!(out instanceof Promise)) return resolve(out);
+          return out.then(resolve, reject);
+        },
+        fail: reject,
+      });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.broken) return this.failTasks(new JournalUnloadedError('journal unloaded after a storage error; retry'));
+    while (!this.taskRunning && this.tasks.length > 0 && !this.closed) {
+      const task = this.tasks[0]!;
+      if (task.settled && !this.settled) {
+        this.flush();
+        return; // the flush's completion pumps again
+      }
+      this.tasks.shift();
+      const out = task.run();
+      if (out instanceof Promise) {
+        this.taskRunning = true;
+        void out.finally(() => {
+          this.taskRunning = false;
+          this.pump();
+        });
+      }
+    }
+  }
+
+  private failTasks(err: unknown): void {
+    for (const t of this.tasks.splice(0)) t.fail(err);
+  }
+
+  /**
+   * Inside a settled task: runs `change` (which changes the document) and returns the updates it
+   * made, which are NOT handed to the group committer — the task writes them itself (with its
+   * charge and idempotency record) and then calls `commitOwn`.
+   */
+  captureChanges(change: () => void): Uint8Array[] {
+    const captured: Uint8Array[] = [];
+    this.capture = captured;
+    try {
+      change();
+    } finally {
+      this.capture = undefined;
+    }
+    return captured;
+  }
+
+  /** The task's own transaction committed `updates` ending at revision `last`. */
+  commitOwn(updates: readonly Uint8Array[], origin: unknown, last: number): void {
+    this.committed(
+      updates.map((update) => ({ update, origin })),
+      last,
+    );
+  }
+
+  /** The task changed the document but its transaction failed: the document is no longer the stored state. */
+  abandonOwn(err: unknown): void {
+    this.fail(err);
+  }
 
   touch(): void {
     this.lastUsed = Date.now();
@@ -129,14 +462,23 @@ export class LiveJournal {
     return (pendingStructs?.update.byteLength ?? 0) + (pendingDs?.byteLength ?? 0);
   }
 
-  /** Folds the update log into one snapshot (one SQLite transaction). */
-  compact(): void {
-    if (this.logCount === 0 || this.broken) return;
-    const snapshot = Y.encodeStateAsUpdate(this.doc);
-    this.store.compact(this.seq, snapshot, this.revision);
-    this.stateBytes = snapshot.byteLength;
-    this.logCount = 0;
-    this.logBytes = 0;
+  /** Waits until everything applied so far is committed (or the journal failed). */
+  drain(): Promise<void> {
+    return this.settledTask(() => {});
+  }
+
+  /**
+   * Folds the update log into one snapshot of the committed state. The snapshot is taken at a
+   * settled moment; editors go on meanwhile, their later updates stay in the log.
+   */
+  async compact(): Promise<void> {
+    if (this.logCount === 0 || this.broken || this.closed) return;
+    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: Y.encodeStateAsUpdate(this.doc), revision: this.revision, count: this.logCount }));
+    await this.store.compact(this.seq, snapshot, revision);
+    // Updates committed while compacting stay in the log (their bytes are over-counted until the next compaction).
+    this.logCount = Math.max(0, this.logCount - count);
+    if (this.logCount === 0) this.logBytes = 0;
+    this.stateBytes = snapshot.byteLength + this.logBytes;
   }
 
   /** The top-level or nested block element with this id, if it is in the document. */
@@ -236,9 +578,13 @@ export class LiveJournal {
 
   /** Unloads: tells holders why, then frees the document. Compaction is the caller's choice. */
   close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.failTasks(new JournalUnloadedError(`journal unloaded (${reason}); retry`));
     for (const l of [...this.closeListeners]) l(reason);
     this.closeListeners.clear();
-    this.doc.off('update', this.persist);
+    this.committedListeners.clear();
+    this.doc.off('update', this.captureUpdate);
     this.doc.destroy();
   }
 }

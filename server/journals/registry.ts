@@ -1,9 +1,12 @@
 /**
- * Which journals are loaded. One LiveJournal per journal id, created on first use and unloaded
- * (after compaction) once it has no holders and has not been used for the idle period.
+ * Which journals are loaded. One LiveJournal per journal id, loaded on first use (concurrent first
+ * uses share one load) and unloaded (after compaction) once it has no holders and has not been
+ * used for the idle period, or at once when its storage failed.
  */
+import type { BusMessage, ClusterBus } from '../cluster/bus.ts';
 import type { Logger } from '../logger.ts';
-import { LiveJournal } from './live.ts';
+import type { GroupCommitter } from './group-commit.ts';
+import { LiveJournal, RestOrigin } from './live.ts';
 import type { JournalRow, JournalStore } from './store.ts';
 
 export interface RegistryOptions {
@@ -13,6 +16,17 @@ export interface RegistryOptions {
   /** Estimated heap above which idle journals are unloaded, least recently used first (0 = none). */
   memoryCapBytes?: number;
 }
+
+/** Several instances on one store of record (docs/deployment.md). */
+export interface ClusterOptions {
+  /** Live fan-out between instances (REDIS_URL); without it, only the periodic re-sync. */
+  bus?: ClusterBus;
+  /** How often loaded journals are compared with the store's revisions and caught up (0 = never). */
+  resyncMs: number;
+}
+
+/** Reason given to holders (editors) when a journal is unloaded after a storage error. */
+export const STORAGE_ERROR_REASON = 'journal reloaded after a storage error';
 
 /**
  * Heap a loaded journal is estimated to take: Yjs holds about 17 bytes of heap per byte of
@@ -26,40 +40,94 @@ export function estimatedHeapBytes(j: LiveJournal): number {
 
 export class JournalRegistry {
   private readonly live = new Map<string, LiveJournal>();
+  private readonly loading = new Map<string, Promise<LiveJournal | undefined>>();
   private readonly compactQueue = new Set<LiveJournal>();
   private compactScheduled = false;
   private sweepTimer?: NodeJS.Timeout;
+  private readonly unloading = new Set<Promise<void>>();
+  private resyncTimer?: NodeJS.Timeout;
+  private resyncing = false;
+  /** Awareness messages of other instances, for the realtime hub's rooms. */
+  onRemoteAwareness?: (journalId: string, message: BusMessage & { type: 'awareness' | 'awareness-query' }) => void;
 
   constructor(
     private readonly store: JournalStore,
+    private readonly committer: GroupCommitter,
     private readonly opts: RegistryOptions,
     private readonly logger: Logger,
+    private readonly cluster: ClusterOptions = { resyncMs: 0 },
   ) {
     if (opts.idleMs > 0) {
-      this.sweepTimer = setInterval(() => this.sweepIdle(), Math.max(1000, Math.min(opts.idleMs, 10_000)));
+      this.sweepTimer = setInterval(() => void this.sweepIdle(), Math.max(1000, Math.min(opts.idleMs, 10_000)));
       this.sweepTimer.unref();
+    }
+    if (cluster.resyncMs > 0) {
+      this.resyncTimer = setInterval(() => void this.resync(), cluster.resyncMs);
+      this.resyncTimer.unref();
+    }
+    cluster.bus?.onReconnect(() => void this.resync());
+  }
+
+  get bus(): ClusterBus | undefined {
+    return this.cluster.bus;
+  }
+
+  /** The loaded journal for this row, loading it from the store when needed; undefined when it no longer exists. */
+  async open(row: JournalRow): Promise<LiveJournal | undefined> {
+    for (;;) {
+      const j = this.live.get(row.id);
+      if (j && !j.broken) {
+        j.touch();
+        return j;
+      }
+      if (j) this.unload(j, STORAGE_ERROR_REASON, false);
+      let pending = this.loading.get(row.id);
+      if (!pending) {
+        pending = this.load(row);
+        this.loading.set(row.id, pending);
+        void pending.finally(() => this.loading.delete(row.id)).catch(() => {});
+      }
+      const loaded = await pending;
+      if (!loaded || !loaded.broken) {
+        loaded?.touch();
+        return loaded;
+      }
     }
   }
 
-  /** The loaded journal for this row, loading it from SQLite when needed. */
-  open(row: JournalRow): LiveJournal {
-    let j = this.live.get(row.id);
-    if (j?.broken) {
-      this.unload(j, 'journal reloaded after a storage error', false);
-      j = undefined;
+  private async load(row: JournalRow): Promise<LiveJournal | undefined> {
+    const j = await LiveJournal.load(row.id, row.seq, this.store, this.committer, this.opts, {
+      compactDue: (due) => this.scheduleCompaction(due),
+      broken: (broken, err) => {
+        this.logger.error({ err, journal_id: broken.id }, 'committing journal updates failed; reloading the journal from the store');
+        if (this.live.get(broken.id) === broken) this.unload(broken, STORAGE_ERROR_REASON, false);
+      },
+      committedHere: (here, first, updates, origin) => {
+        const quiet = origin instanceof RestOrigin && !origin.broadcast;
+        this.cluster.bus?.publish(here.id, { type: 'update', first, updates: [...updates], quiet });
+      },
+    });
+    if (!j) return undefined;
+    const bus = this.cluster.bus;
+    if (bus) {
+      // Subscribed first, then caught up with the store: nothing committed meanwhile is missed.
+      await bus.subscribe(row.id, (m) => this.onBusMessage(row.id, m));
+      const revision = (await this.store.revisions([row.seq])).get(row.seq);
+      if (revision === undefined) {
+        j.close('journal deleted');
+        return undefined;
+      }
+      await j.syncTo(revision);
     }
-    if (!j) {
-      j = new LiveJournal(row.id, row.seq, this.store, this.opts, (due) => this.scheduleCompaction(due));
-      this.live.set(row.id, j);
-      j.touch();
-      this.enforceMemoryCap(j);
-    }
+    this.live.set(row.id, j);
     j.touch();
+    this.enforceMemoryCap(j);
     return j;
   }
 
   get(id: string): LiveJournal | undefined {
-    return this.live.get(id);
+    const j = this.live.get(id);
+    return j && !j.broken ? j : undefined;
   }
 
   get size(): number {
@@ -76,17 +144,58 @@ export class JournalRegistry {
     if (j) this.unload(j, reason, false);
   }
 
-  /** Compacts and unloads every journal (graceful shutdown). */
-  closeAll(reason: string): void {
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
-    for (const j of [...this.live.values()]) this.unload(j, reason, true);
+  /** The journal was deleted (committed): closes its editors here and on the other instances. */
+  deleted(id: string): void {
+    this.evict(id, 'journal deleted');
+    this.cluster.bus?.publish(id, { type: 'deleted' });
   }
 
-  sweepIdle(now = Date.now()): void {
+  private onBusMessage(id: string, m: BusMessage): void {
+    if (m.type === 'update') this.live.get(id)?.receiveRemote(m.first, m.updates, !m.quiet);
+    else if (m.type === 'deleted') this.evict(id, 'journal deleted');
+    else this.onRemoteAwareness?.(id, m);
+  }
+
+  /**
+   * Compares every loaded journal with the store and catches up on what other instances committed
+   * (a message lost while Redis was away, or no Redis at all); unloads journals deleted elsewhere.
+   */
+  async resync(): Promise<void> {
+    if (this.resyncing || this.live.size === 0) return;
+    this.resyncing = true;
+    try {
+      const loaded = [...this.live.values()];
+      const revisions = await this.store.revisions(loaded.map((j) => j.seq));
+      for (const j of loaded) {
+        const stored = revisions.get(j.seq);
+        if (stored === undefined) this.evict(j.id, 'journal deleted');
+        else if (stored > j.revision) j.syncTo(stored).catch((err) => this.logger.warn({ err, journal_id: j.id }, 'catching up with the store failed'));
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 're-sync with the store failed; retrying');
+    } finally {
+      this.resyncing = false;
+    }
+  }
+
+  /** Commits what is applied, compacts and unloads every journal (graceful shutdown). */
+  async closeAll(reason: string): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    for (const j of [...this.live.values()]) this.unload(j, reason, true);
+    await Promise.all([...this.loading.values()].map((p) => p.catch(() => undefined)));
+    for (const j of [...this.live.values()]) this.unload(j, reason, true);
+    await Promise.all([...this.unloading]);
+  }
+
+  /** Unloads journals idle since `idleMs`; resolves when they are compacted and freed. */
+  async sweepIdle(now = Date.now()): Promise<void> {
+    const unloads: Promise<void>[] = [];
     for (const j of [...this.live.values()]) {
-      if (j.holders === 0 && now - j.lastUsed >= this.opts.idleMs) this.unload(j, 'idle', true);
+      if (j.holders === 0 && now - j.lastUsed >= this.opts.idleMs) unloads.push(this.unload(j, 'idle', true));
     }
     this.enforceMemoryCap();
+    await Promise.all(unloads);
   }
 
   /**
@@ -107,17 +216,31 @@ export class JournalRegistry {
     }
   }
 
-  private unload(j: LiveJournal, reason: string, compact: boolean): void {
-    if (compact) {
+  /**
+   * Takes the journal out of the registry at once (the next use loads it afresh), then, when
+   * compacting, lets what is applied commit and compacts before freeing it.
+   */
+  private unload(j: LiveJournal, reason: string, compact: boolean): Promise<void> {
+    if (this.live.get(j.id) === j) this.live.delete(j.id);
+    if (!this.live.has(j.id) && !this.loading.has(j.id)) this.cluster.bus?.unsubscribe(j.id);
+    this.compactQueue.delete(j);
+    if (!compact || j.broken) {
+      j.close(reason);
+      return Promise.resolve();
+    }
+    const done = (async () => {
       try {
-        j.compact();
+        await j.drain();
+        await j.compact();
       } catch (err) {
         this.logger.error({ err, journal_id: j.id }, 'compaction failed; the update log is kept');
+      } finally {
+        j.close(reason);
       }
-    }
-    this.live.delete(j.id);
-    this.compactQueue.delete(j);
-    j.close(reason);
+    })();
+    this.unloading.add(done);
+    void done.finally(() => this.unloading.delete(done));
+    return done;
   }
 
   /** Compaction runs after the current request, never inside the edit that triggered it. */
@@ -130,11 +253,7 @@ export class JournalRegistry {
       for (const due of [...this.compactQueue]) {
         this.compactQueue.delete(due);
         if (this.live.get(due.id) !== due) continue;
-        try {
-          due.compact();
-        } catch (err) {
-          this.logger.error({ err, journal_id: due.id }, 'compaction failed; the update log is kept');
-        }
+        due.compact().catch((err) => this.logger.error({ err, journal_id: due.id }, 'compaction failed; the update log is kept'));
       }
     });
   }

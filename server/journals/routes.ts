@@ -40,9 +40,9 @@ function body(req: Request): unknown {
 export function journalRoutes(journals: JournalService): Router {
   const r = Router();
 
-  r.put('/journals/editor/create', (req, res) => {
+  r.put('/journals/editor/create', async (req, res) => {
     const b = parseOr422(createBody, body(req), ['body']);
-    const row = journals.create(principalOf(req), b.title, chargeFor(req));
+    const row = await journals.create(principalOf(req), b.title, chargeFor(req));
     res.json({
       success: true,
       message: 'Journal created',
@@ -53,9 +53,9 @@ export function journalRoutes(journals: JournalService): Router {
     });
   });
 
-  r.get('/journals/list', (req, res) => {
+  r.get('/journals/list', async (req, res) => {
     const q = parseOr422(listQuery, req.query, ['query']);
-    const page = journals.list(principalOf(req), q.page_token, q.page_size);
+    const page = await journals.list(principalOf(req), q.page_token, q.page_size);
     res.json({
       success: true,
       message: `${page.journals.length} journals`,
@@ -65,7 +65,7 @@ export function journalRoutes(journals: JournalService): Router {
   });
 
   r.get('/journals/content/:journal_id', async (req, res) => {
-    const row = journals.owned(principalOf(req), req.params.journal_id);
+    const row = await journals.owned(principalOf(req), req.params.journal_id);
     const { markdown, revision } = await journals.content(row);
     res.json({
       success: true,
@@ -78,9 +78,9 @@ export function journalRoutes(journals: JournalService): Router {
     });
   });
 
-  r.patch('/journals/editor/rename', (req, res) => {
+  r.patch('/journals/editor/rename', async (req, res) => {
     const b = parseOr422(renameBody, body(req), ['body']);
-    const row = journals.rename(principalOf(req), b.journal_id, b.title, chargeFor(req));
+    const row = await journals.rename(principalOf(req), b.journal_id, b.title, chargeFor(req));
     res.json({ success: true, message: 'Journal renamed', journal_id: row.id, title: row.title, timestamp: nowIso() });
   });
 
@@ -133,13 +133,13 @@ export function journalRoutes(journals: JournalService): Router {
     if (key !== undefined) IdempotencyStore.validateKey(key);
     const idem = key !== undefined ? { key, hash: IdempotencyStore.requestHash(req.method, req.path, raw) } : undefined;
     const trees = await journals.prepareEdit(principalOf(req), b);
-    const out = journals.edit(principalOf(req), b, idem, chargeFor(req, b.operations.length), trees);
+    const out = await journals.edit(principalOf(req), b, idem, chargeFor(req, b.operations.length), trees);
     res.status(out.status).json(out.body);
   });
 
-  r.get('/journals/editor/model/:journal_id', (req, res) => {
-    const row = journals.owned(principalOf(req), req.params.journal_id);
-    const { model, revision } = journals.model(row);
+  r.get('/journals/editor/model/:journal_id', async (req, res) => {
+    const row = await journals.owned(principalOf(req), req.params.journal_id);
+    const { model, revision } = await journals.model(row);
     res.json({ success: true, model, message: null, timestamp: nowIso(), revision });
   });
 

@@ -8,15 +8,15 @@ import { newBlockId } from '../../shared/ids.ts';
 import { schema } from '../../shared/schema.ts';
 import type { Principal } from '../auth/keys.ts';
 import { HttpError, invalid, notFound } from '../http/errors.ts';
-import type { DB } from '../storage/db.ts';
 import { nowIso } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { applyPlan } from './edit/apply.ts';
 import type * as Md from 'mdast';
 import { MarkdownLimitError } from '../../shared/markdown/index.ts';
 import { NODE_TYPES, type EditNodeType, type EditRequest } from './edit/operations.ts';
 import { markdownTexts } from './edit/payloads.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
-import { IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { IdempotencyRace, IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
 import type { MarkdownConverter } from './markdown-offload.ts';
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
@@ -29,10 +29,10 @@ export const DEFAULT_TITLE = 'Untitled Journal';
 export const DEFAULT_IMPORT_TITLE = 'Imported Journal';
 
 /**
- * Pays for a request's effect (server/billing): called first inside the SQLite transaction that
- * commits the effect, it throws 402 when the balance is short, rolling everything back.
+ * Pays for a request's effect (server/billing): called first inside the transaction that commits
+ * the effect, it rejects with 402 when the balance is short, rolling everything back.
  */
-export type Charge = () => void;
+export type Charge = (q: Queryable) => unknown;
 
 export interface EditOutcome {
   success: boolean;
@@ -49,14 +49,14 @@ export class JournalService {
   private readonly idempotency: IdempotencyStore;
 
   constructor(
-    private readonly db: DB,
+    private readonly engine: StorageEngine,
     readonly store: JournalStore,
     readonly registry: JournalRegistry,
     private readonly publicBaseUrl: string,
     readonly markdown: MarkdownConverter,
     private readonly logger?: Logger,
   ) {
-    this.idempotency = new IdempotencyStore(db);
+    this.idempotency = new IdempotencyStore(engine);
   }
 
   journalUrl(row: JournalRow): string {
@@ -64,20 +64,31 @@ export class JournalService {
     return row.team_slug ? `${url}?team=${encodeURIComponent(row.team_slug)}` : url;
   }
 
-  owned(p: Principal, id: string): JournalRow {
-    const row = this.store.findOwned(id, p.keyId);
+  async owned(p: Principal, id: string): Promise<JournalRow> {
+    const row = await this.store.findOwned(id, p.keyId);
     if (!row) throw notFound('Journal');
     return row;
   }
 
-  private insertJournal(p: Principal, title: string, snapshot: Uint8Array, teamSlug: string | null, charge?: Charge): JournalRow {
-    return this.db.transaction(() => {
-      charge?.();
-      return this.store.create({ id: randomUUID(), key_id: p.keyId, org_id: p.orgId, title, team_slug: teamSlug, snapshot });
-    })();
+  /**
+   * The loaded journal of a row, holding at least the row's revision (what other instances
+   * committed before the row was read is caught up from the log); 404 when it was deleted.
+   */
+  async live(row: JournalRow): Promise<LiveJournal> {
+    const live = await this.registry.open(row);
+    if (!live) throw notFound('Journal');
+    if (row.revision > live.revision) await live.syncTo(row.revision);
+    return live;
   }
 
-  create(p: Principal, title: string | undefined, charge?: Charge): JournalRow {
+  private insertJournal(p: Principal, title: string, snapshot: Uint8Array, teamSlug: string | null, charge?: Charge): Promise<JournalRow> {
+    return this.engine.transaction(async (tx) => {
+      await charge?.(tx);
+      return this.store.create(tx, { id: randomUUID(), key_id: p.keyId, org_id: p.orgId, title, team_slug: teamSlug, snapshot });
+    });
+  }
+
+  create(p: Principal, title: string | undefined, charge?: Charge): Promise<JournalRow> {
     const doc = schema.topNodeType.create(null, schema.nodes.paragraph!.create({ id: newBlockId() }));
     return this.insertJournal(p, title ?? DEFAULT_TITLE, docToSnapshot(doc), null, charge);
   }
@@ -94,57 +105,61 @@ export class JournalService {
     return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, snapshot, teamSlug ?? null, charge);
   }
 
-  list(p: Principal, pageToken: number | undefined, pageSize: number): { journals: JournalRow[]; next?: number } {
-    const rows = this.store.page(p.keyId, pageToken ?? Number.MAX_SAFE_INTEGER, pageSize + 1);
+  async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ journals: JournalRow[]; next?: number }> {
+    const rows = await this.store.page(p.keyId, pageToken ?? Number.MAX_SAFE_INTEGER, pageSize + 1);
     const more = rows.length > pageSize;
     const journals = more ? rows.slice(0, pageSize) : rows;
     return { journals, next: more ? journals[journals.length - 1]!.seq : undefined };
   }
 
-  rename(p: Principal, id: string, title: string, charge?: Charge): JournalRow {
-    const row = this.owned(p, id);
-    this.db.transaction(() => {
-      charge?.();
-      this.store.rename(row.seq, title);
-    })();
-    return this.store.findById(id)!;
+  async rename(p: Principal, id: string, title: string, charge?: Charge): Promise<JournalRow> {
+    const row = await this.owned(p, id);
+    const renamed = await this.engine.transaction(async (tx) => {
+      await charge?.(tx);
+      return this.store.rename(tx, row.seq, title);
+    });
+    if (!renamed) throw notFound('Journal');
+    return renamed;
   }
 
-  /** Markdown of the whole journal, cached by revision in memory and in SQLite. */
+  /** Markdown of the whole journal, cached by revision in memory and in the store. */
   async content(row: JournalRow): Promise<{ markdown: string; revision: number }> {
     const loaded = this.registry.get(row.id);
-    const hot = loaded?.cachedMarkdown();
-    if (hot !== undefined) return { markdown: hot, revision: loaded!.revision };
+    if (loaded?.settled && loaded.revision >= row.revision) {
+      const hot = loaded.cachedMarkdown();
+      if (hot !== undefined) return { markdown: hot, revision: loaded.revision };
+    }
     if (!loaded) {
-      const cold = this.store.cachedMarkdown(row.seq, row.revision);
+      const cold = await this.store.cachedMarkdown(row.seq, row.revision);
       if (cold !== undefined) return { markdown: cold, revision: row.revision };
     }
-    const live = this.registry.open(row);
-    const revision = live.revision;
-    const markdown = await exportMarkdown(live, this.markdown, this.logger);
+    const live = await this.live(row);
+    // The committed document's blocks, taken at a settled moment; printing may then run in a worker.
+    const { blocks, revision, cached } = await live.settledTask(() => ({ blocks: topBlocks(live, this.logger), revision: live.revision, cached: live.cachedMarkdown() }));
+    if (cached !== undefined) return { markdown: cached, revision };
+    const markdown = await this.markdown.print(blocks);
     live.cacheMarkdown(revision, markdown);
-    // The journal may have been deleted while the markdown was printed.
-    if (this.store.findById(row.id)) this.store.saveMarkdownCache(row.seq, revision, markdown);
+    await this.store.saveMarkdownCache(row.seq, revision, markdown);
     return { markdown, revision };
   }
 
-  model(row: JournalRow): { model: unknown; revision: number } {
-    const live = this.registry.open(row);
-    return { model: journalDoc(live, this.logger).toJSON(), revision: live.revision };
+  async model(row: JournalRow): Promise<{ model: unknown; revision: number }> {
+    const live = await this.live(row);
+    return live.settledTask(() => ({ model: journalDoc(live, this.logger).toJSON(), revision: live.revision }));
   }
 
-  /** Deletes the journal and its history in one transaction; its editors are closed first. */
+  /** Deletes the journal and its history in one transaction; its editors are closed after it commits. */
   async delete(p: Principal, id: string, charge?: Charge): Promise<{ row: JournalRow; markdown: string }> {
-    const row = this.owned(p, id);
+    const row = await this.owned(p, id);
     const { markdown } = await this.content(row);
+    // The charge comes first: when it is refused (402) nothing is deleted.
+    const deleted = await this.engine.transaction(async (tx) => {
+      await charge?.(tx);
+      return this.store.delete(tx, row.seq);
+    });
     // Another request may have deleted it meanwhile: that one answered, this one is a 404.
-    if (!this.store.findById(row.id)) throw notFound('Journal');
-    // The charge comes first: when it is refused (402) no editor has been closed.
-    this.db.transaction(() => {
-      charge?.();
-      this.registry.evict(row.id, 'journal deleted');
-      this.store.delete(row.seq);
-    })();
+    if (!deleted) throw notFound('Journal');
+    this.registry.deleted(row.id);
     return { row, markdown };
   }
 
@@ -154,8 +169,8 @@ export class JournalService {
    * update_node without nodeType are read from the journal as it is now.
    */
   async prepareEdit(p: Principal, req: EditRequest): Promise<Map<string, Md.Root>> {
-    const row = this.store.findOwned(req.journal_id, p.keyId);
-    const live = row ? this.registry.open(row) : undefined;
+    const row = await this.store.findOwned(req.journal_id, p.keyId);
+    const live = row ? await this.live(row) : undefined;
     const texts: string[] = [];
     req.operations.forEach((op, i) => {
       if (op.type === 'delete_node') return;
@@ -173,60 +188,74 @@ export class JournalService {
   }
 
   /**
-   * Applies an edit. Everything here is synchronous, so no other request interleaves between the
-   * revision check, the plan and the commit. All successful operations land in one Yjs
-   * transaction, committed to SQLite (with the idempotency record) before this returns.
+   * Applies an edit on the committed document (a settled task of the journal: no other change
+   * interleaves between the revision check, the plan and the commit). The charge, the Yjs
+   * transaction's updates and the idempotency record commit in one transaction before this
+   * returns; only then are the updates broadcast.
    */
-  edit(
+  async edit(
     p: Principal,
     req: EditRequest,
     idempotency?: { key: string; hash: string },
     charge?: Charge,
     trees?: ReadonlyMap<string, Md.Root>,
-  ): StoredResponse {
+  ): Promise<StoredResponse> {
     if (idempotency) {
-      const replay = this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
+      const replay = await this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
       if (replay) return replay;
     }
-    const row = this.owned(p, req.journal_id);
-    const live = this.registry.open(row);
-    if (req.expected_revision !== undefined && req.expected_revision !== live.revision) {
-      throw new HttpError(409, `The journal is at revision ${live.revision}, not ${req.expected_revision}`, {
-        current_revision: live.revision,
-      });
-    }
-    const newId = () => newBlockId();
-    const plan = planEdit(live, req.operations, newId, trees);
-    const atomicFailure = req.atomic && plan.failed > 0;
-    if (atomicFailure) {
-      const first = plan.results.findIndex((r) => !r.success);
-      for (const r of plan.results) {
-        if (r.success) {
-          r.success = false;
-          r.error = `not applied: the request is atomic and operation ${first} failed`;
+    const row = await this.owned(p, req.journal_id);
+    const live = await this.live(row);
+    return live.settledTask(async () => {
+      if (req.expected_revision !== undefined && req.expected_revision !== live.revision) {
+        throw new HttpError(409, `The journal is at revision ${live.revision}, not ${req.expected_revision}`, {
+          current_revision: live.revision,
+        });
+      }
+      const newId = () => newBlockId();
+      const plan = planEdit(live, req.operations, newId, trees);
+      const atomicFailure = req.atomic && plan.failed > 0;
+      if (atomicFailure) {
+        const first = plan.results.findIndex((r) => !r.success);
+        for (const r of plan.results) {
+          if (r.success) {
+            r.success = false;
+            r.error = `not applied: the request is atomic and operation ${first} failed`;
+          }
         }
       }
-    }
-    const apply = !req.dry_run && !atomicFailure && plan.actions.length > 0;
-    let touched = false;
-    const commit = this.db.transaction(() => {
-      // First, so that a refused charge (402) leaves the Y.Doc untouched. A replay above pays nothing.
-      charge?.();
-      if (apply) {
-        touched = true;
-        live.doc.transact((tr) => applyPlan(live, plan.actions, tr, newId), new RestOrigin(req.sync_realtime_state));
+      const apply = !req.dry_run && !atomicFailure && plan.actions.length > 0;
+      const origin = new RestOrigin(req.sync_realtime_state);
+      // Captured once: on PostgreSQL the transaction function may run again, the Y.Doc change must not.
+      let updates: Uint8Array[] | undefined;
+      let revision = live.revision;
+      let response: StoredResponse;
+      try {
+        response = await this.engine.transaction(async (tx) => {
+          // First, so that a refused charge (402) leaves the Y.Doc untouched. A replay above pays nothing.
+          await charge?.(tx);
+          if (apply) {
+            updates ??= live.captureChanges(() => live.doc.transact((tr) => applyPlan(live, plan.actions, tr, newId), origin));
+            const last = await this.store.appendUpdates(tx, row.seq, updates);
+            if (last === undefined) throw notFound('Journal');
+            revision = last;
+          }
+          const res = { status: 200, body: this.editBody(req, plan.results, plan.failed, revision, apply) };
+          if (idempotency && !req.dry_run) await this.idempotency.save(tx, p.keyId, idempotency.key, idempotency.hash, res);
+          return res;
+        });
+      } catch (err) {
+        // The store rolled back, but the Y.Doc cannot: the journal reloads from the store.
+        if (updates) live.abandonOwn(err);
+        if (err instanceof IdempotencyRace && idempotency) {
+          const replay = await this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
+          if (replay) return replay;
+        }
+        throw err;
       }
-      const response = { status: 200, body: this.editBody(req, plan.results, plan.failed, live.revision, apply) };
-      if (idempotency && !req.dry_run) this.idempotency.save(p.keyId, idempotency.key, idempotency.hash, response);
+      if (updates?.length) live.commitOwn(updates, origin, revision);
       return response;
     });
-    try {
-      return commit();
-    } catch (err) {
-      // SQLite rolled back, but the Y.Doc cannot: reload it from storage on next use.
-      if (touched) live.broken = true;
-      throw err;
-    }
   }
 
   private editBody(req: EditRequest, results: OperationResult[], failed: number, revision: number, applied: boolean): EditOutcome {
@@ -249,12 +278,16 @@ export class JournalService {
   }
 }
 
-/** Linear-time export: top-level blocks printed one by one (off the event loop when many). */
+/** Linear-time export of the journal as it is in memory (the caller makes sure it is settled). */
 export function exportMarkdown(live: LiveJournal, converter: MarkdownConverter, logger?: Logger): Promise<string> {
-  const root = journalDoc(live, logger);
+  return converter.print(topBlocks(live, logger));
+}
+
+/** The top-level blocks, printed one by one by the linear-time export (off the event loop when many). */
+function topBlocks(live: LiveJournal, logger?: Logger): PMNode[] {
   const blocks: PMNode[] = [];
-  root.forEach((b) => blocks.push(b));
-  return converter.print(blocks);
+  journalDoc(live, logger).forEach((b) => blocks.push(b));
+  return blocks;
 }
 
 const loggedRevision = new WeakMap<LiveJournal, number>();

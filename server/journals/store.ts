@@ -1,8 +1,10 @@
 /**
- * SQL of the journals domain. Journal state is a compacted snapshot plus an append-only log of
- * Yjs updates; `revision` counts every update ever appended and never goes back.
+ * SQL of the journals domain, on either storage engine. Journal state is a compacted snapshot plus
+ * an append-only log of Yjs updates; `revision` counts every update ever appended and never goes
+ * back. Revisions are assigned by the store of record (`journals.revision`, under its row lock),
+ * so writers on several instances never collide.
  */
-import type { DB } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
 
 export interface JournalRow {
@@ -17,123 +19,176 @@ export interface JournalRow {
   revision: number;
 }
 
-const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision';
-
-function prepareStatements(db: DB) {
-  return {
-    insert: db.prepare(
-      `INSERT INTO journals (id, key_id, org_id, title, team_slug, created_at, updated_at, revision)
-       VALUES (@id, @key_id, @org_id, @title, @team_slug, @created_at, @created_at, 1)`,
-    ),
-    insertSnapshot: db.prepare('INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, 1, ?)'),
-    byId: db.prepare(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ?`),
-    ownedById: db.prepare(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ? AND key_id = ?`),
-    page: db.prepare(
-      `SELECT ${ROW_COLUMNS} FROM journals WHERE key_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-    ),
-    rename: db.prepare('UPDATE journals SET title = ?, updated_at = ? WHERE seq = ?'),
-    deleteJournal: db.prepare('DELETE FROM journals WHERE seq = ?'),
-    deleteUpdates: db.prepare('DELETE FROM journal_updates WHERE journal_seq = ?'),
-    deleteSnapshot: db.prepare('DELETE FROM journal_snapshots WHERE journal_seq = ?'),
-    deleteMarkdownCache: db.prepare('DELETE FROM journal_markdown_cache WHERE journal_seq = ?'),
-    revision: db.prepare('SELECT revision FROM journals WHERE seq = ?'),
-    snapshot: db.prepare('SELECT revision, data FROM journal_snapshots WHERE journal_seq = ?'),
-    updates: db.prepare('SELECT data FROM journal_updates WHERE journal_seq = ? AND revision > ? ORDER BY revision'),
-    appendUpdate: db.prepare('INSERT INTO journal_updates (journal_seq, revision, data) VALUES (?, ?, ?)'),
-    bumpRevision: db.prepare('UPDATE journals SET revision = ?, updated_at = ? WHERE seq = ?'),
-    saveSnapshot: db.prepare(
-      'INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, ?, ?) ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, data = excluded.data',
-    ),
-    dropCompacted: db.prepare('DELETE FROM journal_updates WHERE journal_seq = ? AND revision <= ?'),
-    logSize: db.prepare(
-      'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM journal_updates WHERE journal_seq = ?',
-    ),
-    markdownCache: db.prepare('SELECT markdown FROM journal_markdown_cache WHERE journal_seq = ? AND revision = ?'),
-    saveMarkdownCache: db.prepare(
-      'INSERT INTO journal_markdown_cache (journal_seq, revision, markdown) VALUES (?, ?, ?) ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, markdown = excluded.markdown',
-    ),
-  };
+export interface StoredState {
+  snapshot: Uint8Array | null;
+  /** Updates logged after the snapshot, in revision order. */
+  updates: Uint8Array[];
+  revision: number;
 }
 
-export class JournalStore {
-  private readonly stmts: ReturnType<typeof prepareStatements>;
+const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision';
+/** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
+const INSERT_CHUNK = 200;
 
-  constructor(readonly db: DB) {
-    this.stmts = prepareStatements(db);
-    const stmts = this.stmts;
-    this.appendUpdate = db.transaction((seq: number, revision: number, update: Uint8Array) => {
-      stmts.appendUpdate.run(seq, revision, update);
-      stmts.bumpRevision.run(revision, nowIso(), seq);
+export class JournalStore {
+  constructor(readonly engine: StorageEngine) {}
+
+  /** The new journal at revision 1, its first snapshot written with it. */
+  async create(
+    q: Queryable,
+    row: { id: string; key_id: string; org_id: string; title: string; team_slug: string | null; snapshot: Uint8Array },
+  ): Promise<JournalRow> {
+    const created_at = nowIso();
+    return q.transaction(async (tx) => {
+      const created = (await tx.get<JournalRow>(
+        `INSERT INTO journals (id, key_id, org_id, title, team_slug, created_at, updated_at, revision)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 1) RETURNING ${ROW_COLUMNS}`,
+        [row.id, row.key_id, row.org_id, row.title, row.team_slug, created_at, created_at],
+      ))!;
+      await tx.run('INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, 1, ?)', [created.seq, row.snapshot]);
+      return created;
     });
   }
 
-  create(row: { id: string; key_id: string; org_id: string; title: string; team_slug: string | null; snapshot: Uint8Array }): JournalRow {
-    const created_at = nowIso();
-    const { snapshot, ...fields } = row;
-    return this.db.transaction(() => {
-      const { lastInsertRowid } = this.stmts.insert.run({ ...fields, created_at });
-      this.stmts.insertSnapshot.run(lastInsertRowid, Buffer.from(snapshot));
-      return this.stmts.byId.get(row.id) as JournalRow;
-    })();
-  }
-
   /** The journal if it exists and was created by this key; undefined for unknown and foreign ids alike. */
-  findOwned(id: string, keyId: string): JournalRow | undefined {
-    return this.stmts.ownedById.get(id, keyId) as JournalRow | undefined;
+  findOwned(id: string, keyId: string, q: Queryable = this.engine): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ? AND key_id = ?`, [id, keyId]);
   }
 
-  findById(id: string): JournalRow | undefined {
-    return this.stmts.byId.get(id) as JournalRow | undefined;
+  findById(id: string, q: Queryable = this.engine): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ?`, [id]);
   }
 
   /** Newest first; `before` is an exclusive keyset cursor on the insertion sequence. */
-  page(keyId: string, before: number, limit: number): JournalRow[] {
-    return this.stmts.page.all(keyId, before, limit) as JournalRow[];
+  page(keyId: string, before: number, limit: number): Promise<JournalRow[]> {
+    return this.engine.all<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE key_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, [keyId, before, limit]);
   }
 
-  rename(seq: number, title: string): void {
-    this.stmts.rename.run(title, nowIso(), seq);
+  /** The renamed row, or undefined when the journal is gone. */
+  rename(q: Queryable, seq: number, title: string): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`UPDATE journals SET title = ?, updated_at = ? WHERE seq = ? RETURNING ${ROW_COLUMNS}`, [title, nowIso(), seq]);
   }
 
-  delete(seq: number): void {
-    this.db.transaction(() => {
-      this.stmts.deleteUpdates.run(seq);
-      this.stmts.deleteSnapshot.run(seq);
-      this.stmts.deleteMarkdownCache.run(seq);
-      this.stmts.deleteJournal.run(seq);
-    })();
+  /** Deletes the journal and its history; false when it was already gone. */
+  delete(q: Queryable, seq: number): Promise<boolean> {
+    return q.transaction(async (tx) => {
+      await tx.run('DELETE FROM journal_updates WHERE journal_seq = ?', [seq]);
+      await tx.run('DELETE FROM journal_snapshots WHERE journal_seq = ?', [seq]);
+      await tx.run('DELETE FROM journal_markdown_cache WHERE journal_seq = ?', [seq]);
+      return (await tx.run('DELETE FROM journals WHERE seq = ?', [seq])).changes > 0;
+    });
   }
 
-  /** Snapshot plus the updates logged after it, in order. */
-  loadState(seq: number): { snapshot: Uint8Array | null; updates: Uint8Array[]; revision: number } {
-    return this.db.transaction(() => {
-      const { revision } = this.stmts.revision.get(seq) as { revision: number };
-      const snap = this.stmts.snapshot.get(seq) as { revision: number; data: Buffer } | undefined;
-      const updates = (this.stmts.updates.all(seq, snap?.revision ?? 0) as { data: Buffer }[]).map((r) => r.data);
-      return { snapshot: snap?.data ?? null, updates, revision };
-    })();
+  /** Snapshot plus the updates logged after it, in order, read in one transaction; undefined when the journal is gone. */
+  loadState(seq: number): Promise<StoredState | undefined> {
+    return this.engine.transaction(async (tx) => {
+      const journal = await tx.get<{ revision: number }>('SELECT revision FROM journals WHERE seq = ?', [seq]);
+      if (!journal) return undefined;
+      const snap = await tx.get<{ revision: number; data: Buffer }>('SELECT revision, data FROM journal_snapshots WHERE journal_seq = ?', [seq]);
+      const rows = await tx.all<{ revision: number; data: Buffer }>(
+        'SELECT revision, data FROM journal_updates WHERE journal_seq = ? AND revision > ? AND revision <= ? ORDER BY revision',
+        [seq, snap?.revision ?? 0, journal.revision],
+      );
+      return { snapshot: snap?.data ?? null, updates: rows.map((r) => r.data), revision: journal.revision };
+    });
   }
 
-  /** Appends one update as `revision` and records it on the journal, atomically. */
-  readonly appendUpdate: (seq: number, revision: number, update: Uint8Array) => void;
-
-  /** Replaces the log up to `revision` with one snapshot, in one transaction. */
-  compact(seq: number, snapshot: Uint8Array, revision: number): void {
-    this.db.transaction(() => {
-      this.stmts.saveSnapshot.run(seq, revision, Buffer.from(snapshot));
-      this.stmts.dropCompacted.run(seq, revision);
-    })();
+  /**
+   * What another writer committed after `after`, up to `upTo`: the stored snapshot when it is
+   * newer than `after` (the log before it is gone), then the logged updates past both, in order.
+   */
+  stateAfter(seq: number, after: number, upTo: number): Promise<{ snapshot?: { revision: number; data: Uint8Array }; updates: { revision: number; data: Uint8Array }[] }> {
+    return this.engine.transaction(async (tx) => {
+      const snap = await tx.get<{ revision: number }>('SELECT revision FROM journal_snapshots WHERE journal_seq = ?', [seq]);
+      let snapshot: { revision: number; data: Uint8Array } | undefined;
+      if (snap && snap.revision > after) {
+        snapshot = await tx.get<{ revision: number; data: Buffer }>('SELECT revision, data FROM journal_snapshots WHERE journal_seq = ?', [seq]);
+      }
+      const updates = await this.updatesBetween(seq, Math.max(after, snapshot?.revision ?? 0), upTo, tx);
+      return { snapshot, updates };
+    });
   }
 
-  logSize(seq: number): { count: number; bytes: number } {
-    return this.stmts.logSize.get(seq) as { count: number; bytes: number };
+  /** Updates with revisions in (after, upTo], in order (catching up on other writers). */
+  async updatesBetween(seq: number, after: number, upTo: number, q: Queryable = this.engine): Promise<{ revision: number; data: Uint8Array }[]> {
+    return q.all<{ revision: number; data: Buffer }>(
+      'SELECT revision, data FROM journal_updates WHERE journal_seq = ? AND revision > ? AND revision <= ? ORDER BY revision',
+      [seq, after, upTo],
+    );
   }
 
-  cachedMarkdown(seq: number, revision: number): string | undefined {
-    return (this.stmts.markdownCache.get(seq, revision) as { markdown: string } | undefined)?.markdown;
+  /**
+   * Appends updates to a journal's log, in order, with the next revisions of the journal (taken
+   * under its row lock). Returns the last revision written, or undefined when the journal is gone.
+   */
+  async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[]): Promise<number | undefined> {
+    if (updates.length === 0) return undefined;
+    const bumped = await q.get<{ revision: number }>('UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision', [
+      updates.length,
+      nowIso(),
+      seq,
+    ]);
+    if (!bumped) return undefined;
+    const first = bumped.revision - updates.length + 1;
+    for (let start = 0; start < updates.length; start += INSERT_CHUNK) {
+      const chunk = updates.slice(start, start + INSERT_CHUNK);
+      const params: (number | Uint8Array)[] = [];
+      chunk.forEach((u, i) => params.push(seq, first + start + i, u));
+      await q.run(`INSERT INTO journal_updates (journal_seq, revision, data) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`, params);
+    }
+    return bumped.revision;
   }
 
-  saveMarkdownCache(seq: number, revision: number, markdown: string): void {
-    this.stmts.saveMarkdownCache.run(seq, revision, markdown);
+  /**
+   * Replaces the log up to `revision` with `snapshot` (the full state at that revision), unless a
+   * snapshot at least as new is already stored (another instance compacted first). Safe with
+   * several instances compacting at once: the journal's row lock orders them.
+   */
+  compact(seq: number, snapshot: Uint8Array, revision: number): Promise<boolean> {
+    return this.engine.transaction(async (tx) => {
+      const journal = await tx.get(`SELECT seq FROM journals WHERE seq = ?${tx.dialect.forUpdate}`, [seq]);
+      if (!journal) return false;
+      const stored = await tx.get<{ revision: number }>('SELECT revision FROM journal_snapshots WHERE journal_seq = ?', [seq]);
+      if (stored && stored.revision >= revision) return false;
+      await tx.run(
+        'INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, ?, ?) ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, data = excluded.data',
+        [seq, revision, snapshot],
+      );
+      await tx.run('DELETE FROM journal_updates WHERE journal_seq = ? AND revision <= ?', [seq, revision]);
+      return true;
+    });
+  }
+
+  /** Current revisions of these journals (absent: deleted), for the periodic re-sync of other instances' updates. */
+  async revisions(seqs: readonly number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (let i = 0; i < seqs.length; i += 500) {
+      const chunk = seqs.slice(i, i + 500);
+      const rows = await this.engine.all<{ seq: number; revision: number }>(`SELECT seq, revision FROM journals WHERE seq IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      for (const r of rows) out.set(r.seq, r.revision);
+    }
+    return out;
+  }
+
+  async logSize(seq: number): Promise<{ count: number; bytes: number }> {
+    return (await this.engine.get<{ count: number; bytes: number }>(
+      'SELECT COUNT(*) AS count, COALESCE(SUM(LENGTH(data)), 0) AS bytes FROM journal_updates WHERE journal_seq = ?',
+      [seq],
+    ))!;
+  }
+
+  async cachedMarkdown(seq: number, revision: number): Promise<string | undefined> {
+    return (await this.engine.get<{ markdown: string }>('SELECT markdown FROM journal_markdown_cache WHERE journal_seq = ? AND revision = ?', [seq, revision]))
+      ?.markdown;
+  }
+
+  /** Keeps the newest export only; nothing when the journal is gone. */
+  async saveMarkdownCache(seq: number, revision: number, markdown: string): Promise<void> {
+    await this.engine.run(
+      `INSERT INTO journal_markdown_cache (journal_seq, revision, markdown) SELECT seq, ?, ? FROM journals WHERE seq = ?
+       ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, markdown = excluded.markdown
+       WHERE journal_markdown_cache.revision < excluded.revision`,
+      [revision, markdown, seq],
+    );
   }
 }

@@ -10,7 +10,7 @@ import { JobStore } from '../jobs/store.ts';
 import { JobWorker } from '../jobs/worker.ts';
 import { LlmClient } from '../llm/client.ts';
 import type { Logger } from '../logger.ts';
-import type { DB } from '../storage/db.ts';
+import type { StorageEngine } from '../storage/engine.ts';
 import { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WebhookSecrets } from '../webhooks/secrets.ts';
 import { JournalSearch } from './journal-search.ts';
@@ -24,16 +24,16 @@ export interface AsyncDomains {
   llm?: LlmClient;
 }
 
-export function createAsyncDomains(db: DB, config: Config, logger: Logger, journals: JournalService, credits: CreditLedger): AsyncDomains {
-  const jobs = new JobWorker(new JobStore(db), config.jobs, logger);
-  const webhooks = new WebhookOutbox(db, new WebhookSecrets(db), config.webhooks, logger);
+export function createAsyncDomains(engine: StorageEngine, config: Config, logger: Logger, journals: JournalService, credits: CreditLedger): AsyncDomains {
+  const jobs = new JobWorker(new JobStore(engine), config.jobs, logger);
+  const webhooks = new WebhookOutbox(engine, new WebhookSecrets(engine), config.webhooks, logger);
   const llm = config.llm ? new LlmClient(config.llm) : undefined;
   const practice = new PracticeService({
-    store: new PracticeStore(db),
+    store: new PracticeStore(engine),
     jobs,
     outbox: webhooks,
     credits,
-    search: new JournalSearch(db, journals),
+    search: new JournalSearch(engine, journals),
     llm,
     logger,
   });

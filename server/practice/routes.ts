@@ -54,7 +54,7 @@ function body(req: Request): unknown {
 export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWebhooks: boolean }): Router {
   const r = Router();
 
-  r.post('/interactives/practice/create', (req, res) => {
+  r.post('/interactives/practice/create', async (req, res) => {
     const b = parseOr422(createBody, body(req), ['body']);
     if (b.webhook_url !== undefined) {
       const why = checkWebhookUrl(b.webhook_url, opts.allowPrivateWebhooks);
@@ -63,7 +63,7 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
     if (b.engine === 'llm' && !practice.llmConfigured) {
       throw invalid(['body', 'engine'], 'engine "llm" needs an LLM provider: set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL', 'value_error');
     }
-    const out = practice.create(principalOf(req), b);
+    const out = await practice.create(principalOf(req), b);
     res.json({
       success: true,
       set_id: out.set_id,
@@ -73,8 +73,8 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
     });
   });
 
-  r.get('/interactives/practice/status/:set_id', (req, res) => {
-    res.json(practice.status(principalOf(req), req.params.set_id));
+  r.get('/interactives/practice/status/:set_id', async (req, res) => {
+    res.json(await practice.status(principalOf(req), req.params.set_id));
   });
 
   r.post('/interactives/practice/grade', async (req, res) => {
@@ -90,7 +90,7 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
       throw err;
     }
     // Paid only when graded (docs/billing.md); 402 when the balance is short.
-    chargeFor(req)?.();
+    await chargeFor(req)?.();
     res.json({ success: true, ...grade, timestamp: nowIso() });
   });
 

@@ -15,6 +15,7 @@ import type { JobContext, JobWorker } from '../jobs/worker.ts';
 import { LlmError, type LlmClient } from '../llm/client.ts';
 import type { Logger } from '../logger.ts';
 import { nowIso } from '../storage/db.ts';
+import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { gradeAnswer, GradingInputError } from './grading/index.ts';
 import type { JournalSearch } from './journal-search.ts';
@@ -89,8 +90,8 @@ export class PracticeService {
     this.store = deps.store;
     deps.jobs.register<{ set_id: string }>(PRACTICE_JOB, {
       run: (ctx) => this.generate(ctx),
-      onGiveUp: (_job, payload, reason) => {
-        if (payload?.set_id) this.finishFailed(payload.set_id, `Generation stopped because of an internal error (${reason}); the reserved credit was refunded.`);
+      onGiveUp: async (_job, payload, reason, tx) => {
+        if (payload?.set_id) await this.finishFailed(payload.set_id, `Generation stopped because of an internal error (${reason}); the reserved credit was refunded.`, null, tx);
       },
     });
   }
@@ -100,7 +101,7 @@ export class PracticeService {
   }
 
   /** Reserves the set's price, records it and queues its job, in one transaction (402 changes nothing). */
-  create(p: Principal, input: CreateSetInput): { set_id: string; engine: EngineChoice } {
+  async create(p: Principal, input: CreateSetInput): Promise<{ set_id: string; engine: EngineChoice }> {
     const engine: EngineChoice = input.engine ?? (this.deps.llm ? 'llm' : 'offline');
     const id = randomUUID();
     const request: SetRequest = {
@@ -112,9 +113,9 @@ export class PracticeService {
       engine,
       seed: randomInt(2 ** 31),
     };
-    this.store.db.transaction(() => {
-      const reservation = this.deps.credits.reserve(p.orgId, practiceSetPriceMicros(input.count), `practice_set ${id}`);
-      this.store.insert({
+    await this.store.engine.transaction(async (tx) => {
+      const reservation = await this.deps.credits.reserve(p.orgId, practiceSetPriceMicros(input.count), `practice_set ${id}`, tx);
+      const row = {
         id,
         key_id: p.keyId,
         org_id: p.orgId,
@@ -122,10 +123,11 @@ export class PracticeService {
         request,
         webhook_url: input.webhook_url ?? null,
         reservation_id: reservation.id,
-      });
-      const job = this.deps.jobs.enqueue({ kind: PRACTICE_JOB, payload: { set_id: id } });
-      this.store.attachJob(id, job.id);
-    })();
+      };
+      await this.store.insert(row, tx);
+      const job = await this.deps.jobs.enqueue({ kind: PRACTICE_JOB, payload: { set_id: id } }, tx);
+      await this.store.attachJob(id, job.id, tx);
+    });
     return { set_id: id, engine };
   }
 
@@ -133,20 +135,20 @@ export class PracticeService {
 
   private async generate(ctx: JobContext<{ set_id: string }>): Promise<void> {
     const id = ctx.payload.set_id;
-    const row = this.store.get(id);
+    const row = await this.store.get(id);
     if (!row || row.status !== 'pending') return; // finished before a crash, or deleted
     let req: SetRequest;
     try {
       req = storedRequest.parse(JSON.parse(row.request));
     } catch {
-      this.finishFailed(id, 'The stored request of this set is unreadable; the reserved credit was refunded.');
+      await this.finishFailed(id, 'The stored request of this set is unreadable; the reserved credit was refunded.');
       return;
     }
     let context: string[] | undefined;
     if (row.context !== null) context = JSON.parse(row.context) as string[];
     else if (req.search_for_problems) {
       context = await this.deps.search.excerpts(row.key_id, req.description, ctx.signal);
-      this.store.saveContext(id, context);
+      await this.store.saveContext(id, context);
     }
     const gen: GenerateRequest = {
       description: req.description,
@@ -156,7 +158,7 @@ export class PracticeService {
       context: context && context.length ? context : undefined,
       seed: req.seed,
     };
-    const done = this.store.problems(id).length;
+    const done = (await this.store.problems(id)).length;
     if (req.engine === 'llm') await this.generateWithLlm(id, gen, done, ctx.signal);
     else await this.generateOffline(id, gen, done, ctx.signal, req.search_for_problems && !gen.context);
   }
@@ -165,28 +167,28 @@ export class PracticeService {
     const plan = planSet(gen);
     if (!plan.ok) {
       const note = searchedNothing ? ' (search_for_problems found no journal of this key matching the description.)' : '';
-      this.finishFailed(id, `${plan.message}${note}`, OFFLINE_ENGINE);
+      await this.finishFailed(id, `${plan.message}${note}`, OFFLINE_ENGINE);
       return;
     }
-    this.store.saveEngine(id, plan.engine, plan.setName);
+    await this.store.saveEngine(id, plan.engine, plan.setName);
     for (let i = from; i < plan.total; i++) {
       signal.throwIfAborted();
-      this.store.addProblem(id, i, plan.next(i));
+      await this.store.addProblem(id, i, plan.next(i));
       // Between problems the event loop serves requests (a CAS-heavy problem takes ~10-20 ms).
       await yieldToLoop();
     }
-    this.finishCompleted(id, plan.total);
+    await this.finishCompleted(id, plan.total);
   }
 
   private async generateWithLlm(id: string, gen: GenerateRequest, from: number, signal: AbortSignal): Promise<void> {
     const llm = this.deps.llm;
     if (!llm) {
-      this.finishFailed(id, 'This set was created for the LLM engine, but no LLM provider is configured now (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL).', 'llm');
+      await this.finishFailed(id, 'This set was created for the LLM engine, but no LLM provider is configured now (LLM_BASE_URL, LLM_API_KEY, LLM_MODEL).', 'llm');
       return;
     }
     const plan = planLlmSet(llm, gen);
-    this.store.saveEngine(id, plan.engine, plan.setName);
-    const earlier = this.store.problems(id).map((r) => (JSON.parse(r.problem) as PracticeProblem).problem_statement);
+    await this.store.saveEngine(id, plan.engine, plan.setName);
+    const earlier = (await this.store.problems(id)).map((r) => (JSON.parse(r.problem) as PracticeProblem).problem_statement);
     for (let i = from; i < plan.total; i++) {
       signal.throwIfAborted();
       let problem: PracticeProblem;
@@ -195,54 +197,63 @@ export class PracticeService {
       } catch (err) {
         if (signal.aborted || !(err instanceof LlmError)) throw err;
         this.deps.logger.warn({ set_id: id, problem: i + 1, error: err.message }, 'LLM generation failed');
-        this.finishFailed(id, `LLM generation failed at problem ${i + 1} of ${plan.total} (engine ${plan.engine}): ${err.message.replace(/^refused: /, '')}. The reserved credit was refunded.`);
+        await this.finishFailed(id, `LLM generation failed at problem ${i + 1} of ${plan.total} (engine ${plan.engine}): ${err.message.replace(/^refused: /, '')}. The reserved credit was refunded.`);
         return;
       }
-      this.store.addProblem(id, i, problem);
+      await this.store.addProblem(id, i, problem);
       earlier.push(problem.problem_statement);
     }
-    this.finishCompleted(id, plan.total);
+    await this.finishCompleted(id, plan.total);
   }
 
-  /** Settles the reservation, marks the set completed and queues its webhook, atomically. */
-  private finishCompleted(id: string, total: number): void {
-    this.store.db.transaction(() => {
-      const row = this.store.get(id);
+  /**
+   * Settles the reservation, marks the set completed and queues its webhook, atomically. The set's
+   * row is locked first: a worker that lost its lease and the one that took over cannot both finish it.
+   */
+  private finishCompleted(id: string, total: number): Promise<void> {
+    return this.store.engine.transaction(async (tx) => {
+      const row = await this.store.getForUpdate(id, tx);
       if (!row || row.status !== 'pending') return;
-      const cost = row.reservation_id ? this.deps.credits.settle(row.reservation_id, practiceSetPriceMicros(total)).cost_micros : 0;
-      this.store.complete(id, cost, `Practice set completed: ${total} problems.`);
-      this.notify(row, 'completed');
-    })();
-  }
-
-  /** Refunds the reservation, marks the set failed with `message` and queues its webhook, atomically. */
-  private finishFailed(id: string, message: string, engine: string | null = null): void {
-    this.store.db.transaction(() => {
-      const row = this.store.get(id);
-      if (!row || row.status !== 'pending') return;
-      if (row.reservation_id && this.deps.credits.reservation(row.reservation_id)?.status === 'held') this.deps.credits.refund(row.reservation_id);
-      this.store.fail(id, message, engine);
-      this.notify(row, 'failed', message);
-    })();
-  }
-
-  private notify(row: SetRow, status: 'completed' | 'failed', message?: string): void {
-    if (!row.webhook_url) return;
-    this.deps.outbox.enqueue({
-      orgId: row.org_id,
-      url: row.webhook_url,
-      type: `practice_set.${status}`,
-      data: { set_id: row.id, status, ...(message ? { message } : {}) },
+      const cost = row.reservation_id ? (await this.deps.credits.settle(row.reservation_id, practiceSetPriceMicros(total), tx)).cost_micros : 0;
+      await this.store.complete(id, cost, `Practice set completed: ${total} problems.`, tx);
+      await this.notify(row, 'completed', undefined, tx);
     });
+  }
+
+  /**
+   * Refunds the reservation, marks the set failed with `message` and queues its webhook,
+   * atomically (within `q` when given: the transaction that gives the job up).
+   */
+  private finishFailed(id: string, message: string, engine: string | null = null, q: Queryable = this.store.engine): Promise<void> {
+    return q.transaction(async (tx) => {
+      const row = await this.store.getForUpdate(id, tx);
+      if (!row || row.status !== 'pending') return;
+      if (row.reservation_id && (await this.deps.credits.reservation(row.reservation_id, tx))?.status === 'held') await this.deps.credits.refund(row.reservation_id, tx);
+      await this.store.fail(id, message, engine, tx);
+      await this.notify(row, 'failed', message, tx);
+    });
+  }
+
+  private async notify(row: SetRow, status: 'completed' | 'failed', message: string | undefined, tx: Queryable): Promise<void> {
+    if (!row.webhook_url) return;
+    await this.deps.outbox.enqueue(
+      {
+        orgId: row.org_id,
+        url: row.webhook_url,
+        type: `practice_set.${status}`,
+        data: { set_id: row.id, status, ...(message ? { message } : {}) },
+      },
+      tx,
+    );
   }
 
   // ---- status ------------------------------------------------------------------------------
 
-  status(p: Principal, id: string): StatusView {
-    const row = this.store.findOwned(id, p.keyId);
+  async status(p: Principal, id: string): Promise<StatusView> {
+    const row = await this.store.findOwned(id, p.keyId);
     if (!row) throw notFound('Practice set');
     try {
-      return this.view(row);
+      return await this.view(row);
     } catch (err) {
       if (!(err instanceof Unreadable) && !(err instanceof SyntaxError) && !(err instanceof z.ZodError)) throw err;
       const reason = err instanceof Unreadable ? err.message : 'its stored record is unreadable';
@@ -262,7 +273,7 @@ export class PracticeService {
     }
   }
 
-  private view(row: SetRow): StatusView {
+  private async view(row: SetRow): Promise<StatusView> {
     storedRequest.parse(JSON.parse(row.request));
     // Field order as in the specification's table (2.12), then ours.
     const base = (success: boolean, status: StatusView['status'], message: string) => ({
@@ -279,8 +290,13 @@ export class PracticeService {
     });
     switch (row.status) {
       case 'pending': {
-        const job = row.job_id ? this.deps.jobs.store.get(row.job_id) : undefined;
+        const job = row.job_id ? await this.deps.jobs.store.get(row.job_id) : undefined;
         if (!job) throw new Unreadable('the set is pending but its generation job is missing');
+        if (job.state === 'done' || job.state === 'failed') {
+          // Two reads, not one snapshot: the set may have been finished in between.
+          const now = await this.store.get(row.id);
+          if (now && now.status !== 'pending') return this.view(now);
+        }
         if (job.state === 'done' || job.state === 'failed') throw new Unreadable(`the set is pending but its generation job has ${job.state === 'done' ? 'ended' : 'failed'}`);
         const message =
           row.completed_problems === 0
@@ -291,7 +307,7 @@ export class PracticeService {
         return base(true, 'pending', message);
       }
       case 'completed': {
-        const problems = problemListSchema.parse(this.store.problems(row.id).map((r) => JSON.parse(r.problem)));
+        const problems = problemListSchema.parse((await this.store.problems(row.id)).map((r) => JSON.parse(r.problem)));
         if (problems.length !== row.total_problems) throw new Unreadable(`the set is completed but holds ${problems.length} of its ${row.total_problems} problems`);
         const set_name = row.set_name ?? 'Practice set';
         const engine = row.engine ?? OFFLINE_ENGINE;

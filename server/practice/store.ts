@@ -2,9 +2,8 @@
  * SQL of practice sets: one row per set (who owns it, what was asked, where it stands) and one
  * row per finished problem, written as each problem is made so progress survives a restart.
  */
-import type { Statement } from 'better-sqlite3';
-import type { DB } from '../storage/db.ts';
 import { nowIso } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { Difficulty, PracticeProblem, SetProblemType } from './types.ts';
 
 export type SetStatus = 'pending' | 'completed' | 'failed';
@@ -43,93 +42,82 @@ export interface SetRow {
 }
 
 export class PracticeStore {
-  private readonly insertStmt: Statement;
-  private readonly byId: Statement;
-  private readonly ownedStmt: Statement;
-  private readonly setJob: Statement;
-  private readonly setContext: Statement;
-  private readonly setEngine: Statement;
-  private readonly addProblemStmt: Statement;
-  private readonly progress: Statement;
-  private readonly problemsStmt: Statement;
-  private readonly completeStmt: Statement;
-  private readonly failStmt: Statement;
+  constructor(readonly engine: StorageEngine) {}
 
-  constructor(readonly db: DB) {
-    this.insertStmt = db.prepare(
+  async insert(
+    row: { id: string; key_id: string; org_id: string; set_name: string | null; request: SetRequest; webhook_url: string | null; reservation_id: string | null },
+    q: Queryable = this.engine,
+  ): Promise<void> {
+    const now = nowIso();
+    await q.run(
       `INSERT INTO practice_sets (id, key_id, org_id, set_name, request, status, total_problems, completed_problems,
                                   webhook_url, reservation_id, created_at, updated_at)
-       VALUES (@id, @key_id, @org_id, @set_name, @request, 'pending', @total, 0, @webhook_url, @reservation_id, @now, @now)`,
-    );
-    this.byId = db.prepare('SELECT * FROM practice_sets WHERE id = ?');
-    this.ownedStmt = db.prepare('SELECT * FROM practice_sets WHERE id = ? AND key_id = ?');
-    this.setJob = db.prepare('UPDATE practice_sets SET job_id = ? WHERE id = ?');
-    this.setContext = db.prepare('UPDATE practice_sets SET context = ?, updated_at = ? WHERE id = ?');
-    this.setEngine = db.prepare('UPDATE practice_sets SET engine = ?, set_name = COALESCE(set_name, ?), updated_at = ? WHERE id = ?');
-    this.addProblemStmt = db.prepare('INSERT OR REPLACE INTO practice_problems (set_id, idx, problem) VALUES (?, ?, ?)');
-    this.progress = db.prepare(
-      `UPDATE practice_sets SET completed_problems = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
-    );
-    this.problemsStmt = db.prepare('SELECT idx, problem FROM practice_problems WHERE set_id = ? ORDER BY idx');
-    this.completeStmt = db.prepare(
-      `UPDATE practice_sets SET status = 'completed', cost_micros = ?, message = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
-    );
-    this.failStmt = db.prepare(
-      `UPDATE practice_sets SET status = 'failed', cost_micros = 0, message = ?, engine = COALESCE(engine, ?), updated_at = ?
-        WHERE id = ? AND status = 'pending'`,
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, 0, ?, ?, ?, ?)`,
+      [row.id, row.key_id, row.org_id, row.set_name, JSON.stringify(row.request), row.request.count, row.webhook_url, row.reservation_id, now, now],
     );
   }
 
-  insert(row: { id: string; key_id: string; org_id: string; set_name: string | null; request: SetRequest; webhook_url: string | null; reservation_id: string | null }): void {
-    this.insertStmt.run({
-      ...row,
-      request: JSON.stringify(row.request),
-      total: row.request.count,
-      now: nowIso(),
-    });
+  get(id: string, q: Queryable = this.engine): Promise<SetRow | undefined> {
+    return q.get<SetRow>('SELECT * FROM practice_sets WHERE id = ?', [id]);
   }
 
-  get(id: string): SetRow | undefined {
-    return this.byId.get(id) as SetRow | undefined;
+  /** The set, its row locked until `tx` ends: finishing it twice (two workers) is serialized. */
+  getForUpdate(id: string, tx: Queryable): Promise<SetRow | undefined> {
+    return tx.get<SetRow>(`SELECT * FROM practice_sets WHERE id = ?${tx.dialect.forUpdate}`, [id]);
   }
 
   /** The set if this key created it; undefined for unknown and foreign ids alike. */
-  findOwned(id: string, keyId: string): SetRow | undefined {
-    return this.ownedStmt.get(id, keyId) as SetRow | undefined;
+  findOwned(id: string, keyId: string): Promise<SetRow | undefined> {
+    return this.engine.get<SetRow>('SELECT * FROM practice_sets WHERE id = ? AND key_id = ?', [id, keyId]);
   }
 
-  attachJob(id: string, jobId: string): void {
-    this.setJob.run(jobId, id);
+  async attachJob(id: string, jobId: string, q: Queryable = this.engine): Promise<void> {
+    await q.run('UPDATE practice_sets SET job_id = ? WHERE id = ?', [jobId, id]);
   }
 
-  saveContext(id: string, context: string[]): void {
-    this.setContext.run(JSON.stringify(context), nowIso(), id);
+  async saveContext(id: string, context: string[]): Promise<void> {
+    await this.engine.run('UPDATE practice_sets SET context = ?, updated_at = ? WHERE id = ?', [JSON.stringify(context), nowIso(), id]);
   }
 
   /** Records the engine; a set without a caller-given name takes the engine's. */
-  saveEngine(id: string, engine: string, generatedName: string): void {
-    this.setEngine.run(engine, generatedName, nowIso(), id);
+  async saveEngine(id: string, engine: string, generatedName: string): Promise<void> {
+    await this.engine.run('UPDATE practice_sets SET engine = ?, set_name = COALESCE(set_name, ?), updated_at = ? WHERE id = ?', [engine, generatedName, nowIso(), id]);
   }
 
   /** Stores problem `idx` and the progress it makes, in one transaction. */
-  addProblem(id: string, idx: number, problem: PracticeProblem): void {
-    this.db.transaction(() => {
-      this.addProblemStmt.run(id, idx, JSON.stringify(problem));
-      this.progress.run(idx + 1, nowIso(), id);
-    })();
+  addProblem(id: string, idx: number, problem: PracticeProblem): Promise<void> {
+    return this.engine.transaction(async (tx) => {
+      await tx.run(
+        `INSERT INTO practice_problems (set_id, idx, problem) VALUES (?, ?, ?)
+         ON CONFLICT (set_id, idx) DO UPDATE SET problem = excluded.problem`,
+        [id, idx, JSON.stringify(problem)],
+      );
+      await tx.run(`UPDATE practice_sets SET completed_problems = ?, updated_at = ? WHERE id = ? AND status = 'pending'`, [idx + 1, nowIso(), id]);
+    });
   }
 
   /** Raw stored problems (JSON text), in order. */
-  problems(id: string): { idx: number; problem: string }[] {
-    return this.problemsStmt.all(id) as { idx: number; problem: string }[];
+  problems(id: string): Promise<{ idx: number; problem: string }[]> {
+    return this.engine.all<{ idx: number; problem: string }>('SELECT idx, problem FROM practice_problems WHERE set_id = ? ORDER BY idx', [id]);
   }
 
   /** False when the set was no longer pending. */
-  complete(id: string, costMicros: number, message: string): boolean {
-    return this.completeStmt.run(costMicros, message, nowIso(), id).changes === 1;
+  async complete(id: string, costMicros: number, message: string, q: Queryable = this.engine): Promise<boolean> {
+    const r = await q.run(`UPDATE practice_sets SET status = 'completed', cost_micros = ?, message = ?, updated_at = ? WHERE id = ? AND status = 'pending'`, [
+      costMicros,
+      message,
+      nowIso(),
+      id,
+    ]);
+    return r.changes === 1;
   }
 
-  fail(id: string, message: string, engine: string | null): boolean {
-    return this.failStmt.run(message, engine, nowIso(), id).changes === 1;
+  async fail(id: string, message: string, engine: string | null, q: Queryable = this.engine): Promise<boolean> {
+    const r = await q.run(
+      `UPDATE practice_sets SET status = 'failed', cost_micros = 0, message = ?, engine = COALESCE(engine, ?), updated_at = ?
+        WHERE id = ? AND status = 'pending'`,
+      [message, engine, nowIso(), id],
+    );
+    return r.changes === 1;
   }
 }

@@ -50,7 +50,6 @@ export class Connection {
     readonly room: Room,
     readonly principal: Principal,
     private readonly logger: Logger,
-    private readonly onStorageFailure: (room: Room) => void,
     private readonly limits: EditorLimits = DEFAULT_EDITOR_LIMITS,
   ) {
     this.rate = new MessageRateLimiter(limits);
@@ -172,11 +171,14 @@ export class Connection {
     const { live, awareness } = this.room;
     switch (message.kind) {
       case 'sync-step1':
-        this.send(encodeSyncStep2(encodeStateAsUpdateWithoutPending(live.doc, message.stateVector)));
+        // Only committed state is sent; the answer waits for what is applied to commit.
+        live
+          .settledTask(() => this.send(encodeSyncStep2(encodeStateAsUpdateWithoutPending(live.doc, message.stateVector))))
+          .catch(() => {}); // unloaded meanwhile: the room closes this connection
         return;
       case 'update':
         this.opening = false;
-        this.applyUpdate(message.update, message.structs);
+        live.intake(() => this.applyUpdate(message.update, message.structs));
         return;
       case 'awareness': {
         let entries: AwarenessEntry[];
@@ -198,12 +200,13 @@ export class Connection {
   }
 
   /**
-   * The journal's first update listener appends the update to SQLite (synchronously, in one
-   * transaction) before the room's listener broadcasts it; nothing is sent if the append fails.
+   * Applies an editor's update to the journal, which commits it (group commit) before the room
+   * broadcasts it; nothing is sent if the commit fails (the journal reloads, editors reconnect).
    * Before that, the update is checked against the schema (with the structs Yjs holds as pending
    * when it may complete them); after it, what Yjs holds as pending is checked against the cap.
    */
   private applyUpdate(update: Uint8Array, structs: Struct[]): void {
+    if (this.closed) return;
     const { live } = this.room;
     const doc = live.doc;
     const log = { journal_id: live.id, key_id: this.principal.keyId };
@@ -230,11 +233,6 @@ export class Connection {
       live.assignBlockIds(newBlockId);
       live.touch();
     } catch (err) {
-      if (live.broken) {
-        this.logger.error({ err, journal_id: live.id }, 'persisting a realtime update failed; reloading the journal');
-        this.onStorageFailure(this.room);
-        return;
-      }
       this.logger.warn({ journal_id: live.id, err: (err as Error).message }, 'realtime update could not be applied');
       this.close(CloseCode.MALFORMED, 'update could not be applied');
       return;

@@ -2,32 +2,40 @@
  * Who may open a realtime connection. Scripts send their API key (`Authorization: Bearer`, or
  * `?token=<key>`); browsers, which cannot set headers, send a short-lived editor token minted by
  * `POST /v1/journals/editor/session`. Editor tokens are stateless: HMAC-SHA256 over the journal
- * id, the key id and the expiry, with a secret kept in DATA_DIR. Every token check also checks the
- * key, so revoking a key invalidates its tokens at once.
+ * id, the key id and the expiry, with a secret every instance shares (configuration or the store).
+ * Every token check also checks the key, so revoking a key invalidates its tokens at once.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveApiKey, type Principal } from '../auth/keys.ts';
-import type { DB } from '../storage/db.ts';
+import type { Queryable } from '../storage/engine.ts';
 
 const TOKEN_PREFIX = 'et1.';
 const SECRET_FILE = 'editor-token.secret';
 
-/** Reads the signing secret from DATA_DIR, creating it (mode 0600) on first start. */
-export function loadTokenSecret(dataDir: string, configured?: string): Buffer {
-  // Several instances behind one load balancer must share it: EDITOR_TOKEN_SECRET, else a file.
+const SECRET_NAME = 'editor-token';
+
+/**
+ * The signing secret. Several instances behind one load balancer must share it: EDITOR_TOKEN_SECRET
+ * when set; else the file an earlier version kept in DATA_DIR, if there is one; else a secret made
+ * once in the store of record (the first instance to start creates it, the others read it).
+ */
+export async function loadTokenSecret(store: Queryable, dataDir: string, configured?: string): Promise<Buffer> {
   if (configured !== undefined) return Buffer.from(configured, 'hex');
   const file = path.join(dataDir, SECRET_FILE);
-  fs.mkdirSync(dataDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  if (fs.existsSync(file)) {
+    const secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
+    if (secret.length < 32) throw new Error(`${file} is damaged: delete it to use the secret in the store (open editor tokens become invalid)`);
+    return secret;
   }
-  const secret = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex');
-  if (secret.length < 32) throw new Error(`${file} is damaged: delete it to make a new one (open editor tokens become invalid)`);
-  return secret;
+  await store.run('INSERT INTO service_secrets (name, value, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING', [
+    SECRET_NAME,
+    randomBytes(32).toString('hex'),
+    new Date().toISOString(),
+  ]);
+  const row = await store.get<{ value: string }>('SELECT value FROM service_secrets WHERE name = ?', [SECRET_NAME]);
+  return Buffer.from(row!.value, 'hex');
 }
 
 export interface EditorTokenClaims {
@@ -80,14 +88,13 @@ export function isEditorToken(credential: string): boolean {
 }
 
 /** The principal of a key id that exists and is not revoked. */
-export function resolveKeyId(db: DB, keyId: string): Principal | undefined {
-  return db
-    .prepare(
-      `SELECT k.id AS keyId, o.id AS orgId, o.name AS orgName, o.tier AS tier
-         FROM api_keys k JOIN organizations o ON o.id = k.org_id
-        WHERE k.id = ? AND k.revoked_at IS NULL`,
-    )
-    .get(keyId) as Principal | undefined;
+export function resolveKeyId(q: Queryable, keyId: string): Promise<Principal | undefined> {
+  return q.get<Principal>(
+    `SELECT k.id AS "keyId", o.id AS "orgId", o.name AS "orgName", o.tier AS tier
+       FROM api_keys k JOIN organizations o ON o.id = k.org_id
+      WHERE k.id = ? AND k.revoked_at IS NULL`,
+    [keyId],
+  );
 }
 
 export type AuthResult = { ok: true; principal: Principal } | { ok: false; status: 401 | 404; error: string };
@@ -96,13 +103,13 @@ export type AuthResult = { ok: true; principal: Principal } | { ok: false; statu
  * Authenticates an upgrade request for `journalId`: a bearer header wins over `?token=`. An editor
  * token is valid only for the journal it was minted for.
  */
-export function authenticateUpgrade(
-  db: DB,
+export async function authenticateUpgrade(
+  q: Queryable,
   tokens: EditorTokens,
   journalId: string,
   bearer: string | undefined,
   queryToken: string | undefined,
-): AuthResult {
+): Promise<AuthResult> {
   const credential = bearer ?? queryToken;
   if (!credential) {
     return { ok: false, status: 401, error: 'Missing credentials: send Authorization: Bearer <key> or ?token=<editor token>' };
@@ -111,11 +118,11 @@ export function authenticateUpgrade(
     const claims = tokens.verify(credential);
     if ('error' in claims) return { ok: false, status: 401, error: claims.error };
     if (claims.journalId !== journalId) return { ok: false, status: 401, error: 'Editor token is for another journal' };
-    const principal = resolveKeyId(db, claims.keyId);
+    const principal = await resolveKeyId(q, claims.keyId);
     if (!principal) return { ok: false, status: 401, error: 'Invalid or revoked API key' };
     return { ok: true, principal };
   }
-  const principal = resolveApiKey(db, credential);
+  const principal = await resolveApiKey(q, credential);
   if (!principal) return { ok: false, status: 401, error: 'Invalid or revoked API key' };
   return { ok: true, principal };
 }

@@ -13,9 +13,10 @@ import { bearerToken } from '../auth/middleware.ts';
 import { rejectUpgrade } from '../billing/middleware.ts';
 import type { BillingService } from '../billing/service.ts';
 import type { JournalRegistry } from '../journals/registry.ts';
+import type { LiveJournal } from '../journals/live.ts';
 import type { JournalRow, JournalStore } from '../journals/store.ts';
 import type { Logger } from '../logger.ts';
-import type { DB } from '../storage/db.ts';
+import type { StorageEngine } from '../storage/engine.ts';
 import { CloseCode } from './close-codes.ts';
 import { Connection } from './connection.ts';
 import { authenticateUpgrade, type EditorTokens } from './credentials.ts';
@@ -45,12 +46,11 @@ export class RealtimeHub {
   private readonly perJournal = new Map<string, number>();
   private readonly perOrg = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
-  private readonly revokedQuery;
   private readonly limits: EditorLimits;
   private closing = false;
 
   constructor(
-    private readonly db: DB,
+    private readonly engine: StorageEngine,
     private readonly store: JournalStore,
     private readonly registry: JournalRegistry,
     private readonly tokens: EditorTokens,
@@ -60,13 +60,15 @@ export class RealtimeHub {
     private readonly billing?: BillingService,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes, perMessageDeflate: false });
+    registry.onRemoteAwareness = (journalId, m) => {
+      const room = this.rooms.get(journalId);
+      if (m.type === 'awareness') room?.applyRemoteAwareness(m.update);
+      else room?.publishLocalAwareness();
+    };
     const limits = { ...DEFAULT_EDITOR_LIMITS, ...opts.limits };
     // A full byte bucket always admits the largest message the socket accepts.
     this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes) };
-    this.revokedQuery = db.prepare(
-      'SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))',
-    );
-    const revocation = setInterval(() => this.closeRevoked(), opts.revocationPollMs ?? 1000);
+    const revocation = setInterval(() => void this.closeRevoked(), opts.revocationPollMs ?? 1000);
     const ping = setInterval(() => this.ping(), opts.pingIntervalMs ?? 30_000);
     for (const t of [revocation, ping]) {
       t.unref();
@@ -83,6 +85,13 @@ export class RealtimeHub {
   }
 
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.admit(req, socket, head).catch((err) => {
+      this.logger.error({ err }, 'realtime upgrade failed');
+      refuse(socket, 503, 'Service unavailable; retry', { 'Retry-After': '1' });
+    });
+  }
+
+  private async admit(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     const m = PATH_RE.exec(url.pathname);
@@ -94,18 +103,18 @@ export class RealtimeHub {
     } catch {
       return refuse(socket, 404, 'Journal not found');
     }
-    const auth = authenticateUpgrade(
-      this.db,
+    const auth = await authenticateUpgrade(
+      this.engine,
       this.tokens,
       journalId,
       bearerToken(req.headers.authorization),
       url.searchParams.get('token') ?? undefined,
     );
     if (!auth.ok) return refuse(socket, auth.status, auth.error, { 'WWW-Authenticate': 'Bearer' });
-    const row = this.store.findOwned(journalId, auth.principal.keyId);
+    const row = await this.store.findOwned(journalId, auth.principal.keyId);
     if (!row) return refuse(socket, 404, 'Journal not found');
     const orgId = auth.principal.orgId;
-    const admission = this.billing?.checkRateLimit(auth.principal, 'GET /journals/realtime/{journal_id}');
+    const admission = await this.billing?.checkRateLimit(auth.principal, 'GET /journals/realtime/{journal_id}');
     if (admission && !admission.ok) return rejectUpgrade(socket, admission);
     const refuseAndRefund = (message: string) => {
       if (admission?.ok) this.billing!.refundAdmission(auth.principal, admission.charged);
@@ -119,10 +128,24 @@ export class RealtimeHub {
     }
     bump(this.perJournal, row.id, 1);
     bump(this.perOrg, orgId, 1);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, row, auth.principal));
+    // Loaded before the handshake, so that the connection is served from its first message.
+    let live: LiveJournal | undefined;
+    try {
+      live = await this.registry.open(row);
+    } catch (err) {
+      bump(this.perJournal, row.id, -1);
+      bump(this.perOrg, orgId, -1);
+      throw err;
+    }
+    if (!live) {
+      bump(this.perJournal, row.id, -1);
+      bump(this.perOrg, orgId, -1);
+      return refuse(socket, 404, 'Journal not found');
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, live, row, auth.principal));
   }
 
-  private connected(ws: WebSocket, row: JournalRow, principal: Principal): void {
+  private connected(ws: WebSocket, live: LiveJournal, row: JournalRow, principal: Principal): void {
     let counted = true;
     const uncount = () => {
       if (!counted) return;
@@ -136,14 +159,14 @@ export class RealtimeHub {
       ws.close(CloseCode.GOING_AWAY, 'server shutting down');
       return;
     }
-    // The journal may have been deleted while the handshake ran.
-    if (!this.store.findById(row.id)) {
+    // Deleted or failed while the handshake ran: the editor reconnects (and gets a 404 if deleted).
+    if (this.registry.get(row.id) !== live) {
       uncount();
-      ws.close(CloseCode.JOURNAL_DELETED, 'journal deleted');
+      ws.close(CloseCode.INTERNAL_ERROR, 'journal reloaded; reconnect');
       return;
     }
-    const room = this.roomFor(row);
-    const conn = new Connection(ws, room, principal, this.logger, (r) => this.storageFailed(r), this.limits);
+    const room = this.roomFor(live);
+    const conn = new Connection(ws, room, principal, this.logger, this.limits);
     room.add(conn);
     this.connections.add(conn);
     ws.on('message', (data, isBinary) => conn.handle(toBytes(data), isBinary));
@@ -160,33 +183,42 @@ export class RealtimeHub {
     conn.start();
   }
 
-  private roomFor(row: JournalRow): Room {
-    // open() reloads a journal marked broken, which closes its old room first.
-    const live = this.registry.open(row);
-    const existing = this.rooms.get(row.id);
+  private roomFor(live: LiveJournal): Room {
+    const existing = this.rooms.get(live.id);
     if (existing?.live === live) return existing;
-    const room = new Room(live, (r) => {
-      if (this.rooms.get(r.journalId) === r) this.rooms.delete(r.journalId);
-    });
-    this.rooms.set(row.id, room);
+    const bus = this.registry.bus;
+    const room = new Room(
+      live,
+      (r) => {
+        if (this.rooms.get(r.journalId) === r) this.rooms.delete(r.journalId);
+      },
+      bus && {
+        publish: (update) => bus.publish(live.id, { type: 'awareness', update }),
+        query: () => bus.publish(live.id, { type: 'awareness-query' }),
+      },
+    );
+    this.rooms.set(live.id, room);
     // Blocks stored without ids (a crash between an editor's update and the server's fix-up).
-    live.assignBlockIds(newBlockId);
+    live.intake(() => live.assignBlockIds(newBlockId));
     return room;
   }
 
-  private storageFailed(room: Room): void {
-    this.registry.evict(room.journalId, 'journal reloaded after a storage error');
-    room.closeAll(CloseCode.INTERNAL_ERROR, 'storage error; reconnect');
-  }
-
   /** One query for all open connections' keys; revoked ones are closed with 4401. */
-  closeRevoked(): void {
+  async closeRevoked(): Promise<void> {
     if (this.connections.size === 0) return;
     const keyIds = new Set<string>();
     for (const c of this.connections) keyIds.add(c.principal.keyId);
-    let revoked: Set<string>;
+    const revoked = new Set<string>();
     try {
-      revoked = new Set((this.revokedQuery.all(JSON.stringify([...keyIds])) as { id: string }[]).map((r) => r.id));
+      const ids = [...keyIds];
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        const rows = await this.engine.all<{ id: string }>(
+          `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${chunk.map(() => '?').join(', ')})`,
+          chunk,
+        );
+        for (const r of rows) revoked.add(r.id);
+      }
     } catch (err) {
       this.logger.warn({ err }, 'revocation check failed');
       return;

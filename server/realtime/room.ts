@@ -1,7 +1,7 @@
 /**
  * The editors of one loaded journal: the connections, their shared awareness, and the fan-out of
- * document updates. The room listens to the LiveJournal's Y.Doc after the journal's own
- * persistence listener, so everything it sends is already committed to SQLite.
+ * document updates. The room hears of updates from the LiveJournal once they are committed, so
+ * everything it sends is already in the store.
  */
 import * as awarenessProtocol from 'y-protocols/awareness';
 import { RestOrigin, type LiveJournal } from '../journals/live.ts';
@@ -13,22 +13,36 @@ import { encodeAwareness, encodeUpdate } from './protocol.ts';
 /** y-protocols drops a state not renewed for this long; clients renew every 15 s. */
 const AWARENESS_OUTDATED_MS = 30_000;
 
+/** Origin of awareness changes that editors on other instances made (the cluster bus). */
+const REMOTE_AWARENESS = Symbol('remote awareness');
+
+/** What a room shares with the rooms of the same journal on other instances. */
+export interface RoomPeers {
+  /** Publishes an awareness update of this instance's editors. */
+  publish(update: Uint8Array): void;
+  /** Asks the other instances for their editors' awareness. */
+  query(): void;
+}
+
 export class Room {
   readonly connections = new Set<Connection>();
   readonly awareness: awarenessProtocol.Awareness;
   /** Which connection holds each awareness client id that has a state. */
   private readonly awarenessHolders = new Map<number, Connection>();
   private readonly offClose: () => void;
+  private readonly offCommitted: () => void;
   private destroyed = false;
 
   constructor(
     readonly live: LiveJournal,
     private readonly onEmpty: (room: Room) => void,
+    private readonly peers?: RoomPeers,
   ) {
     this.awareness = new awarenessProtocol.Awareness(live.doc);
     this.awareness.setLocalState(null);
     this.awareness.on('update', this.onAwareness);
-    live.doc.on('update', this.onUpdate);
+    peers?.query();
+    this.offCommitted = live.onCommitted(this.onUpdate);
     // Deleted, reloaded after a storage error, or shutting down: tell every editor why.
     this.offClose = live.onClose((reason) => this.closeAll(closeCodeForUnload(reason), reason));
   }
@@ -84,10 +98,29 @@ export class Room {
     }
     for (const id of changes.removed) this.release(id);
     const changed = [...new Set([...changes.added, ...changes.updated, ...changes.removed])];
-    if (changed.length === 0 || this.connections.size === 0) return;
+    if (changed.length === 0) return;
+    // Changes by editors here (or their removal when they leave) go to the other instances too.
+    if (this.peers && (conn || origin === null)) this.peers.publish(awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed));
+    if (this.connections.size === 0) return;
     const message = encodeAwareness(this.awareness, changed);
     for (const c of this.connections) c.send(message);
   };
+
+  /** Awareness from editors on another instance. */
+  applyRemoteAwareness(update: Uint8Array): void {
+    if (this.destroyed) return;
+    try {
+      awarenessProtocol.applyAwarenessUpdate(this.awareness, update, REMOTE_AWARENESS);
+    } catch {
+      // Another instance screened it already; a damaged message is dropped.
+    }
+  }
+
+  /** Another instance asks: the states of this instance's editors. */
+  publishLocalAwareness(): void {
+    const ids = [...this.awarenessHolders.keys()].filter((id) => this.awareness.states.has(id));
+    if (ids.length > 0) this.peers?.publish(awarenessProtocol.encodeAwarenessUpdate(this.awareness, ids));
+  }
 
   private hold(id: number, conn: Connection): void {
     const previous = this.awarenessHolders.get(id);
@@ -141,7 +174,7 @@ export class Room {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.live.doc.off('update', this.onUpdate);
+    this.offCommitted();
     this.awareness.off('update', this.onAwareness);
     this.awareness.destroy();
     this.offClose();

@@ -12,10 +12,10 @@ const sessionBody = z.object({ journal_id: z.string().min(1).max(100) });
 
 export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, publicBaseUrl: string): Router {
   const r = Router();
-  r.post('/journals/editor/session', (req, res) => {
+  r.post('/journals/editor/session', async (req, res) => {
     const b = parseOr422(sessionBody, req.body === undefined ? {} : req.body, ['body']);
     const p = principalOf(req);
-    const row = journals.owned(p, b.journal_id);
+    const row = await journals.owned(p, b.journal_id);
     const { token, expiresAt } = tokens.mint(row.id, p.keyId);
     const server = `${wsBase(publicBaseUrl)}${REALTIME_PATH}`;
     res.set('Cache-Control', 'no-store').json({

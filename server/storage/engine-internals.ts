@@ -241,12 +241,30 @@ export abstract class StatementRunner {
   run(sql: string, params?: readonly SqlValue[]): Promise<RunResult> {
     return this.statement(() => this.x.run(sql, normalizeParams(params)));
   }
+
+  /** Outside a transaction there is nothing to wait for. */
+  afterCommit(fn: () => void): void {
+    runCommitHooks([fn]);
+  }
+}
+
+/** Runs every callback; one that throws becomes a process warning and does not stop the rest. */
+export function runCommitHooks(hooks: readonly (() => void)[]): void {
+  for (const hook of hooks) {
+    try {
+      hook();
+    } catch (e) {
+      process.emitWarning(`an afterCommit callback threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, 'StorageWarning');
+    }
+  }
 }
 
 export class Tx extends StatementRunner implements Transaction {
   private readonly lock = new FifoLock();
   private readonly pending = new Set<Promise<unknown>>();
   private done = false;
+  /** afterCommit callbacks, run by the engine after the outermost COMMIT (nested ones pass theirs up on release). */
+  readonly commitHooks: (() => void)[] = [];
   /** The first failed statement's error. */
   failure: unknown = undefined;
 
@@ -261,6 +279,11 @@ export class Tx extends StatementRunner implements Transaction {
 
   get ended(): boolean {
     return this.done;
+  }
+
+  override afterCommit(fn: () => void): void {
+    if (this.done) throw new TransactionMisuseError('afterCommit after its transaction function had settled');
+    this.commitHooks.push(fn);
   }
 
   private refusal(what: string): Error | undefined {
@@ -312,6 +335,7 @@ export class Tx extends StatementRunner implements Transaction {
         const result = await runInFrame(this, child, () => fn(child));
         await child.end();
         await this.x.control(`RELEASE SAVEPOINT ${name}`);
+        this.commitHooks.push(...child.commitHooks);
         return result;
       } catch (e) {
         child.abandon();

@@ -3,7 +3,7 @@
  * and PostgreSQL (`DATABASE_URL=postgres://...`) both implement `StorageEngine`; domain code asks
  * for rows through these async functions and an async transaction helper, with SQL written once in
  * the portable subset both engines accept, `?` placeholders included. It never sees a dialect,
- * a connection or which engine runs, apart from the two lock clauses of `Dialect`.
+ * a connection or which engine runs, apart from `Dialect` (two lock clauses, full-text search).
  */
 
 export type EngineKind = 'sqlite' | 'postgres';
@@ -35,14 +35,40 @@ export interface TransactionOptions {
 }
 
 /**
- * The only engine-specific SQL domain code may use: text appended to a SELECT. Empty on SQLite,
- * where the one writer connection already serializes every transaction of the process.
+ * The only engine-specific SQL domain code may use: lock clauses appended to a SELECT (empty on
+ * SQLite, where the one writer connection already serializes every transaction of the process),
+ * and full-text search, which differs by nature.
  */
 export interface Dialect {
   /** ' FOR UPDATE' on PostgreSQL: lock the selected rows until the transaction ends, waiting for them. */
   readonly forUpdate: string;
   /** ' FOR UPDATE SKIP LOCKED' on PostgreSQL: lock the selected rows, skipping those another transaction holds (queues). */
   readonly forUpdateSkipLocked: string;
+  /** Full-text search, whose SQL differs by nature between the engines. */
+  readonly textSearch: TextSearchDialect;
+}
+
+/**
+ * Full-text search over a table the migrations made for it: an FTS5 table on SQLite; on
+ * PostgreSQL a table with `rowid` and a generated `document` tsvector (English) whose source
+ * columns are weighted A, B, C, D in their order. Rows are written with ordinary portable SQL
+ * (`INSERT INTO t (rowid, ...)`, `DELETE FROM t WHERE rowid = ?`); only matching and ranking
+ * are engine-specific.
+ */
+export interface TextSearchDialect {
+  /**
+   * A SELECT, to use as a subquery, of `hit_rowid` and `hit_rank` (ascending: best match first)
+   * of the rows of `table` that match the query bound to its one `?` (made by `anyWord`).
+   * `weights` weigh the table's searched columns in order (relative; at most four, at least
+   * one above 0). SQLite: bm25 with these column weights; PostgreSQL: ts_rank over the weight
+   * labels, length-normalized.
+   */
+  matches(table: string, weights: readonly number[]): string;
+  /**
+   * The query to bind for rows holding any of `words`, each taken as one plain word (quoted: no
+   * operator of the query language gets through), stemmed as the index stems it.
+   */
+  anyWord(words: readonly string[]): string;
 }
 
 export interface Queryable {
@@ -62,6 +88,15 @@ export interface Queryable {
    * until it has resolved.
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>, opts?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `fn` once the outermost transaction has committed: the place for in-memory effects of a
+   * transaction (caches, counters, notifications), which must not happen when it rolls back or is
+   * re-run. Dropped when the transaction (or the nested one it was asked in) rolls back. Called on
+   * the engine, outside any transaction, it runs `fn` at once (each statement commits itself).
+   * `fn` should not throw; if it does, the error is reported as a process warning and the other
+   * callbacks still run (the data is committed either way).
+   */
+  afterCommit(fn: () => void): void;
 }
 
 /** The `tx` given to a transaction function. Valid until that function's promise settles. */

@@ -213,4 +213,15 @@ export const migrations: readonly Migration[] = [
   CREATE INDEX videos_key ON videos(key_id);
   `,
   },
+  // secrets every instance must agree on (the editor-token key when EDITOR_TOKEN_SECRET is unset)
+  {
+    name: 'service-secrets',
+    sql: `
+  CREATE TABLE service_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
+  },
 ];

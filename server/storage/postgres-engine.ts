@@ -16,10 +16,35 @@ import {
   type Transaction,
   type TransactionOptions,
 } from './engine.ts';
-import { BoundedCache, callFromInside, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
+import { BoundedCache, callFromInside, runCommitHooks, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
 import { postgresMigrations } from './postgres-migrations.ts';
 
-const POSTGRES_DIALECT: Dialect = Object.freeze({ forUpdate: ' FOR UPDATE', forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED' });
+/** The table name and weights of textSearch.matches are spliced into SQL: plain values only. */
+function checkTextSearch(table: string, weights: readonly number[]): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError(`text search table: ${JSON.stringify(table)} is not a plain lower-case identifier`);
+  if (weights.length < 1 || weights.length > 4 || !weights.every((w) => Number.isFinite(w) && w >= 0) || !weights.some((w) => w > 0)) {
+    throw new RangeError('text search weights: one to four finite, non-negative numbers, at least one above 0');
+  }
+}
+
+const POSTGRES_DIALECT: Dialect = Object.freeze({
+  forUpdate: ' FOR UPDATE',
+  forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
+  textSearch: Object.freeze({
+    matches(table: string, weights: readonly number[]): string {
+      checkTextSearch(table, weights);
+      // ts_rank takes label weights {D, C, B, A} within [0, 1]; column i was labelled A + i. Its
+      // normalization 1 divides by 1 + log(length), as bm25 discounts long documents. The query is
+      // parsed once (the FROM item), so the SQL has a single parameter as on SQLite.
+      const max = Math.max(...weights);
+      const w = [0, 1, 2, 3].map((i) => ((weights[i] ?? 0) / max).toFixed(6));
+      const labels = `{${w[3]}, ${w[2]}, ${w[1]}, ${w[0]}}`;
+      return `SELECT t.rowid AS hit_rowid, -ts_rank(CAST('${labels}' AS real[]), t.document, q.query, 1) AS hit_rank FROM ${table} t, to_tsquery('english', ?) AS q(query) WHERE t.document @@ q.query`;
+    },
+    // tsquery: each word a quoted lexeme (quotes and backslashes doubled), OR-ed with |.
+    anyWord: (words: readonly string[]): string => words.map((w) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | '),
+  }),
+});
 
 // --- placeholders ------------------------------------------------------------------------------
 
@@ -381,6 +406,7 @@ export class PostgresEngine extends StatementRunner implements StorageEngine {
       await tx.end();
       session.open = false;
       await x.control('COMMIT');
+      runCommitHooks(tx.commitHooks);
       return result;
     } catch (e) {
       session.open = false;

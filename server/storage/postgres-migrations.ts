@@ -243,4 +243,15 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   CREATE INDEX videos_key ON videos(key_id);
   `,
   },
+  // secrets every instance must agree on (the editor-token key when EDITOR_TOKEN_SECRET is unset)
+  {
+    name: 'service-secrets',
+    sql: `
+  CREATE TABLE service_secrets (
+    name TEXT COLLATE "C" PRIMARY KEY,
+    value TEXT COLLATE "C" NOT NULL,
+    created_at TEXT COLLATE "C" NOT NULL
+  );
+  `,
+  },
 ];

@@ -17,7 +17,7 @@ import {
   type Transaction,
   type TransactionOptions,
 } from './engine.ts';
-import { attempt, BoundedCache, callFromInside, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
+import { attempt, BoundedCache, callFromInside, runCommitHooks, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
 
 /** better-sqlite3 answers synchronously. */
 interface SyncExecutor extends Executor {
@@ -27,7 +27,27 @@ interface SyncExecutor extends Executor {
   control(sql: string): void;
 }
 
-const SQLITE_DIALECT: Dialect = Object.freeze({ forUpdate: '', forUpdateSkipLocked: '' });
+/** The table name and weights of textSearch.matches are spliced into SQL: plain values only. */
+function checkTextSearch(table: string, weights: readonly number[]): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError(`text search table: ${JSON.stringify(table)} is not a plain lower-case identifier`);
+  if (weights.length < 1 || weights.length > 4 || !weights.every((w) => Number.isFinite(w) && w >= 0) || !weights.some((w) => w > 0)) {
+    throw new RangeError('text search weights: one to four finite, non-negative numbers, at least one above 0');
+  }
+}
+
+const SQLITE_DIALECT: Dialect = Object.freeze({
+  forUpdate: '',
+  forUpdateSkipLocked: '',
+  textSearch: Object.freeze({
+    // FTS5: MATCH and bm25 name the table itself (an alias would not do).
+    matches(table: string, weights: readonly number[]): string {
+      checkTextSearch(table, weights);
+      return `SELECT rowid AS hit_rowid, bm25(${table}, ${weights.map((w) => w.toFixed(6)).join(', ')}) AS hit_rank FROM ${table} WHERE ${table} MATCH ?`;
+    },
+    // FTS5 strings: a quoted word is a plain token ("" for a quote inside); OR between them.
+    anyWord: (words: readonly string[]): string => words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR '),
+  }),
+});
 
 /** Opens (creating and migrating) the database file and wraps it. */
 export function openSqliteEngine(file: string, opts: { synchronous?: 'normal' | 'full'; statementCacheSize?: number } = {}): SqliteEngine {
@@ -143,6 +163,7 @@ export class SqliteEngine extends StatementRunner implements StorageEngine {
         await tx.end();
         session.open = false;
         this.x.control('COMMIT');
+        runCommitHooks(tx.commitHooks);
         return result;
       } catch (e) {
         session.open = false;

@@ -8,19 +8,19 @@ import type { Config } from '../config.ts';
 import type { JobWorker } from '../jobs/worker.ts';
 import type { JournalService } from '../journals/service.ts';
 import type { Logger } from '../logger.ts';
-import type { DB } from '../storage/db.ts';
+import type { StorageEngine } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { VideoService } from './service.ts';
 import { VideoStore } from './store.ts';
 
 export function createVideoDomain(
-  db: DB,
+  engine: StorageEngine,
   config: Config,
   logger: Logger,
   deps: { journals: JournalService; credits: CreditLedger; jobs: JobWorker; webhooks: WebhookOutbox },
 ): VideoService {
   return new VideoService({
-    store: new VideoStore(db),
+    store: new VideoStore(engine),
     jobs: deps.jobs,
     outbox: deps.webhooks,
     credits: deps.credits,

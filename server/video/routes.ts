@@ -42,7 +42,7 @@ function body(req: Request): unknown {
 export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: boolean }): Router {
   const r = Router();
 
-  r.post('/video/create', (req, res) => {
+  r.post('/video/create', async (req, res) => {
     const b = parseOr422(createBody, body(req), ['body']);
     exactlyOneSource(b);
     let voice: string;
@@ -64,7 +64,7 @@ export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: 
         throw err;
       }
     }
-    const out = videos.create(principalOf(req), { ...b, voice });
+    const out = await videos.create(principalOf(req), { ...b, voice });
     res.json({
       success: true,
       video_id: out.video_id,

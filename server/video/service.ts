@@ -17,6 +17,7 @@ import type { JobContext, JobWorker } from '../jobs/worker.ts';
 import { DEFAULT_IMPORT_TITLE, DEFAULT_TITLE, type JournalService } from '../journals/service.ts';
 import type { Logger } from '../logger.ts';
 import { nowIso } from '../storage/db.ts';
+import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { renderVideo, type RenderResult } from './engine/index.ts';
 import { buildOutline, flattenInput, OutlineError, type Outline, type OutlineInput, type PMJSON } from './outline.ts';
@@ -26,7 +27,7 @@ export const VIDEO_JOB = 'video_render';
 export const VIDEO_CREATE_ENDPOINT = 'POST /video/create' as const;
 /** Longest `text` accepted by POST /v1/video/create (characters). */
 export const MAX_VIDEO_TEXT_CHARS = 100_000;
-/** Progress is written to SQLite at most this often while a render runs. */
+/** Progress is written to the store at most this often while a render runs. */
 export const PROGRESS_WRITE_MS = 200;
 
 /** Price of one video in micro-dollars, from the billing price table. */
@@ -147,8 +148,8 @@ export class VideoService {
     this.options = deps.options;
     deps.jobs.register<{ video_id: string }>(VIDEO_JOB, {
       run: (ctx) => this.render(ctx),
-      onGiveUp: (_job, payload, reason) => {
-        if (payload?.video_id) this.finishFailed(payload.video_id, `Rendering stopped: ${reason}.`);
+      onGiveUp: async (_job, payload, reason, tx) => {
+        if (payload?.video_id) await this.finishFailed(payload.video_id, `Rendering stopped: ${reason}.`, tx);
       },
     });
   }
@@ -161,8 +162,8 @@ export class VideoService {
    * Checks the journal (404 for unknown or foreign), reserves the price, records the video and
    * queues its job, in one transaction (402 changes nothing).
    */
-  create(p: Principal, input: CreateVideoInput): { video_id: string } {
-    if (input.journal_id !== undefined) this.deps.journals.owned(p, input.journal_id);
+  async create(p: Principal, input: CreateVideoInput): Promise<{ video_id: string }> {
+    if (input.journal_id !== undefined) await this.deps.journals.owned(p, input.journal_id);
     const id = randomUUID();
     const request: VideoRequest = {
       source: input.journal_id !== undefined ? 'journal' : 'text',
@@ -171,12 +172,12 @@ export class VideoService {
       voice: input.voice,
       max_duration_seconds: input.max_duration_seconds,
     };
-    this.store.db.transaction(() => {
-      const reservation = this.deps.credits.reserve(p.orgId, videoPriceMicros(), `video ${id}`);
-      this.store.insert({ id, key_id: p.keyId, org_id: p.orgId, request, webhook_url: input.webhook_url ?? null, reservation_id: reservation.id });
-      const job = this.deps.jobs.enqueue({ kind: VIDEO_JOB, payload: { video_id: id } });
-      this.store.attachJob(id, job.id);
-    })();
+    await this.store.engine.transaction(async (tx) => {
+      const reservation = await this.deps.credits.reserve(p.orgId, videoPriceMicros(), `video ${id}`, tx);
+      await this.store.insert({ id, key_id: p.keyId, org_id: p.orgId, request, webhook_url: input.webhook_url ?? null, reservation_id: reservation.id }, tx);
+      const job = await this.deps.jobs.enqueue({ kind: VIDEO_JOB, payload: { video_id: id } }, tx);
+      await this.store.attachJob(id, job.id, tx);
+    });
     return { video_id: id };
   }
 
@@ -184,13 +185,13 @@ export class VideoService {
 
   private async render(ctx: JobContext<{ video_id: string }>): Promise<void> {
     const id = ctx.payload.video_id;
-    const row = this.store.get(id);
+    const row = await this.store.get(id);
     if (!row || row.status !== 'pending') return; // finished before a crash
     let req: VideoRequest;
     try {
       req = storedRequest.parse(JSON.parse(row.request));
     } catch {
-      this.finishFailed(id, 'The stored request of this video is unreadable.');
+      await this.finishFailed(id, 'The stored request of this video is unreadable.');
       return;
     }
     let stored: StoredOutline;
@@ -198,15 +199,15 @@ export class VideoService {
       stored = JSON.parse(row.outline) as StoredOutline;
     } else {
       try {
-        stored = this.readSource(row, req);
+        stored = await this.readSource(row, req);
       } catch (err) {
         if (err instanceof OutlineError || err instanceof SourceGone) {
-          this.finishFailed(id, err instanceof OutlineError ? `Nothing to narrate: ${err.message}.` : err.message);
+          await this.finishFailed(id, err instanceof OutlineError ? `Nothing to narrate: ${err.message}.` : err.message);
           return;
         }
         throw err;
       }
-      this.store.saveOutline(id, stored);
+      await this.store.saveOutline(id, stored);
     }
 
     const workDir = this.workDir(id);
@@ -218,7 +219,8 @@ export class VideoService {
       const now = Date.now();
       if (now - lastWrite < PROGRESS_WRITE_MS) return;
       lastWrite = now;
-      this.store.progress(id, Math.min(99, pct));
+      // Throttled and best effort: a lost progress write only shows an older percentage.
+      this.store.progress(id, Math.min(99, pct)).catch((err) => this.deps.logger.warn({ err, video_id: id }, 'video progress write failed'));
     };
     let result: RenderResult;
     try {
@@ -234,7 +236,7 @@ export class VideoService {
       if (ctx.signal.aborted) throw err; // shutdown or lost lease: the job layer decides
       const why = err instanceof Error ? err.message : String(err);
       this.deps.logger.warn({ video_id: id, error: why }, 'video render failed');
-      this.finishFailed(id, `Rendering failed: ${why.slice(0, 500)}`);
+      await this.finishFailed(id, `Rendering failed: ${why.slice(0, 500)}`);
       return;
     }
     const { size } = await stat(result.mp4Path);
@@ -252,7 +254,7 @@ export class VideoService {
         });
       }
     }
-    this.finishCompleted(id, {
+    await this.finishCompleted(id, {
       title: stored.outline.title,
       transcript: result.transcript,
       model: result.engine,
@@ -267,13 +269,13 @@ export class VideoService {
   }
 
   /** Reads the journal (as it is now) or the stored text and builds the outline. */
-  private readSource(row: VideoRow, req: VideoRequest): StoredOutline {
+  private async readSource(row: VideoRow, req: VideoRequest): Promise<StoredOutline> {
     let input: OutlineInput;
     let title = req.title;
     if (req.source === 'journal') {
-      const journal = this.deps.journals.store.findById(req.journal_id ?? '');
+      const journal = await this.deps.journals.store.findById(req.journal_id ?? '');
       if (!journal || journal.key_id !== row.key_id) throw new SourceGone('The journal was deleted before the video was rendered.');
-      input = { doc: this.deps.journals.model(journal).model as PMJSON };
+      input = { doc: (await this.deps.journals.model(journal)).model as PMJSON };
       if (!title && journal.title !== DEFAULT_TITLE && journal.title !== DEFAULT_IMPORT_TITLE) title = journal.title;
     } else {
       input = { text: req.text ?? '' };
@@ -287,46 +289,54 @@ export class VideoService {
     return { outline, blocks, ...(req.source === 'journal' ? { journal_id: req.journal_id } : {}) };
   }
 
-  /** Settles the reservation, marks the video completed and queues its webhook, atomically. */
-  private finishCompleted(id: string, result: StoredResult): void {
-    this.store.db.transaction(() => {
-      const row = this.store.get(id);
+  /**
+   * Settles the reservation, marks the video completed and queues its webhook, atomically. The
+   * video's row is locked first: a worker that lost its lease and the one that took over cannot
+   * both finish it.
+   */
+  private finishCompleted(id: string, result: StoredResult): Promise<void> {
+    return this.store.engine.transaction(async (tx) => {
+      const row = await this.store.getForUpdate(id, tx);
       if (!row || row.status !== 'pending') return;
-      const cost = row.reservation_id ? this.deps.credits.settle(row.reservation_id, videoPriceMicros()).cost_micros : 0;
+      const cost = row.reservation_id ? (await this.deps.credits.settle(row.reservation_id, videoPriceMicros(), tx)).cost_micros : 0;
       const secs = result.duration_seconds.toFixed(1);
-      this.store.complete(id, result, cost, `Video completed: ${secs} s, ${result.chapters.length} slides.`);
-      this.notify(row, 'completed');
-    })();
-  }
-
-  /** Refunds the reservation, marks the video failed and queues its webhook, atomically; drops its files. */
-  private finishFailed(id: string, error: string): void {
-    let failed = false;
-    this.store.db.transaction(() => {
-      const row = this.store.get(id);
-      if (!row || row.status !== 'pending') return;
-      if (row.reservation_id && this.deps.credits.reservation(row.reservation_id)?.status === 'held') this.deps.credits.refund(row.reservation_id);
-      this.store.fail(id, error, `${error} The reserved credit was refunded.`);
-      this.notify(row, 'failed', error);
-      failed = true;
-    })();
-    if (failed) void rm(this.workDir(id), { recursive: true, force: true }).catch(() => {});
-  }
-
-  private notify(row: VideoRow, status: 'completed' | 'failed', error?: string): void {
-    if (!row.webhook_url) return;
-    this.deps.outbox.enqueue({
-      orgId: row.org_id,
-      url: row.webhook_url,
-      type: `video.${status}`,
-      data: { video_id: row.id, status, ...(error ? { error } : {}) },
+      await this.store.complete(id, result, cost, `Video completed: ${secs} s, ${result.chapters.length} slides.`, tx);
+      await this.notify(row, 'completed', undefined, tx);
     });
+  }
+
+  /**
+   * Refunds the reservation, marks the video failed and queues its webhook, atomically (within
+   * `q` when given: the transaction that gives the job up); drops its files once committed.
+   */
+  private finishFailed(id: string, error: string, q: Queryable = this.store.engine): Promise<void> {
+    return q.transaction(async (tx) => {
+      const row = await this.store.getForUpdate(id, tx);
+      if (!row || row.status !== 'pending') return;
+      if (row.reservation_id && (await this.deps.credits.reservation(row.reservation_id, tx))?.status === 'held') await this.deps.credits.refund(row.reservation_id, tx);
+      await this.store.fail(id, error, `${error} The reserved credit was refunded.`, tx);
+      await this.notify(row, 'failed', error, tx);
+      tx.afterCommit(() => void rm(this.workDir(id), { recursive: true, force: true }).catch(() => {}));
+    });
+  }
+
+  private async notify(row: VideoRow, status: 'completed' | 'failed', error: string | undefined, tx: Queryable): Promise<void> {
+    if (!row.webhook_url) return;
+    await this.deps.outbox.enqueue(
+      {
+        orgId: row.org_id,
+        url: row.webhook_url,
+        type: `video.${status}`,
+        data: { video_id: row.id, status, ...(error ? { error } : {}) },
+      },
+      tx,
+    );
   }
 
   // ---- status and files ----------------------------------------------------------------------
 
   async status(p: Principal, id: string): Promise<VideoStatusView> {
-    const row = this.store.findOwned(id, p.keyId);
+    const row = await this.store.findOwned(id, p.keyId);
     if (!row) throw notFound('Video');
     try {
       return await this.view(row);
@@ -361,8 +371,13 @@ export class VideoService {
     const common = { video_id: row.id, timestamp: nowIso(), created_at: row.created_at };
     switch (row.status) {
       case 'pending': {
-        const job = row.job_id ? this.deps.jobs.store.get(row.job_id) : undefined;
+        const job = row.job_id ? await this.deps.jobs.store.get(row.job_id) : undefined;
         if (!job) throw new Unreadable('the video is pending but its render job is missing');
+        if (job.state === 'done' || job.state === 'failed') {
+          // Two reads, not one snapshot: the video may have been finished in between.
+          const now = await this.store.get(row.id);
+          if (now && now.status !== 'pending') return this.view(now);
+        }
         if (job.state === 'done' || job.state === 'failed') throw new Unreadable(`the video is pending but its render job has ${job.state === 'done' ? 'ended' : 'failed'}`);
         const pct = Number(row.completion_percentage) || 0;
         let message: string;
@@ -421,7 +436,7 @@ export class VideoService {
 
   /** Path of a finished video's MP4 or captions; 404 for unknown or foreign ids, 409 before it is done. */
   async file(p: Principal, id: string, which: 'video' | 'captions'): Promise<string> {
-    const row = this.store.findOwned(id, p.keyId);
+    const row = await this.store.findOwned(id, p.keyId);
     if (!row) throw notFound('Video');
     if (row.status !== 'completed') {
       throw new HttpError(409, `The video is ${row.status === 'pending' ? 'still rendering' : row.status}; files exist only for completed videos`, { status: row.status });

@@ -3,9 +3,8 @@
  * is built, where it stands, the result once finished). Progress is a column written (throttled)
  * while the job runs, so a status poll after a restart still sees how far the render came.
  */
-import type { Statement } from 'better-sqlite3';
-import type { DB } from '../storage/db.ts';
 import { nowIso } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 
 export type VideoStatus = 'pending' | 'completed' | 'failed';
 
@@ -42,71 +41,69 @@ export interface VideoRow {
 }
 
 export class VideoStore {
-  private readonly insertStmt: Statement;
-  private readonly byId: Statement;
-  private readonly ownedStmt: Statement;
-  private readonly setJob: Statement;
-  private readonly setOutline: Statement;
-  private readonly progressStmt: Statement;
-  private readonly completeStmt: Statement;
-  private readonly failStmt: Statement;
+  constructor(readonly engine: StorageEngine) {}
 
-  constructor(readonly db: DB) {
-    this.insertStmt = db.prepare(
+  async insert(
+    row: { id: string; key_id: string; org_id: string; request: VideoRequest; webhook_url: string | null; reservation_id: string | null },
+    q: Queryable = this.engine,
+  ): Promise<void> {
+    const now = nowIso();
+    await q.run(
       `INSERT INTO videos (id, key_id, org_id, request, status, completion_percentage, webhook_url, reservation_id, created_at, updated_at)
-       VALUES (@id, @key_id, @org_id, @request, 'pending', 0, @webhook_url, @reservation_id, @now, @now)`,
-    );
-    this.byId = db.prepare('SELECT * FROM videos WHERE id = ?');
-    this.ownedStmt = db.prepare('SELECT * FROM videos WHERE id = ? AND key_id = ?');
-    this.setJob = db.prepare('UPDATE videos SET job_id = ? WHERE id = ?');
-    this.setOutline = db.prepare('UPDATE videos SET outline = ?, updated_at = ? WHERE id = ?');
-    // Never backwards: a resumed render starts its own count from 0 again.
-    this.progressStmt = db.prepare(
-      `UPDATE videos SET completion_percentage = MAX(completion_percentage, ?), updated_at = ? WHERE id = ? AND status = 'pending'`,
-    );
-    this.completeStmt = db.prepare(
-      `UPDATE videos SET status = 'completed', completion_percentage = 100, result = ?, cost_micros = ?, message = ?,
-              updated_at = ?, completed_at = ? WHERE id = ? AND status = 'pending'`,
-    );
-    this.failStmt = db.prepare(
-      `UPDATE videos SET status = 'failed', cost_micros = 0, error = ?, message = ?, updated_at = ?, completed_at = ?
-        WHERE id = ? AND status = 'pending'`,
+       VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
+      [row.id, row.key_id, row.org_id, JSON.stringify(row.request), row.webhook_url, row.reservation_id, now, now],
     );
   }
 
-  insert(row: { id: string; key_id: string; org_id: string; request: VideoRequest; webhook_url: string | null; reservation_id: string | null }): void {
-    this.insertStmt.run({ ...row, request: JSON.stringify(row.request), now: nowIso() });
+  get(id: string, q: Queryable = this.engine): Promise<VideoRow | undefined> {
+    return q.get<VideoRow>('SELECT * FROM videos WHERE id = ?', [id]);
   }
 
-  get(id: string): VideoRow | undefined {
-    return this.byId.get(id) as VideoRow | undefined;
+  /** The video, its row locked until `tx` ends: finishing it twice (two workers) is serialized. */
+  getForUpdate(id: string, tx: Queryable): Promise<VideoRow | undefined> {
+    return tx.get<VideoRow>(`SELECT * FROM videos WHERE id = ?${tx.dialect.forUpdate}`, [id]);
   }
 
   /** The video if this key created it; undefined for unknown and foreign ids alike. */
-  findOwned(id: string, keyId: string): VideoRow | undefined {
-    return this.ownedStmt.get(id, keyId) as VideoRow | undefined;
+  findOwned(id: string, keyId: string): Promise<VideoRow | undefined> {
+    return this.engine.get<VideoRow>('SELECT * FROM videos WHERE id = ? AND key_id = ?', [id, keyId]);
   }
 
-  attachJob(id: string, jobId: string): void {
-    this.setJob.run(jobId, id);
+  async attachJob(id: string, jobId: string, q: Queryable = this.engine): Promise<void> {
+    await q.run('UPDATE videos SET job_id = ? WHERE id = ?', [jobId, id]);
   }
 
-  saveOutline(id: string, outline: unknown): void {
-    this.setOutline.run(JSON.stringify(outline), nowIso(), id);
+  async saveOutline(id: string, outline: unknown): Promise<void> {
+    await this.engine.run('UPDATE videos SET outline = ?, updated_at = ? WHERE id = ?', [JSON.stringify(outline), nowIso(), id]);
   }
 
-  progress(id: string, pct: number): void {
-    this.progressStmt.run(pct, nowIso(), id);
+  /** Never backwards: a resumed render starts its own count from 0 again. */
+  async progress(id: string, pct: number): Promise<void> {
+    await this.engine.run(
+      `UPDATE videos SET completion_percentage = CASE WHEN completion_percentage > ? THEN completion_percentage ELSE ? END, updated_at = ?
+        WHERE id = ? AND status = 'pending'`,
+      [pct, pct, nowIso(), id],
+    );
   }
 
   /** False when the video was no longer pending. */
-  complete(id: string, result: unknown, costMicros: number, message: string): boolean {
+  async complete(id: string, result: unknown, costMicros: number, message: string, q: Queryable = this.engine): Promise<boolean> {
     const now = nowIso();
-    return this.completeStmt.run(JSON.stringify(result), costMicros, message, now, now, id).changes === 1;
+    const r = await q.run(
+      `UPDATE videos SET status = 'completed', completion_percentage = 100, result = ?, cost_micros = ?, message = ?,
+              updated_at = ?, completed_at = ? WHERE id = ? AND status = 'pending'`,
+      [JSON.stringify(result), costMicros, message, now, now, id],
+    );
+    return r.changes === 1;
   }
 
-  fail(id: string, error: string, message: string): boolean {
+  async fail(id: string, error: string, message: string, q: Queryable = this.engine): Promise<boolean> {
     const now = nowIso();
-    return this.failStmt.run(error, message, now, now, id).changes === 1;
+    const r = await q.run(
+      `UPDATE videos SET status = 'failed', cost_micros = 0, error = ?, message = ?, updated_at = ?, completed_at = ?
+        WHERE id = ? AND status = 'pending'`,
+      [error, message, now, now, id],
+    );
+    return r.changes === 1;
   }
 }

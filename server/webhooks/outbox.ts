@@ -1,19 +1,23 @@
 /**
- * The webhook outbox: a domain records an event in the same SQLite transaction as the state
- * change it reports (`enqueue`), and the dispatcher delivers it afterwards, signed per Standard
- * Webhooks, retrying with exponential backoff and jitter. A message being delivered holds a
- * lease (its next_attempt_at is pushed past the request timeout), so a crash mid-delivery only
- * delays it. Any domain can use it: an event is a type, an organization, a URL and JSON data.
+ * The webhook outbox: a domain records an event in the same transaction as the state change it
+ * reports (`enqueue`), and the dispatcher delivers it afterwards, signed per Standard Webhooks,
+ * retrying with exponential backoff and jitter. A message being delivered holds a lease (its
+ * next_attempt_at is pushed past the request timeout), so a crash mid-delivery only delays it.
+ * Any domain can use it: an event is a type, an organization, a URL and JSON data.
+ *
+ * Instances sharing one database all pump the same outbox: a claim is one statement that locks
+ * the due rows it picks, skipping rows another instance's claim holds (`FOR UPDATE SKIP LOCKED`),
+ * and pushes their next_attempt_at past the lease, so each attempt is made by one instance. The
+ * outcome is recorded only by the holder of that attempt (`attempts` unchanged since its claim).
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Statement } from 'better-sqlite3';
 import { Pump } from '../jobs/pump.ts';
 import type { Logger } from '../logger.ts';
-import type { DB } from '../storage/db.ts';
 import { nowIso } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { WebhookSecrets } from './secrets.ts';
 import { sign } from './signing.ts';
 import { RefusedTarget, resolveTarget, systemResolver, type Resolver } from './ssrf.ts';
@@ -61,57 +65,38 @@ export interface WebhookEvent {
 class Shutdown extends Error {}
 
 export class WebhookOutbox {
-  private readonly insert: Statement;
-  private readonly byId: Statement;
-  private readonly claimStmt: Statement;
-  private readonly deliveredStmt: Statement;
-  private readonly retryStmt: Statement;
-  private readonly failedStmt: Statement;
-  private readonly releaseStmt: Statement;
-  // Polling finds work whose retry time came or whose lease expired (a crashed process).
+  // Polling finds work whose retry time came, whose lease expired (a crashed process), or that
+  // another instance queued.
   private readonly pump: Pump;
   private readonly active: Pump['active'];
   /** Tests and deployments with their own DNS may replace the resolver. */
   resolver: Resolver = systemResolver;
 
   constructor(
-    readonly db: DB,
+    readonly engine: StorageEngine,
     readonly secrets: WebhookSecrets,
     private readonly opts: WebhookOptions,
     private readonly logger: Logger,
   ) {
     this.pump = new Pump(() => this.fill(), opts.pollMs);
     this.active = this.pump.active;
-    this.insert = db.prepare(
-      `INSERT INTO webhook_outbox (id, org_id, url, event_type, body, state, attempts, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-    );
-    this.byId = db.prepare('SELECT * FROM webhook_outbox WHERE id = ?');
-    this.claimStmt = db.prepare(
-      `UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_at = @lease
-        WHERE id = (SELECT id FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= @now
-                     ORDER BY next_attempt_at LIMIT 1)
-       RETURNING *`,
-    );
-    this.deliveredStmt = db.prepare(
-      `UPDATE webhook_outbox SET state = 'delivered', last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?`,
-    );
-    this.retryStmt = db.prepare('UPDATE webhook_outbox SET next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ?');
-    this.failedStmt = db.prepare(`UPDATE webhook_outbox SET state = 'failed', last_status = ?, last_error = ? WHERE id = ?`);
-    this.releaseStmt = db.prepare('UPDATE webhook_outbox SET next_attempt_at = ?, attempts = MAX(attempts - 1, 0) WHERE id = ?');
   }
 
-  /** Records an event for delivery; call inside the transaction of the change it reports. */
-  enqueue(e: WebhookEvent): string {
+  /** Records an event for delivery; pass the transaction of the change it reports. */
+  async enqueue(e: WebhookEvent, q: Queryable = this.engine): Promise<string> {
     const id = `msg_${randomUUID().replace(/-/g, '')}`;
     const body = JSON.stringify({ type: e.type, timestamp: nowIso(), data: e.data });
-    this.insert.run(id, e.orgId, e.url, e.type, body, Date.now(), nowIso());
-    this.kick();
+    await q.run(
+      `INSERT INTO webhook_outbox (id, org_id, url, event_type, body, state, attempts, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      [id, e.orgId, e.url, e.type, body, Date.now(), nowIso()],
+    );
+    q.afterCommit(() => this.kick());
     return id;
   }
 
-  message(id: string): OutboxRow | undefined {
-    return this.byId.get(id) as OutboxRow | undefined;
+  message(id: string): Promise<OutboxRow | undefined> {
+    return this.engine.get<OutboxRow>('SELECT * FROM webhook_outbox WHERE id = ?', [id]);
   }
 
   start(): void {
@@ -122,37 +107,70 @@ export class WebhookOutbox {
     this.pump.kick();
   }
 
-  private fill(): void {
-    while (this.active.size < this.opts.concurrency) {
-      const now = Date.now();
-      let row: OutboxRow | undefined;
+  /**
+   * Leases up to `limit` due messages: one statement, whose CTE (run once: MATERIALIZED) locks the
+   * rows it picks and skips those another instance's claim holds.
+   */
+  private claim(limit: number, now: number): Promise<OutboxRow[]> {
+    return this.engine.all<OutboxRow>(
+      `WITH picked AS MATERIALIZED (
+         SELECT id FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= ?
+          ORDER BY next_attempt_at LIMIT ?${this.engine.dialect.forUpdateSkipLocked})
+       UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_at = ?
+        WHERE id IN (SELECT id FROM picked)
+       RETURNING *`,
+      [now, limit, now + this.opts.timeoutMs + 30_000],
+    );
+  }
+
+  private async fill(): Promise<void> {
+    while (this.pump.running && this.active.size < this.opts.concurrency) {
+      const room = this.opts.concurrency - this.active.size;
+      let rows: OutboxRow[];
       try {
-        row = this.claimStmt.get({ now, lease: now + this.opts.timeoutMs + 30_000 }) as OutboxRow | undefined;
+        rows = await this.claim(room, Date.now());
       } catch (err) {
         this.logger.error({ err }, 'webhook claim failed');
         return;
       }
-      if (!row) return;
-      const controller = new AbortController();
-      const msg = row;
-      const done = this.attempt(msg, controller.signal).finally(() => {
-        this.active.delete(msg.id);
-        this.kick();
-      });
-      this.active.set(msg.id, { controller, done });
+      if (!this.pump.running) {
+        await Promise.allSettled(rows.map((r) => this.release(r)));
+        return;
+      }
+      rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at);
+      for (const msg of rows) {
+        const controller = new AbortController();
+        const done = this.attempt(msg, controller.signal)
+          .catch((err) => {
+            // The outcome could not be recorded: the lease runs out and the attempt is made again.
+            this.logger.error({ err, webhook_id: msg.id }, 'recording a webhook attempt failed');
+          })
+          .finally(() => {
+            this.active.delete(msg.id);
+            this.kick();
+          });
+        this.active.set(msg.id, { controller, done });
+      }
+      if (rows.length < room) return;
     }
   }
 
+  /** Puts a claimed message back at once, the attempt not counted (our own shutdown). */
+  private async release(row: OutboxRow): Promise<void> {
+    await this.engine.run(
+      `UPDATE webhook_outbox SET next_attempt_at = ?, attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END
+        WHERE id = ? AND state = 'pending' AND attempts = ?`,
+      [Date.now(), row.id, row.attempts],
+    );
+  }
+
   private async attempt(row: OutboxRow, signal: AbortSignal): Promise<void> {
-    let status: number | null = null;
+    let status: number;
     try {
       const url = new URL(row.url);
       const target = await resolveTarget(url, this.opts.allowPrivate, this.resolver);
       const timestamp = Math.floor(Date.now() / 1000);
-      const signature = this.secrets
-        .signingSecrets(row.org_id)
-        .map((s) => sign(s, row.id, timestamp, row.body))
-        .join(' ');
+      const signature = (await this.secrets.signingSecrets(row.org_id)).map((s) => sign(s, row.id, timestamp, row.body)).join(' ');
       status = await post(url, target, row.body, {
         'content-type': 'application/json',
         'user-agent': 'study-content-service-webhooks/1',
@@ -160,35 +178,57 @@ export class WebhookOutbox {
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signature,
       }, this.opts.timeoutMs, signal);
-      if (status >= 200 && status < 300) {
-        this.deliveredStmt.run(status, nowIso(), row.id);
-        this.logger.info({ webhook_id: row.id, type: row.event_type, status, attempt: row.attempts }, 'webhook delivered');
-        return;
-      }
-      this.failAttempt(row, status, `receiver answered HTTP ${status}`);
     } catch (err) {
       if (signal.aborted && signal.reason instanceof Shutdown) {
-        this.releaseStmt.run(Date.now(), row.id);
+        await this.release(row);
         return;
       }
       if (err instanceof RefusedTarget || err instanceof TypeError) {
         // A refused or malformed target will not get better by waiting.
-        this.failedStmt.run(null, (err as Error).message, row.id);
+        await this.failed(row, null, (err as Error).message);
         this.logger.warn({ webhook_id: row.id, error: (err as Error).message }, 'webhook refused');
         return;
       }
-      this.failAttempt(row, status, (err as Error).message);
+      await this.failAttempt(row, null, (err as Error).message);
+      return;
     }
+    if (status >= 200 && status < 300) {
+      // Delivered is a fact, whoever holds the lease now: recorded unconditionally.
+      await this.engine.run(`UPDATE webhook_outbox SET state = 'delivered', last_status = ?, last_error = NULL, delivered_at = ? WHERE id = ?`, [
+        status,
+        nowIso(),
+        row.id,
+      ]);
+      this.logger.info({ webhook_id: row.id, type: row.event_type, status, attempt: row.attempts }, 'webhook delivered');
+      return;
+    }
+    await this.failAttempt(row, status, `receiver answered HTTP ${status}`);
   }
 
-  private failAttempt(row: OutboxRow, status: number | null, error: string): void {
+  /** Gives the message up; only while this attempt still holds it. */
+  private async failed(row: OutboxRow, status: number | null, error: string): Promise<void> {
+    await this.engine.run(`UPDATE webhook_outbox SET state = 'failed', last_status = ?, last_error = ? WHERE id = ? AND state = 'pending' AND attempts = ?`, [
+      status,
+      error,
+      row.id,
+      row.attempts,
+    ]);
+  }
+
+  private async failAttempt(row: OutboxRow, status: number | null, error: string): Promise<void> {
     if (row.attempts >= this.opts.maxAttempts) {
-      this.failedStmt.run(status, `${error} (gave up after ${row.attempts} attempts)`, row.id);
+      await this.failed(row, status, `${error} (gave up after ${row.attempts} attempts)`);
       this.logger.warn({ webhook_id: row.id, attempts: row.attempts, error }, 'webhook failed permanently');
       return;
     }
     const delay = retryDelayMs(row.attempts, this.opts.retryBaseMs);
-    this.retryStmt.run(Date.now() + delay, status, error, row.id);
+    await this.engine.run('UPDATE webhook_outbox SET next_attempt_at = ?, last_status = ?, last_error = ? WHERE id = ? AND state = \'pending\' AND attempts = ?', [
+      Date.now() + delay,
+      status,
+      error,
+      row.id,
+      row.attempts,
+    ]);
     this.logger.info({ webhook_id: row.id, attempt: row.attempts, retry_in_ms: delay, error }, 'webhook attempt failed; will retry');
   }
 

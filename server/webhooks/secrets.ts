@@ -3,9 +3,11 @@
  * command `webhook secret`); `webhook rotate-secret` replaces it, and for
  * ROTATION_GRACE_MS afterwards deliveries carry signatures with both the new and the previous
  * secret, so receivers can switch without dropping events.
+ *
+ * Stored only (no cache): every instance signs with what the shared store holds now, so a
+ * rotation made by the admin command line or another instance applies to the next delivery.
  */
-import type { Statement } from 'better-sqlite3';
-import type { DB } from '../storage/db.ts';
+import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
 import { newSecret } from './signing.ts';
 
@@ -19,42 +21,41 @@ interface SecretRow {
 }
 
 export class WebhookSecrets {
-  private readonly get: Statement;
-  private readonly insert: Statement;
-  private readonly rotateStmt: Statement;
-
-  constructor(readonly db: DB) {
-    this.get = db.prepare('SELECT org_id, secret, previous_secret, previous_expires_at FROM webhook_secrets WHERE org_id = ?');
-    this.insert = db.prepare('INSERT OR IGNORE INTO webhook_secrets (org_id, secret, created_at) VALUES (?, ?, ?)');
-    this.rotateStmt = db.prepare(
-      `UPDATE webhook_secrets SET previous_secret = secret, previous_expires_at = ?, secret = ?, rotated_at = ? WHERE org_id = ?`,
-    );
-  }
+  constructor(readonly engine: StorageEngine) {}
 
   /** The organization's current secret, created now when it has none. */
-  secret(orgId: string): string {
-    return this.row(orgId).secret;
+  async secret(orgId: string): Promise<string> {
+    return (await this.row(orgId, this.engine)).secret;
   }
 
   /** Secrets to sign with now: the current one, plus the previous one during its grace period. */
-  signingSecrets(orgId: string, now = Date.now()): string[] {
-    const r = this.row(orgId);
+  async signingSecrets(orgId: string, now = Date.now()): Promise<string[]> {
+    const r = await this.row(orgId, this.engine);
     return r.previous_secret && (r.previous_expires_at ?? 0) > now ? [r.secret, r.previous_secret] : [r.secret];
   }
 
-  rotate(orgId: string): string {
-    return this.db.transaction(() => {
-      this.row(orgId);
+  /** Replaces the secret; the one it replaces stays valid for ROTATION_GRACE_MS. */
+  rotate(orgId: string): Promise<string> {
+    return this.engine.transaction(async (tx) => {
+      await this.row(orgId, tx);
       const next = newSecret();
-      this.rotateStmt.run(Date.now() + ROTATION_GRACE_MS, next, nowIso(), orgId);
+      // One statement: concurrent rotations queue on the row lock, each keeping the one before it.
+      await tx.run(`UPDATE webhook_secrets SET previous_secret = secret, previous_expires_at = ?, secret = ?, rotated_at = ? WHERE org_id = ?`, [
+        Date.now() + ROTATION_GRACE_MS,
+        next,
+        nowIso(),
+        orgId,
+      ]);
       return next;
-    })();
+    });
   }
 
-  private row(orgId: string): SecretRow {
-    const existing = this.get.get(orgId) as SecretRow | undefined;
+  private async row(orgId: string, q: Queryable): Promise<SecretRow> {
+    const select = 'SELECT org_id, secret, previous_secret, previous_expires_at FROM webhook_secrets WHERE org_id = ?';
+    const existing = await q.get<SecretRow>(select, [orgId]);
     if (existing) return existing;
-    this.insert.run(orgId, newSecret(), nowIso());
-    return this.get.get(orgId) as SecretRow;
+    // Two instances creating it at once: one insert wins, both then read the winner.
+    await q.run('INSERT INTO webhook_secrets (org_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (org_id) DO NOTHING', [orgId, newSecret(), nowIso()]);
+    return (await q.get<SecretRow>(select, [orgId]))!;
   }
 }

@@ -1,15 +1,25 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, startTestServer, tempDataDir, type TestServer } from '../helpers/server.ts';
+import { CHANGE_CHECK_MS } from '../../server/auth/changes.ts';
+import { resolveApiKey } from '../../server/auth/keys.ts';
+import { systemClock } from '../../server/billing/clock.ts';
+import { BillingService } from '../../server/billing/service.ts';
+import type { StorageEngine } from '../../server/storage/engine.ts';
+import { openPostgresEngine } from '../../server/storage/postgres-engine.ts';
+import { openSqliteEngine } from '../../server/storage/sqlite-engine.ts';
+import { engineCases, freshPostgres, type FreshPostgres } from '../helpers/databases.ts';
+import { Client, startTestServer, tempDataDir, testDatabaseEnv, type TestServer } from '../helpers/server.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 const dataDir = tempDataDir();
-const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+// The suite's engine: SQLite in DATA_DIR, or (project `postgres`) the server's database via DATABASE_URL.
+const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', ...(await testDatabaseEnv(dataDir)) };
 
 interface Result {
   code: number;
@@ -20,8 +30,12 @@ interface Result {
 
 /** Runs the command line directly with tsx (the npm script is proven once below). */
 async function admin(...args: string[]): Promise<Result> {
+  return adminIn(env, ...args);
+}
+
+async function adminIn(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(tsx, ['server/admin/cli.ts', ...args], { cwd: root, env });
+    const { stdout, stderr } = await run(tsx, ['server/admin/cli.ts', ...args], { cwd: root, env: environment });
     return { code: 0, json: JSON.parse(stdout), stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -84,7 +98,7 @@ describe('admin command line', () => {
   it('sets and grants credits in dollars', async () => {
     expect((await admin('credits', 'set', '--org', orgId, '--usd', '0.25')).json).toEqual({ org_id: orgId, credit_balance_usd: 0.25 });
     expect((await admin('credits', 'grant', '--org', orgId, '--usd', '10.000001')).json).toEqual({ org_id: orgId, credit_balance_usd: 10.250001 });
-    expect(server.svc.ctx.billing.credits.balance(orgId)).toBe(10_250_001);
+    expect(await server.svc.ctx.billing.credits.balance(orgId)).toBe(10_250_001);
     expect((await admin('credits', 'set', '--org', orgId, '--usd', '0')).json.credit_balance_usd).toBe(0);
   });
 
@@ -134,5 +148,73 @@ describe('admin command line', () => {
     }
     // nothing changed ($1 set above, less one list read)
     expect((await admin('org', 'show', '--org', orgId)).json).toMatchObject({ tier: 'enterprise', credit_balance_usd: 0.99999 });
+  });
+});
+
+/**
+ * The command line as a separate process on each engine (DATA_DIR's SQLite file, or PostgreSQL
+ * through DATABASE_URL in its environment), with a store opened here standing for a running
+ * server: its caches see the command line's changes within CHANGE_CHECK_MS.
+ */
+describe.each(await engineCases())('admin command line on the $title engine', (c) => {
+  describe.skipIf(!!c.skipReason)('', () => {
+    let engine: StorageEngine;
+    let billing: BillingService;
+    let pg: FreshPostgres | undefined;
+    let cliEnv: NodeJS.ProcessEnv;
+
+    beforeAll(async () => {
+      const dir = tempDataDir();
+      if (c.kind === 'postgres') {
+        pg = await freshPostgres();
+        engine = await openPostgresEngine({ url: pg.url, poolSize: 2 });
+        cliEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: pg.url };
+      } else {
+        engine = openSqliteEngine(path.join(dir, 'study.db'));
+        cliEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+      }
+      billing = new BillingService(engine, systemClock);
+    });
+    afterAll(async () => {
+      await billing?.close();
+      await engine?.close();
+      await pg?.drop();
+    });
+
+    it('creates, changes and revokes on that store; a running server sees it within CHANGE_CHECK_MS', async () => {
+      const org = (await adminIn(cliEnv, 'org', 'create', '--name', 'Elsewhere')).json;
+      expect(org).toMatchObject({ name: 'Elsewhere', tier: 'developer' });
+      const key = (await adminIn(cliEnv, 'key', 'create', '--org', org.org_id, '--name', 'k')).json;
+      const principal = await resolveApiKey(engine, key.api_key);
+      expect(principal).toMatchObject({ orgId: org.org_id, keyId: key.key_id, tier: 'developer' });
+      expect((await billing.admit(principal!, 'GET /journals/list')).headers['RateLimit-Policy']).toBe('"minute";q=25;w=60');
+
+      expect((await adminIn(cliEnv, 'org', 'set-tier', '--org', org.org_id, '--tier', 'scale')).json).toMatchObject({ tier: 'scale', previous_tier: 'developer' });
+      expect((await adminIn(cliEnv, 'org', 'set-limit', '--org', org.org_id, '--endpoint', 'GET /journals/list', '--window', 'minute', '--limit', '7')).json).toMatchObject({
+        per_minute: 7,
+        custom: true,
+      });
+      expect((await adminIn(cliEnv, 'credits', 'set', '--org', org.org_id, '--usd', '0')).json).toEqual({ org_id: org.org_id, credit_balance_usd: 0 });
+      await sleep(CHANGE_CHECK_MS + 5);
+      const changed = await resolveApiKey(engine, key.api_key);
+      expect(changed).toMatchObject({ tier: 'scale' });
+      const refused = await billing.admit(changed!, 'GET /journals/list');
+      expect(refused).toMatchObject({ ok: false, status: 402 });
+      expect(refused.headers['RateLimit-Policy']).toBe('"minute";q=7;w=60');
+
+      expect((await adminIn(cliEnv, 'credits', 'grant', '--org', org.org_id, '--usd', '2.5')).json.credit_balance_usd).toBe(2.5);
+      expect(await billing.credits.balance(org.org_id)).toBe(2_500_000);
+      const shown = (await adminIn(cliEnv, 'org', 'show', '--org', org.org_id)).json;
+      expect(shown).toMatchObject({ tier: 'scale', credit_balance_usd: 2.5, keys: { active: 1, revoked: 0 } });
+      expect(shown.limits).toContainEqual({ endpoint: 'GET /journals/list', per_minute: 7, per_day: null, custom: true });
+
+      const revoked = await adminIn(cliEnv, 'key', 'revoke', '--key-id', key.key_id);
+      expect(revoked.json).toMatchObject({ key_id: key.key_id, org_id: org.org_id, revoked_at: expect.any(String) });
+      await sleep(CHANGE_CHECK_MS + 5);
+      expect(await resolveApiKey(engine, key.api_key)).toBeUndefined();
+      const list = await adminIn(cliEnv, 'org', 'list');
+      expect(list.json.organizations).toContainEqual(expect.objectContaining({ org_id: org.org_id, tier: 'scale', credit_balance_usd: 2.5 }));
+      expect((await adminIn(cliEnv, 'key', 'revoke', '--key-id', 'nope')).code).toBe(1);
+    });
   });
 });

@@ -1,10 +1,10 @@
-/** Shared by the billing suites: a principal for an organization made directly in the database. */
+/** Shared by the billing suites: a principal for an organization made directly in the store. */
 import { createApiKey, createOrganization, resolveApiKey, type Principal, type Tier } from '../../server/auth/keys.ts';
-import type { DB } from '../../server/storage/db.ts';
+import type { Queryable } from '../../server/storage/engine.ts';
 
-export function newPrincipal(db: DB, tier: Tier): Principal {
-  const org = createOrganization(db, `org-${tier}-${Math.random().toString(36).slice(2, 8)}`, tier);
-  return resolveApiKey(db, createApiKey(db, org.id).api_key)!;
+export async function newPrincipal(q: Queryable, tier: Tier): Promise<Principal> {
+  const org = await createOrganization(q, `org-${tier}-${Math.random().toString(36).slice(2, 8)}`, tier);
+  return (await resolveApiKey(q, (await createApiKey(q, org.id)).api_key))!;
 }
 
 /** Midnight UTC of a fixed day, so tests start at a day's first minute. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIERS, type Tier } from '../../server/auth/keys.ts';
+import { TIERS, type Principal, type Tier } from '../../server/auth/keys.ts';
 import { ManualClock } from '../../server/billing/clock.ts';
 import type { EndpointKey } from '../../server/billing/endpoints.ts';
 import { DAY_LIMITS, DEFAULT_MINUTE_LIMIT, MINUTE_LIMITS } from '../../server/billing/limits.ts';
@@ -17,9 +17,9 @@ afterAll(() => server.close());
 const billing = () => server.svc.ctx.billing;
 
 /** Admits `n` requests, expecting each to pass; returns nothing. */
-function admitOk(p: ReturnType<typeof newPrincipal>, endpoint: EndpointKey, n: number): void {
+async function admitOk(p: Principal, endpoint: EndpointKey, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const a = billing().admit(p, endpoint);
+    const a = await billing().admit(p, endpoint);
     if (!a.ok) throw new Error(`request ${i + 1} of ${n} to ${endpoint} refused: ${JSON.stringify(a.body)}`);
   }
 }
@@ -39,7 +39,7 @@ describe('the specification tables, as enforced at each tier', () => {
     ['POST /interactives/flashcards/create', 100, 2_000, 20_000],
   ];
 
-  it('has exactly the rows of the specification', () => {
+  it('has exactly the rows of the specification', async () => {
     expect(Object.keys(MINUTE_LIMITS).sort()).toEqual(minuteTable.map((r) => r[0]).sort());
     expect(Object.keys(DAY_LIMITS).sort()).toEqual(dayTable.map((r) => r[0]).sort());
     expect(DEFAULT_MINUTE_LIMIT).toEqual({ developer: 60, scale: 600, enterprise: 6_000 });
@@ -48,17 +48,17 @@ describe('the specification tables, as enforced at each tier', () => {
   for (const [endpoint, ...limits] of minuteTable) {
     for (const [i, tier] of TIERS.entries()) {
       const limit = limits[i]!;
-      it(`${endpoint}: ${limit} per minute on ${tier}`, () => {
+      it(`${endpoint}: ${limit} per minute on ${tier}`, async () => {
         clock.set(DAY_START + 3_600_000 + 15_000); // 01:00:15, mid-minute
-        const p = newPrincipal(server.svc.ctx.db, tier);
-        admitOk(p, endpoint, limit);
-        const refused = billing().admit(p, endpoint);
+        const p = await newPrincipal(server.svc.ctx.engine, tier);
+        await admitOk(p, endpoint, limit);
+        const refused = await billing().admit(p, endpoint);
         expect(refused).toMatchObject({ ok: false, status: 429, body: { limit_type: 'minute', retry_after: 45 } });
         // the minute window resets at the end of the UTC minute
         clock.set(DAY_START + 3_600_000 + 59_999);
-        expect(billing().admit(p, endpoint).ok).toBe(false);
+        expect((await billing().admit(p, endpoint)).ok).toBe(false);
         clock.set(DAY_START + 3_600_000 + 60_000);
-        expect(billing().admit(p, endpoint).ok).toBe(true);
+        expect((await billing().admit(p, endpoint)).ok).toBe(true);
       });
     }
   }
@@ -67,17 +67,17 @@ describe('the specification tables, as enforced at each tier', () => {
     for (const [i, tier] of TIERS.entries()) {
       const perDay = limits[i]!;
       const perMinute = MINUTE_LIMITS[endpoint]![tier];
-      it(`${endpoint}: ${perDay} per day on ${tier}`, () => {
+      it(`${endpoint}: ${perDay} per day on ${tier}`, async () => {
         clock.set(DAY_START);
-        const p = newPrincipal(server.svc.ctx.db, tier);
+        const p = await newPrincipal(server.svc.ctx.engine, tier);
         let done = 0;
         while (done < perDay) {
           const n = Math.min(perMinute, perDay - done);
-          admitOk(p, endpoint, n);
+          await admitOk(p, endpoint, n);
           done += n;
           clock.advance(60_000);
         }
-        const refused = billing().admit(p, endpoint);
+        const refused = await billing().admit(p, endpoint);
         expect(refused.ok).toBe(false);
         if (refused.ok) return;
         const secondsLeft = Math.ceil((DAY_START + 86_400_000 - clock.now()) / 1000);
@@ -85,30 +85,30 @@ describe('the specification tables, as enforced at each tier', () => {
         expect(refused.headers['Retry-After']).toBe(String(secondsLeft));
         // a new minute does not help; the next UTC day does
         clock.advance(60_000);
-        expect(billing().admit(p, endpoint).ok).toBe(false);
+        expect((await billing().admit(p, endpoint)).ok).toBe(false);
         clock.set(DAY_START + 86_400_000);
-        expect(billing().admit(p, endpoint).ok).toBe(true);
+        expect((await billing().admit(p, endpoint)).ok).toBe(true);
       });
     }
   }
 
   for (const [i, tier] of (TIERS as readonly Tier[]).entries()) {
     const limit = [60, 600, 6_000][i]!;
-    it(`unlisted endpoints allow ${limit} per minute on ${tier}`, () => {
+    it(`unlisted endpoints allow ${limit} per minute on ${tier}`, async () => {
       clock.set(DAY_START + 7_200_000);
-      const p = newPrincipal(server.svc.ctx.db, tier);
-      admitOk(p, 'GET /journals/editor/model/{journal_id}', limit);
-      expect(billing().admit(p, 'GET /journals/editor/model/{journal_id}').ok).toBe(false);
+      const p = await newPrincipal(server.svc.ctx.engine, tier);
+      await admitOk(p, 'GET /journals/editor/model/{journal_id}', limit);
+      expect((await billing().admit(p, 'GET /journals/editor/model/{journal_id}')).ok).toBe(false);
       // each endpoint has its own bucket
-      expect(billing().admit(p, 'PATCH /journals/editor/edit').ok).toBe(true);
+      expect((await billing().admit(p, 'PATCH /journals/editor/edit')).ok).toBe(true);
     });
   }
 
-  it('counts the realtime upgrade as an endpoint through checkRateLimit', () => {
+  it('counts the realtime upgrade as an endpoint through checkRateLimit', async () => {
     clock.set(DAY_START + 10_800_000);
-    const p = newPrincipal(server.svc.ctx.db, 'developer');
-    for (let i = 0; i < 60; i++) expect(billing().checkRateLimit(p, 'GET /journals/realtime/{journal_id}').ok).toBe(true);
-    const r = billing().checkRateLimit(p, 'GET /journals/realtime/{journal_id}');
+    const p = await newPrincipal(server.svc.ctx.engine, 'developer');
+    for (let i = 0; i < 60; i++) expect((await billing().checkRateLimit(p, 'GET /journals/realtime/{journal_id}')).ok).toBe(true);
+    const r = await billing().checkRateLimit(p, 'GET /journals/realtime/{journal_id}');
     expect(r).toMatchObject({ ok: false, status: 429, body: { limit_type: 'minute' } });
   });
 });
@@ -140,7 +140,7 @@ describe('over HTTP', () => {
   it('shares one bucket among the keys of an organization, not across organizations', async () => {
     clock.set(DAY_START + 5 * 3_600_000);
     const a1 = await server.newClient('developer');
-    const a2 = server.sameOrgClient(a1);
+    const a2 = await server.sameOrgClient(a1);
     const b = await server.newClient('developer');
     for (let i = 0; i < 25; i++) expect((await (i % 2 ? a1 : a2).get('/v1/journals/list')).status).toBe(200);
     expect((await a1.get('/v1/journals/list')).status).toBe(429);
@@ -161,7 +161,7 @@ describe('over HTTP', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.limit_type).toBe('minute');
     // with a day limit of 4 set for this organization, the day becomes the tightest window
-    server.svc.ctx.billing.setLimit(c.orgId, 'POST /video/create', 'day', 4);
+    await server.svc.ctx.billing.setLimit(c.orgId, 'POST /video/create', 'day', 4);
     clock.advance(60_000);
     const last = await c.request('POST', '/v1/video/create', {});
     expect(last.status).not.toBe(429);
@@ -177,7 +177,7 @@ describe('over HTTP', () => {
     clock.set(DAY_START + 7 * 3_600_000);
     const big = await server.newClient('enterprise');
     const other = await server.newClient('enterprise');
-    server.svc.ctx.billing.setLimit(big.orgId, 'POST /interactives/practice/create', 'minute', 2);
+    await server.svc.ctx.billing.setLimit(big.orgId, 'POST /interactives/practice/create', 'minute', 2);
     expect((await big.request('POST', '/v1/interactives/practice/create', {})).headers.get('ratelimit-policy')).toBe('"minute";q=2;w=60');
     await big.request('POST', '/v1/interactives/practice/create', {});
     expect((await big.request('POST', '/v1/interactives/practice/create', {})).status).toBe(429);
@@ -194,7 +194,7 @@ describe('persistence', () => {
     const restartClock = new ManualClock(DAY_START + 9 * 3_600_000);
     const first = await startTestServer({ clock: restartClock });
     const c = await first.newClient('developer');
-    first.svc.ctx.billing.setLimit(c.orgId, 'POST /interactives/flashcards/create', 'day', 4);
+    await first.svc.ctx.billing.setLimit(c.orgId, 'POST /interactives/flashcards/create', 'day', 4);
     for (let i = 0; i < 3; i++) expect((await c.request('POST', '/v1/interactives/flashcards/create', {})).status).not.toBe(429);
     // read charges are held in memory and written at shutdown at the latest
     for (let i = 0; i < 2; i++) expect((await c.get('/v1/journals/list')).status).toBe(200);

@@ -132,7 +132,7 @@ it('waits out a 429 during an import instead of counting it as a failure', async
   const limited = await startTestServer({ clock });
   try {
     const dev = await limited.newClient('developer');
-    limited.svc.ctx.billing.setLimit(dev.orgId, 'PUT /journals/editor/import_from_markdown', 'minute', 3);
+    await limited.svc.ctx.billing.setLimit(dev.orgId, 'PUT /journals/editor/import_from_markdown', 'minute', 3);
     const src = tempDataDir();
     for (let i = 0; i < 6; i++) fs.writeFileSync(path.join(src, `n${i}.md`), `note ${i}\n`);
     let advanced = false;

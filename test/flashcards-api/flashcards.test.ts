@@ -48,11 +48,11 @@ describe('flashcards', () => {
   it('takes term/definition pairs from a journal, each pointing at its block', async () => {
     const jid = await client.importMarkdown(GLOSSARY, 'Glossary');
     const ids = blockTexts(await client.model(jid));
-    const before = server.svc.ctx.billing.credits.balance(client.orgId);
+    const before = await server.svc.ctx.billing.credits.balance(client.orgId);
     const r = await client.post(CREATE, { journal_id: jid });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, cost: 0.005 });
-    expect(server.svc.ctx.billing.credits.balance(client.orgId)).toBe(before - 5_000);
+    expect(await server.svc.ctx.billing.credits.balance(client.orgId)).toBe(before - 5_000);
     const cards = r.body.flashcards as { front: string; back: string; source_block_id?: string }[];
     const byFront = new Map(cards.map((c) => [c.front, c]));
     expect(byFront.get('Mitochondria')?.back).toMatch(/organelles that release energy from food/);

@@ -7,8 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
-import { openDatabase } from '../../server/storage/db.ts';
-import { tempDataDir } from './server.ts';
+import { openStorageEngine, type StorageEngine } from '../../server/storage/engine.ts';
+import { tempDataDir, testDatabaseEnv } from './server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
@@ -19,20 +19,35 @@ export interface ChildServer {
   exited: Promise<number | null>;
 }
 
-/** A fresh DATA_DIR holding one organization and key, made before any server runs. */
-export function prepareDataDir(tier: Tier = 'enterprise'): { dataDir: string; key: string; orgId: string } {
+/**
+ * Runs `fn` on the store of a DATA_DIR, as the servers on it see it: the SQLite file in it, or the
+ * suite's PostgreSQL database for it (TEST_ENGINE=postgres, test/helpers/server.ts).
+ */
+export async function withStore<T>(dataDir: string, fn: (engine: StorageEngine) => Promise<T>): Promise<T> {
+  const { DATABASE_URL } = await testDatabaseEnv(dataDir);
+  const engine = await openStorageEngine({ databaseUrl: DATABASE_URL, sqliteFile: path.join(dataDir, 'study.db'), poolSize: 2 });
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** A fresh DATA_DIR (and database) holding one organization and key, made before any server runs. */
+export async function prepareDataDir(tier: Tier = 'enterprise'): Promise<{ dataDir: string; key: string; orgId: string }> {
   const dataDir = tempDataDir();
-  const db = openDatabase(path.join(dataDir, 'study.db'));
-  const org = createOrganization(db, 'child-server', tier);
-  const { api_key } = createApiKey(db, org.id);
-  db.close();
-  return { dataDir, key: api_key, orgId: org.id };
+  return withStore(dataDir, async (engine) => {
+    const org = await createOrganization(engine, 'child-server', tier);
+    const { api_key } = await createApiKey(engine, org.id);
+    return { dataDir, key: api_key, orgId: org.id };
+  });
 }
 
 export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const database = await testDatabaseEnv(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', ...database, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);

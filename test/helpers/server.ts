@@ -9,6 +9,8 @@ import { startService, type RunningService } from '../../server/app.ts';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
 import type { Clock } from '../../server/billing/clock.ts';
 import { loadConfig } from '../../server/config.ts';
+import { afterAll } from 'vitest';
+import { freshPostgres, type FreshPostgres } from './databases.ts';
 import type { Logger } from '../../server/logger.ts';
 
 export interface TestServer {
@@ -22,7 +24,7 @@ export interface TestServer {
    */
   newClient(tier?: Tier): Promise<Client>;
   /** Another key of the same organization as `client`. */
-  sameOrgClient(client: Client): Client;
+  sameOrgClient(client: Client): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -30,11 +32,40 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'study-test-'));
 }
 
+/**
+ * The engine the API suites run on. The vitest project `postgres` sets TEST_ENGINE=postgres: every
+ * server then gets a fresh PostgreSQL database (DATABASE_URL), dropped when it closes.
+ */
+export const testEngine: 'sqlite' | 'postgres' = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** PostgreSQL databases by DATA_DIR: a server restarted on the same DATA_DIR finds its data again. */
+const databases = new Map<string, Promise<FreshPostgres>>();
+// Dropped when the test file is done (vitest loads this module afresh for each file; the benches use SQLite).
+if (process.env.VITEST) {
+  afterAll(async () => {
+    const all = [...databases.values()];
+    databases.clear();
+    await Promise.all(all.map(async (d) => (await d).drop()));
+  });
+}
+
+/** Environment that points a server on `dataDir` at the database of the suite's engine (SQLite: the file in it). */
+export async function testDatabaseEnv(dataDir: string): Promise<Record<string, string>> {
+  if (testEngine === 'sqlite') return {};
+  let db = databases.get(dataDir);
+  if (!db) {
+    db = freshPostgres();
+    databases.set(dataDir, db);
+  }
+  return { DATABASE_URL: (await db).url };
+}
+
 export async function startTestServer(
   opts: { dataDir?: string; env?: Record<string, string>; /** time of the rate-limit windows */ clock?: Clock; /** capture logs */ logger?: Logger } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...opts.env });
+  const database = await testDatabaseEnv(dataDir);
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...database, ...opts.env });
   const svc = await startService(config, opts.logger, { clock: opts.clock });
   const url = svc.url;
   return {
@@ -42,12 +73,12 @@ export async function startTestServer(
     url,
     dataDir,
     async newClient(tier: Tier = 'enterprise') {
-      const org = createOrganization(svc.ctx.db, `org-${Math.random().toString(36).slice(2, 8)}`, tier);
-      const { api_key } = createApiKey(svc.ctx.db, org.id);
+      const org = await createOrganization(svc.ctx.engine, `org-${Math.random().toString(36).slice(2, 8)}`, tier);
+      const { api_key } = await createApiKey(svc.ctx.engine, org.id);
       return new Client(url, api_key, org.id);
     },
-    sameOrgClient(client: Client) {
-      const { api_key } = createApiKey(svc.ctx.db, client.orgId);
+    async sameOrgClient(client: Client) {
+      const { api_key } = await createApiKey(svc.ctx.engine, client.orgId);
       return new Client(url, api_key, client.orgId);
     },
     close: () => svc.close(),

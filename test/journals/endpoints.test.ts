@@ -157,7 +157,7 @@ describe('isolation between keys', () => {
   });
 
   it('keeps journals per key, even within one organization', async () => {
-    const carol = server.sameOrgClient(alice);
+    const carol = await server.sameOrgClient(alice);
     const id = await alice.importMarkdown('alice only');
     expect((await carol.get(`/v1/journals/content/${id}`)).status).toBe(404);
   });

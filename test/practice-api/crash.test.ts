@@ -4,10 +4,8 @@
  * waits in the queue. After a restart on the same DATA_DIR both complete; the problems made before
  * the crash are kept (the provider is not asked for them again).
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/storage/db.ts';
-import { killChildServers, prepareDataDir, startChildServer as startChild } from '../helpers/child-server.ts';
+import { killChildServers, prepareDataDir, startChildServer as startChild, withStore } from '../helpers/child-server.ts';
 import { Client } from '../helpers/server.ts';
 import { defaultReply, startFakeOpenAI, type FakeProvider } from '../llm/fake-openai.ts';
 import { close, evalExpr, solutions } from '../practice/helpers.ts';
@@ -24,7 +22,7 @@ describe('durable jobs', () => {
   it('kill -9 mid-generation: after a restart the running and the queued set both complete, progress kept', async () => {
     let phase = 1;
     fake = await startFakeOpenAI((r) => (phase === 1 && (r.problem ?? 0) >= 3 ? 'hang' : defaultReply(r)));
-    const { dataDir, key, orgId } = prepareDataDir();
+    const { dataDir, key, orgId } = await prepareDataDir();
     const env = { LLM_BASE_URL: fake.url, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-crash-test', JOB_CONCURRENCY: '1', JOB_LEASE_SECONDS: '1', JOB_POLL_MS: '50', LLM_TIMEOUT_MS: '120000' };
 
     const first = await startChild(dataDir, env);
@@ -64,10 +62,8 @@ describe('durable jobs', () => {
       expect(close(evalExpr(l!, { x }), evalExpr(r!, { x })), `${p.problem_statement} -> ${p.correct_answer}`).toBe(true);
     }
     // credits: both reservations settled, nothing left held
-    const db = openDatabase(path.join(dataDir, 'study.db'));
-    const held = db.prepare("SELECT COUNT(*) AS n FROM credit_reservations WHERE status = 'held'").get() as { n: number };
-    db.close();
-    expect(held.n).toBe(0);
+    const held = await withStore(dataDir, (db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM credit_reservations WHERE status = 'held'"));
+    expect(held!.n).toBe(0);
 
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
@@ -76,7 +72,7 @@ describe('durable jobs', () => {
   it('SIGTERM while a job runs: the job is put back without counting an attempt and finishes after restart', async () => {
     let phase = 1;
     fake = await startFakeOpenAI((r) => (phase === 1 && (r.problem ?? 0) >= 2 ? 'hang' : defaultReply(r)));
-    const { dataDir, key, orgId } = prepareDataDir();
+    const { dataDir, key, orgId } = await prepareDataDir();
     const env = { LLM_BASE_URL: fake.url, LLM_MODEL: 'fake-model', JOB_LEASE_SECONDS: '30', JOB_POLL_MS: '50' };
     const first = await startChild(dataDir, env);
     let api = new Client(first.url, key, orgId);
@@ -84,9 +80,7 @@ describe('durable jobs', () => {
     await until(() => fake!.requests.some((r) => r.problem === 2), 'the second request');
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-    const db = openDatabase(path.join(dataDir, 'study.db'));
-    const job = db.prepare('SELECT j.state, j.attempts, j.lease_owner FROM jobs j JOIN practice_sets s ON s.job_id = j.id WHERE s.id = ?').get(id);
-    db.close();
+    const job = await withStore(dataDir, (db) => db.get('SELECT j.state, j.attempts, j.lease_owner FROM jobs j JOIN practice_sets s ON s.job_id = j.id WHERE s.id = ?', [id]));
     // Released on shutdown: queued at once (no lease to wait out), attempt not counted.
     expect(job).toEqual({ state: 'queued', attempts: 0, lease_owner: null });
     phase = 2;

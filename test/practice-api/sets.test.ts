@@ -273,19 +273,19 @@ describe('set lifecycle', () => {
 
   it('402 when the balance cannot cover the reservation; nothing is created', async () => {
     const c = await server.newClient();
-    server.svc.ctx.billing.credits.set(c.orgId, 5_000);
+    await server.svc.ctx.billing.credits.set(c.orgId, 5_000);
     const r = await c.post(CREATE, { set_description: 'fractions', count: 1 });
     expect(r.status).toBe(402);
     expect(r.body).toMatchObject({ required: 0.01 });
-    const n = server.svc.ctx.db.prepare('SELECT COUNT(*) AS n FROM practice_sets WHERE org_id = ?').get(c.orgId) as { n: number };
-    expect(n.n).toBe(0);
+    const n = await server.svc.ctx.engine.get<{ n: number }>('SELECT COUNT(*) AS n FROM practice_sets WHERE org_id = ?', [c.orgId]);
+    expect(n!.n).toBe(0);
   });
 
   it('a set belongs to the key that created it: other keys (even of the same org) and unknown ids get 404', async () => {
     const id = await createSet(client, { set_description: 'exponents', count: 1 });
     await waitForSet(client, id);
     const other = await server.newClient();
-    const sameOrg = server.sameOrgClient(client);
+    const sameOrg = await server.sameOrgClient(client);
     for (const c of [other, sameOrg]) {
       const r = await c.get(`${STATUS}/${id}`);
       expect(r.status).toBe(404);
@@ -298,10 +298,10 @@ describe('set lifecycle', () => {
   });
 
   it('status_error when the stored record of a set is unreadable or inconsistent', async () => {
-    const db = server.svc.ctx.db;
+    const db = server.svc.ctx.engine;
     const a = await createSet(client, { set_description: 'fractions', count: 2 });
     await waitForSet(client, a);
-    db.prepare('UPDATE practice_problems SET problem = ? WHERE set_id = ? AND idx = 1').run('{"problem_type": "mcq", "oops', a);
+    await db.run('UPDATE practice_problems SET problem = ? WHERE set_id = ? AND idx = 1', ['{"problem_type": "mcq", "oops', a]);
     const s = await waitForSet(client, a, () => true);
     expect(s).toMatchObject({ set_id: a, status: 'status_error', success: false, total_problems: 2 });
     expect(s.message).toMatch(/cannot be determined/);
@@ -309,21 +309,21 @@ describe('set lifecycle', () => {
 
     const b = await createSet(client, { set_description: 'fractions', count: 1 });
     await waitForSet(client, b);
-    const row = db.prepare('SELECT job_id FROM practice_sets WHERE id = ?').get(b) as { job_id: string };
-    db.prepare("UPDATE practice_sets SET status = 'pending' WHERE id = ?").run(b);
-    db.prepare('DELETE FROM jobs WHERE id = ?').run(row.job_id);
+    const row = (await db.get<{ job_id: string }>('SELECT job_id FROM practice_sets WHERE id = ?', [b]))!;
+    await db.run("UPDATE practice_sets SET status = 'pending' WHERE id = ?", [b]);
+    await db.run('DELETE FROM jobs WHERE id = ?', [row.job_id]);
     const t = await waitForSet(client, b, () => true);
     expect(t.status).toBe('status_error');
     expect(t.message).toMatch(/job is missing/);
 
     const c = await createSet(client, { set_description: 'fractions', count: 1 });
     await waitForSet(client, c);
-    db.prepare("UPDATE practice_sets SET status = 'weird' WHERE id = ?").run(c);
+    await db.run("UPDATE practice_sets SET status = 'weird' WHERE id = ?", [c]);
     expect((await waitForSet(client, c, () => true)).status).toBe('status_error');
   });
 });
 
-describe('search_for_problems: the caller\'s own journals as context (FTS5)', () => {
+describe('search_for_problems: the caller\'s own journals as context (full-text search)', () => {
   it('makes questions from the key\'s own matching journals, never from another key\'s', async () => {
     const mine = await server.newClient();
     const stranger = await server.newClient();
@@ -361,8 +361,10 @@ describe('search_for_problems: the caller\'s own journals as context (FTS5)', ()
     expect(second.status, second.message).toBe('completed');
     expect(JSON.stringify(second.response.problems)).toContain('isotope');
     expect((await c.del(`/v1/journals/editor/delete/${jid}`)).status).toBe(200);
-    const seq = server.svc.ctx.db.prepare('SELECT COUNT(*) AS n FROM journal_search WHERE journal_search MATCH ?').get('"isotope"') as { n: number };
-    expect(seq.n).toBe(0);
+    const engine = server.svc.ctx.engine;
+    const ts = engine.dialect.textSearch;
+    const hits = await engine.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (${ts.matches('journal_search', [1, 1])}) m`, [ts.anyWord(['isotope'])]);
+    expect(hits!.n).toBe(0);
     const third = await waitForSet(c, await createSet(c, { set_description: 'chemistry revision', count: 2, search_for_problems: true }));
     expect(third.status).toBe('failed');
   });

@@ -27,7 +27,8 @@ const editor = (id: string, cred: { key?: string; token?: string }) => {
   open.push(e);
   return e;
 };
-const revoke = (key: string) => revokeApiKey(server.svc.ctx.db, resolveApiKey(server.svc.ctx.db, key)!.keyId);
+const keyIdOf = async (key: string) => (await resolveApiKey(server.svc.ctx.engine, key))!.keyId;
+const revoke = async (key: string) => revokeApiKey(server.svc.ctx.engine, await keyIdOf(key));
 
 /** A raw, authenticated ws that records what it receives and how it closes. */
 function rawSocket(id: string, key: string) {
@@ -44,7 +45,7 @@ describe('refused upgrades', () => {
     const id = await alice.importMarkdown('Secret\n');
     const other = await alice.importMarkdown('Other\n');
     const url = `${wsUrl(server.url)}/${id}`;
-    const keyId = resolveApiKey(server.svc.ctx.db, alice.key!)!.keyId;
+    const keyId = await keyIdOf(alice.key!);
     const expired = server.svc.ctx.editorTokens.mint(id, keyId, Date.now() - 3_600_000).token;
     const forOther = server.svc.ctx.editorTokens.mint(other, keyId).token;
     const forged = server.svc.ctx.editorTokens.mint(id, keyId).token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
@@ -70,23 +71,23 @@ describe('refused upgrades', () => {
     const tok = server.svc.ctx.editorTokens.mint(id, keyId).token;
     expect((await upgradeStatus(`${url}?token=${encodeURIComponent(tok)}`)).status).toBe(101);
     // Revoked keys and their editor tokens are refused.
-    const carol = server.sameOrgClient(alice);
+    const carol = await server.sameOrgClient(alice);
     const carolId = await carol.importMarkdown('Carol\n');
-    const carolTok = server.svc.ctx.editorTokens.mint(carolId, resolveApiKey(server.svc.ctx.db, carol.key!)!.keyId).token;
-    revoke(carol.key!);
+    const carolTok = server.svc.ctx.editorTokens.mint(carolId, await keyIdOf(carol.key!)).token;
+    await revoke(carol.key!);
     expect((await upgradeStatus(`${wsUrl(server.url)}/${carolId}`, bearer(carol.key!))).status).toBe(401);
     expect((await upgradeStatus(`${wsUrl(server.url)}/${carolId}?token=${encodeURIComponent(carolTok)}`)).status).toBe(401);
   });
 
   it('closes open connections of a revoked key with 4401, leaving other keys connected', async () => {
-    const dave = server.sameOrgClient(alice);
+    const dave = await server.sameOrgClient(alice);
     const id = await dave.importMarkdown('Dave\n');
     const aliceId = await alice.importMarkdown('Alice\n');
     const d1 = editor(id, { key: dave.key });
     const d2 = editor(id, { key: dave.key });
     const a = editor(aliceId, { key: alice.key });
     await Promise.all([d1, d2, a].map(synced));
-    revoke(dave.key!);
+    await revoke(dave.key!);
     await waitFor(() => d1.closes.length > 0 && d2.closes.length > 0, 'revocation close');
     expect(d1.closes[0]).toEqual({ code: 4401, reason: 'API key revoked' });
     expect(d2.closes[0]!.code).toBe(4401);
@@ -120,11 +121,11 @@ describe('journal lifecycle', () => {
       typeInto(e, editorBlocks(e)[0]!.id as string, 0, 'Still ');
       const live = s.svc.ctx.registry.get(id)!;
       await waitFor(() => live.fragment.toString().includes('Still'), 'typing on the server');
-      s.svc.ctx.registry.sweepIdle(Date.now() + 60_000);
+      await s.svc.ctx.registry.sweepIdle(Date.now() + 60_000);
       expect(s.svc.ctx.registry.get(id)).toBe(live);
       e.destroy();
       await waitFor(() => live.holders === 0, 'editor gone');
-      s.svc.ctx.registry.sweepIdle(Date.now() + 60_000);
+      await s.svc.ctx.registry.sweepIdle(Date.now() + 60_000);
       expect(s.svc.ctx.registry.get(id)).toBeUndefined();
       expect(await c.content(id)).toBe('Still Idle\n');
     } finally {

@@ -3,11 +3,9 @@
  * write loses nothing that was acknowledged or broadcast; SIGTERM exits 0 with editors closed
  * (1001) and the state compacted.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { openDatabase } from '../../server/storage/db.ts';
-import { killChildServers, prepareDataDir, startChildServer } from '../helpers/child-server.ts';
+import { killChildServers, prepareDataDir, startChildServer, withStore } from '../helpers/child-server.ts';
 import { blocks, Client } from '../helpers/server.ts';
 import { connectEditor, type Editor, editorBlocks, synced, textOfY, typeInto, waitFor } from './helpers.ts';
 
@@ -26,7 +24,7 @@ function editor(url: string, id: string, key: string): Editor {
 
 describe('durability', () => {
   it('kill -9 loses nothing that was acknowledged (REST 200) or broadcast (seen by another editor)', { timeout: 60_000 }, async () => {
-    const { dataDir, key, orgId } = prepareDataDir();
+    const { dataDir, key, orgId } = await prepareDataDir();
     const first = await startChildServer(dataDir);
     const rest = new Client(first.url, key, orgId);
     const id = await rest.importMarkdown('# Log\n\nalpha\n\nbeta\n');
@@ -105,7 +103,7 @@ describe('durability', () => {
   });
 
   it('SIGTERM with editors connected: editors get 1001, exit code 0, state intact and compacted', async () => {
-    const { dataDir, key, orgId } = prepareDataDir();
+    const { dataDir, key, orgId } = await prepareDataDir();
     const first = await startChildServer(dataDir);
     const rest = new Client(first.url, key, orgId);
     const id = await rest.importMarkdown('Graceful\n');
@@ -124,9 +122,7 @@ describe('durability', () => {
     const finalText = editorBlocks(a).map((x) => x.text);
     for (const e of [a, b]) e.provider.destroy();
     // Compacted on the way out: the journal is one snapshot, no log rows.
-    const db = openDatabase(path.join(dataDir, 'study.db'));
-    const logRows = (db.prepare('SELECT COUNT(*) AS n FROM journal_updates').get() as { n: number }).n;
-    db.close();
+    const logRows = await withStore(dataDir, async (engine) => (await engine.get<{ n: number }>('SELECT COUNT(*) AS n FROM journal_updates'))!.n);
     expect(logRows).toBe(0);
     const second = await startChildServer(dataDir);
     const rest2 = new Client(second.url, key, orgId);

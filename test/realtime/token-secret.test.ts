@@ -1,6 +1,7 @@
 /**
  * EDITOR_TOKEN_SECRET: instances configured with the same key accept each other's editor tokens
- * (a browser may reach any instance); without it each data directory has its own key.
+ * (a browser may reach any instance); without it, instances on the same store share the key the
+ * first one made there, and instances on other stores do not.
  */
 import { afterAll, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
@@ -9,8 +10,8 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
 
-async function server(env: Record<string, string> = {}): Promise<TestServer> {
-  const s = await startTestServer({ env });
+async function server(env: Record<string, string> = {}, dataDir?: string): Promise<TestServer> {
+  const s = await startTestServer({ env, dataDir });
   servers.push(s);
   return s;
 }
@@ -21,6 +22,15 @@ it('tokens minted on one instance verify on another with the same EDITOR_TOKEN_S
   const { token } = a.svc.ctx.editorTokens.mint('journal-1', 'key-1');
   expect(b.svc.ctx.editorTokens.verify(token)).toMatchObject({ journalId: 'journal-1', keyId: 'key-1' });
   expect(other.svc.ctx.editorTokens.verify(token)).toHaveProperty('error');
+});
+
+it('without EDITOR_TOKEN_SECRET, instances on one store share the key made in it', async () => {
+  const a = await server();
+  const b = await server({}, a.dataDir); // the same database (on PostgreSQL: the same DATABASE_URL)
+  const elsewhere = await server();
+  const { token } = a.svc.ctx.editorTokens.mint('journal-1', 'key-1');
+  expect(b.svc.ctx.editorTokens.verify(token)).toMatchObject({ journalId: 'journal-1', keyId: 'key-1' });
+  expect(elsewhere.svc.ctx.editorTokens.verify(token)).toHaveProperty('error');
 });
 
 it('refuses a secret shorter than 32 bytes or not hexadecimal, naming the variable', () => {

@@ -24,13 +24,14 @@ afterAll(() => server.close());
 /** Imports a journal, then stores `damage` made on a copy of its state, as an editor's update would be. */
 async function damagedJournal(damage: (fragment: Y.XmlFragment) => void): Promise<string> {
   const id = await c.importMarkdown('# Kept\n\nThis text survives.\n');
-  const row = server.svc.ctx.journals.store.findById(id)!;
-  const state = server.svc.ctx.journals.store.loadState(row.seq);
+  const store = server.svc.ctx.journals.store;
+  const row = (await store.findById(id))!;
+  const state = (await store.loadState(row.seq))!;
   const copy = new Y.Doc();
   for (const u of [state.snapshot, ...state.updates]) if (u) Y.applyUpdate(copy, u);
   const before = Y.encodeStateVector(copy);
   copy.transact(() => damage(copy.getXmlFragment('prosemirror')));
-  server.svc.ctx.journals.store.appendUpdate(row.seq, state.revision + 1, Y.encodeStateAsUpdate(copy, before));
+  await store.appendUpdates(store.engine, row.seq, [Y.encodeStateAsUpdate(copy, before)]);
   return id;
 }
 

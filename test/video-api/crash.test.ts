@@ -7,9 +7,8 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/storage/db.ts';
 import { probeDurationSeconds } from '../../server/video/engine/index.ts';
-import { killChildServers, prepareDataDir as prepareChildDataDir, startChildServer as startChild } from '../helpers/child-server.ts';
+import { killChildServers, prepareDataDir as prepareChildDataDir, startChildServer as startChild, withStore } from '../helpers/child-server.ts';
 import { Client } from '../helpers/server.ts';
 import { until } from '../practice-api/helpers.ts';
 import { createVideo, topLevelBoxes, waitForVideo, writeTemp } from './helpers.ts';
@@ -21,8 +20,8 @@ afterEach(async () => {
   for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
 });
 
-function prepareDataDir(): { dataDir: string; key: string; orgId: string } {
-  const prepared = prepareChildDataDir();
+async function prepareDataDir(): Promise<{ dataDir: string; key: string; orgId: string }> {
+  const prepared = await prepareChildDataDir();
   temps.push(prepared.dataDir);
   return prepared;
 }
@@ -39,27 +38,17 @@ const TEXT = [
   'Almost all food chains start with photosynthesis. It also keeps the oxygen in the atmosphere that animals breathe every day.',
 ].join('\n\n');
 
-function jobOf(dataDir: string, videoId: string): { state: string; attempts: number } {
-  const db = openDatabase(path.join(dataDir, 'study.db'));
-  try {
-    return db.prepare('SELECT j.state, j.attempts FROM jobs j JOIN videos v ON v.job_id = j.id WHERE v.id = ?').get(videoId) as { state: string; attempts: number };
-  } finally {
-    db.close();
-  }
+function jobOf(dataDir: string, videoId: string): Promise<{ state: string; attempts: number } | undefined> {
+  return withStore(dataDir, (db) => db.get<{ state: string; attempts: number }>('SELECT j.state, j.attempts FROM jobs j JOIN videos v ON v.job_id = j.id WHERE v.id = ?', [videoId]));
 }
 
-function heldReservations(dataDir: string): number {
-  const db = openDatabase(path.join(dataDir, 'study.db'));
-  try {
-    return (db.prepare("SELECT COUNT(*) AS n FROM credit_reservations WHERE status = 'held'").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
+async function heldReservations(dataDir: string): Promise<number> {
+  return (await withStore(dataDir, (db) => db.get<{ n: number }>("SELECT COUNT(*) AS n FROM credit_reservations WHERE status = 'held'")))!.n;
 }
 
 describe('video renders interrupted by kill -9', () => {
   it('resume after a restart and complete, keeping the pieces made before the crash', async () => {
-    const { dataDir, key, orgId } = prepareDataDir();
+    const { dataDir, key, orgId } = await prepareDataDir();
     const env = { JOB_LEASE_SECONDS: '1', JOB_POLL_MS: '50' };
     const first = await startChild(dataDir, env);
     let api = new Client(first.url, key, orgId);
@@ -79,7 +68,7 @@ describe('video renders interrupted by kill -9', () => {
     expect(s.status, s.message).toBe('completed');
     // Progress never went backwards across the restart.
     for (const p of seen) expect(p).toBeGreaterThanOrEqual(before.completion_percentage);
-    expect(jobOf(dataDir, id)).toEqual({ state: 'done', attempts: 2 });
+    expect(await jobOf(dataDir, id)).toEqual({ state: 'done', attempts: 2 });
     const mp4 = Buffer.from(s.response.b64_video, 'base64');
     expect(topLevelBoxes(mp4)[0]).toBe('ftyp');
     const file = await writeTemp(mp4, 'resumed.mp4');
@@ -87,14 +76,14 @@ describe('video renders interrupted by kill -9', () => {
     const d = await probeDurationSeconds(file);
     expect(Math.abs(d - s.response.narration_seconds) / s.response.narration_seconds).toBeLessThan(0.1);
     expect(s.response.transcript).toContain('rubisco fixes carbon dioxide into sugar');
-    expect(heldReservations(dataDir)).toBe(0);
+    expect(await heldReservations(dataDir)).toBe(0);
 
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 120_000);
 
   it('fail cleanly after a restart when no attempt is left, with the credit refunded', async () => {
-    const { dataDir, key, orgId } = prepareDataDir();
+    const { dataDir, key, orgId } = await prepareDataDir();
     const env = { JOB_LEASE_SECONDS: '1', JOB_POLL_MS: '50', JOB_MAX_ATTEMPTS: '1' };
     const first = await startChild(dataDir, env);
     let api = new Client(first.url, key, orgId);
@@ -108,7 +97,7 @@ describe('video renders interrupted by kill -9', () => {
     const s = await waitForVideo(api, id, { ms: 30_000 });
     expect(s).toMatchObject({ status: 'failed', success: false });
     expect(s.error).toMatch(/interrupted/);
-    expect(heldReservations(dataDir)).toBe(0);
+    expect(await heldReservations(dataDir)).toBe(0);
     // Its files are removed.
     await until(() => readdir(path.join(dataDir, 'videos', id)).then(() => false, () => true), 'the workDir to be removed', 10_000);
     second.child.kill('SIGTERM');

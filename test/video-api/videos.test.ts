@@ -29,7 +29,7 @@ afterAll(async () => {
   for (const t of temps) await rm(t, { force: true });
 });
 
-const balance = (c: Client) => server.svc.ctx.billing.credits.balance(c.orgId);
+const balance = (c: Client): Promise<number> => server.svc.ctx.billing.credits.balance(c.orgId);
 
 /** Receiver-side Standard Webhooks verification, written from the text (not our signing code). */
 function verified(secret: string, m: { headers: any; body: string }): boolean {
@@ -49,14 +49,14 @@ describe('a video from a 4-section journal', () => {
   it('completes offline with rising progress', async () => {
     journalId = await client.importMarkdown(FOUR_SECTIONS, 'Cell biology');
     model = await client.model(journalId);
-    balanceBefore = balance(client);
+    balanceBefore = await balance(client);
     const r = await client.post(CREATE, { journal_id: journalId, webhook_url: `${rx.url}/hooks/video` });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ success: true, status: 'pending' });
     videoId = r.body.video_id;
     expect(videoId).toMatch(/^[0-9a-f-]{36}$/);
     // The price is held while it renders.
-    expect(balanceBefore - balance(client)).toBe(100_000);
+    expect(balanceBefore - (await balance(client))).toBe(100_000);
 
     final = await waitForVideo(client, videoId, { seen });
     expect(final.status, final.message).toBe('completed');
@@ -122,11 +122,11 @@ describe('a video from a 4-section journal', () => {
     expect(res.sources.some((s: any) => s.url.endsWith(`#block-${heading.id}`) && s.content === 'Ribosomes')).toBe(true);
   });
 
-  it('settles the reserved price', () => {
-    const row = server.svc.ctx.db.prepare('SELECT status, cost_micros FROM credit_reservations WHERE purpose = ?').get(`video ${videoId}`);
+  it('settles the reserved price', async () => {
+    const row = await server.svc.ctx.engine.get('SELECT status, cost_micros FROM credit_reservations WHERE purpose = ?', [`video ${videoId}`]);
     expect(row).toEqual({ status: 'settled', cost_micros: 100_000 });
     // The video's price plus $0.00001 per status poll.
-    const spent = balanceBefore - balance(client);
+    const spent = balanceBefore - (await balance(client));
     expect(spent).toBeGreaterThanOrEqual(100_000);
     expect((spent - 100_000) % 10).toBe(0);
     expect(spent - 100_000).toBeLessThan(100_000);
@@ -149,7 +149,7 @@ describe('a video from a 4-section journal', () => {
     expect((await fetch(res.s3_url)).status).toBe(401);
     const other = await server.newClient();
     expect((await other.get(`/v1/video/download/${videoId}`)).status).toBe(404);
-    expect((await server.sameOrgClient(client).get(`/v1/video/download/${videoId}`)).status).toBe(404);
+    expect((await (await server.sameOrgClient(client)).get(`/v1/video/download/${videoId}`)).status).toBe(404);
     expect((await other.get(`${STATUS}/${videoId}`)).status).toBe(404);
     expect((await other.get(`/v1/video/captions/${videoId}`)).status).toBe(404);
     expect((await client.get('/v1/video/download/00000000-0000-4000-8000-000000000000')).status).toBe(404);
@@ -163,7 +163,7 @@ describe('a video from a 4-section journal', () => {
   });
 
   it('announces the finished video with a signed webhook', async () => {
-    const secret = server.svc.ctx.webhooks.secrets.secret(client.orgId);
+    const secret = await server.svc.ctx.webhooks.secrets.secret(client.orgId);
     const m = await until(() => rx.received.find((x) => JSON.parse(x.body).data?.video_id === videoId), 'the video webhook');
     expect(m.path).toBe('/hooks/video');
     expect(m.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
@@ -177,16 +177,16 @@ describe('failures', () => {
   it('an empty journal ends as failed with a clear error, refunded and announced', async () => {
     const j = await client.put('/v1/journals/editor/create', { title: 'Nothing yet' });
     expect(j.status).toBe(200);
-    const before = balance(client);
+    const before = await balance(client);
     const id = await createVideo(client, { journal_id: j.body.journal_id, webhook_url: `${rx.url}/hooks/empty` });
     const s = await waitForVideo(client, id);
     expect(s).toMatchObject({ success: false, status: 'failed', video_id: id });
     expect(s.error).toMatch(/empty/);
     expect(s.message).toMatch(/refunded/);
     expect(s.response).toBeUndefined();
-    const row = server.svc.ctx.db.prepare('SELECT status FROM credit_reservations WHERE purpose = ?').get(`video ${id}`);
+    const row = await server.svc.ctx.engine.get('SELECT status FROM credit_reservations WHERE purpose = ?', [`video ${id}`]);
     expect(row).toEqual({ status: 'refunded' });
-    expect(before - balance(client)).toBeLessThan(100_000); // status polls only
+    expect(before - (await balance(client))).toBeLessThan(100_000); // status polls only
     const m = await until(() => rx.received.find((x) => JSON.parse(x.body).data?.video_id === id), 'the failure webhook');
     expect(JSON.parse(m.body)).toMatchObject({ type: 'video.failed', data: { video_id: id, status: 'failed' } });
     expect((await client.get(`/v1/video/download/${id}`)).status).toBe(409);
@@ -209,7 +209,7 @@ describe('validation', () => {
       [{ text: 'Hello.', webhook_url: 'not a url' }, ['body', 'webhook_url']],
       [{ text: 42 }, ['body', 'text']],
     ];
-    const before = balance(client);
+    const before = await balance(client);
     for (const [body, loc] of cases) {
       const r = await client.post(CREATE, body);
       expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(422);
@@ -219,7 +219,7 @@ describe('validation', () => {
     }
     const bad = await client.post(CREATE, '{nope');
     expect(bad.status).toBe(422);
-    expect(balance(client)).toBe(before);
+    expect(await balance(client)).toBe(before);
   });
 
   it('404 for an unknown or foreign journal and an unknown video', async () => {
@@ -243,11 +243,11 @@ describe('validation', () => {
 
   it('402 when the balance cannot cover the price, nothing created', async () => {
     const poor = await server.newClient();
-    server.svc.ctx.billing.credits.set(poor.orgId, 50_000);
+    await server.svc.ctx.billing.credits.set(poor.orgId, 50_000);
     const r = await poor.post(CREATE, { text: 'Hello there, this is a short video.' });
     expect(r.status).toBe(402);
-    const n = server.svc.ctx.db.prepare('SELECT COUNT(*) AS n FROM videos WHERE org_id = ?').get(poor.orgId) as { n: number };
-    expect(n.n).toBe(0);
+    const n = await server.svc.ctx.engine.get<{ n: number }>('SELECT COUNT(*) AS n FROM videos WHERE org_id = ?', [poor.orgId]);
+    expect(n!.n).toBe(0);
   });
 });
 

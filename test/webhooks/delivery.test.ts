@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../server/admin/cli.ts';
 import { retryDelayMs, RETRY_CAP_MS } from '../../server/webhooks/outbox.ts';
 import { verify } from '../../server/webhooks/signing.ts';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
+import { startTestServer, testDatabaseEnv, type Client, type TestServer } from '../helpers/server.ts';
 import { createSet, until, waitForSet } from '../practice-api/helpers.ts';
 import { startReceiver, type Received, type Receiver } from './receiver.ts';
 
@@ -32,8 +32,13 @@ async function receiver(status?: (n: number) => number): Promise<Receiver> {
   return r;
 }
 
-function admin(...args: string[]): any {
-  const r = runAdmin(args, { DATA_DIR: server.dataDir });
+/** The admin command line on the server's store (its DATA_DIR, or its PostgreSQL database). */
+async function adminEnv(): Promise<NodeJS.ProcessEnv> {
+  return { DATA_DIR: server.dataDir, ...(await testDatabaseEnv(server.dataDir)) };
+}
+
+async function admin(...args: string[]): Promise<any> {
+  const r = await runAdmin(args, await adminEnv());
   if (r.code !== 0) throw new Error(`admin ${args.join(' ')}: ${r.err}`);
   return JSON.parse(r.out!);
 }
@@ -47,9 +52,9 @@ function independentlyVerified(secret: string, m: Received): boolean {
 
 describe('webhook delivery', () => {
   it('a completed set is announced, signed per Standard Webhooks with the organization secret', async () => {
-    const { secret } = admin('webhook', 'secret', '--org', client.orgId);
+    const { secret } = await admin('webhook', 'secret', '--org', client.orgId);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(admin('webhook', 'secret', '--org', client.orgId).secret).toBe(secret); // stable until rotated
+    expect((await admin('webhook', 'secret', '--org', client.orgId)).secret).toBe(secret); // stable until rotated
     const rx = await receiver();
     const id = await createSet(client, { set_description: 'fractions', count: 2, webhook_url: `${rx.url}/hooks/practice?src=test` });
     await waitForSet(client, id);
@@ -85,10 +90,10 @@ describe('webhook delivery', () => {
     await until(() => rx.received.length >= 3, 'three attempts');
     const ids = new Set(rx.received.map((m) => m.headers['webhook-id']));
     expect(ids.size).toBe(1);
-    const secret = admin('webhook', 'secret', '--org', client.orgId).secret;
+    const secret = (await admin('webhook', 'secret', '--org', client.orgId)).secret;
     for (const m of rx.received) expect(independentlyVerified(secret, m)).toBe(true);
-    const row = await until(() => {
-      const r = server.svc.ctx.webhooks.message(String(rx.received[0]!.headers['webhook-id']));
+    const row = await until(async () => {
+      const r = await server.svc.ctx.webhooks.message(String(rx.received[0]!.headers['webhook-id']));
       return r?.state === 'delivered' && r;
     }, 'delivered state');
     expect(row).toMatchObject({ attempts: 3, last_status: 204 });
@@ -99,8 +104,8 @@ describe('webhook delivery', () => {
     const rx = await receiver(() => 503);
     const id = await createSet(client, { set_description: 'fractions', count: 1, webhook_url: `${rx.url}/down` });
     await waitForSet(client, id);
-    const row = await until(() => {
-      const r = rx.received[0] && server.svc.ctx.webhooks.message(String(rx.received[0].headers['webhook-id']));
+    const row = await until(async () => {
+      const r = rx.received[0] && (await server.svc.ctx.webhooks.message(String(rx.received[0].headers['webhook-id'])));
       return r && r.state === 'failed' && r;
     }, 'failed state');
     expect(row.attempts).toBe(4);
@@ -110,11 +115,11 @@ describe('webhook delivery', () => {
 
   it('rotate-secret: new secret; during the grace period deliveries carry both signatures', async () => {
     const c = await server.newClient();
-    const old = admin('webhook', 'secret', '--org', c.orgId).secret;
-    const rotated = admin('webhook', 'rotate-secret', '--org', c.orgId).secret;
+    const old = (await admin('webhook', 'secret', '--org', c.orgId)).secret;
+    const rotated = (await admin('webhook', 'rotate-secret', '--org', c.orgId)).secret;
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(old);
-    expect(admin('webhook', 'secret', '--org', c.orgId).secret).toBe(rotated);
+    expect((await admin('webhook', 'secret', '--org', c.orgId)).secret).toBe(rotated);
     const rx = await receiver();
     await waitForSet(c, await createSet(c, { set_description: 'fractions', count: 1, webhook_url: `${rx.url}/r` }));
     await until(() => rx.received.length >= 1, 'a delivery');
@@ -123,12 +128,12 @@ describe('webhook delivery', () => {
     expect(independentlyVerified(rotated, m)).toBe(true);
     expect(independentlyVerified(old, m)).toBe(true);
     const other = await server.newClient();
-    expect(independentlyVerified(admin('webhook', 'secret', '--org', other.orgId).secret, m)).toBe(false);
+    expect(independentlyVerified((await admin('webhook', 'secret', '--org', other.orgId)).secret, m)).toBe(false);
   });
 
-  it('admin: unknown organization exits 1, missing --org exits 2', () => {
-    expect(runAdmin(['webhook', 'secret', '--org', 'nope'], { DATA_DIR: server.dataDir }).code).toBe(1);
-    expect(runAdmin(['webhook', 'rotate-secret'], { DATA_DIR: server.dataDir }).code).toBe(2);
+  it('admin: unknown organization exits 1, missing --org exits 2', async () => {
+    expect((await runAdmin(['webhook', 'secret', '--org', 'nope'], await adminEnv())).code).toBe(1);
+    expect((await runAdmin(['webhook', 'rotate-secret'], await adminEnv())).code).toBe(2);
   });
 });
 

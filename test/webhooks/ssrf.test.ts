@@ -76,7 +76,7 @@ describe('through the service', () => {
     const id = await createSet(client, { set_description: 'fractions', count: 1, webhook_url: `http://hooks.example.test:${rx.port}/x` });
     await waitForSet(client, id);
     const row = await until(
-      () => (guarded.svc.ctx.db.prepare("SELECT * FROM webhook_outbox WHERE body LIKE ? AND state = 'failed'").get(`%${id}%`) as any) ?? false,
+      async () => (await guarded.svc.ctx.engine.get<any>("SELECT * FROM webhook_outbox WHERE body LIKE ? AND state = 'failed'", [`%${id}%`])) ?? false,
       'the refused delivery',
     );
     expect(row.last_error).toMatch(/resolves to 127\.0\.0\.1.*refused/);

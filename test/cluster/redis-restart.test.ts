@@ -1,0 +1,136 @@
+/**
+ * Issue 13, items 3 and 7: Redis killed (SIGKILL) and started again on the same port while editors
+ * type and REST clients edit on three instances. REST edits keep succeeding (PostgreSQL is the
+ * store of record; Redis only carries fan-out), fan-out resumes once Redis is back — every
+ * instance publishes again and subscribes again —, instances resync what the outage kept from
+ * them, and nothing is lost. The suite runs its own redis-server (test/cluster/harness.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { editorBlocks, typeInto } from '../realtime/helpers.ts';
+import {
+  allSynced,
+  blockText,
+  Cluster,
+  clusterAvailability,
+  converged,
+  describeAttempts,
+  eventually,
+  type Instance,
+  missingFrom,
+  OwnRedisServer,
+  redisClients,
+  RedisMonitor,
+  restBlocks,
+  restTexts,
+  restWriter,
+  sleep,
+  stateVector,
+  Typist,
+} from './harness.ts';
+
+const avail = await clusterAvailability({ ownRedisServer: true });
+
+/** Connections holding Pub/Sub subscriptions (channels, patterns or shard channels). */
+async function subscribers(url: string): Promise<number> {
+  return (await redisClients(url)).filter((c) => Number(c.sub ?? 0) + Number(c.psub ?? 0) + Number(c.ssub ?? 0) > 0).length;
+}
+
+describe.skipIf(!!avail.skipReason)('cluster: Redis restarted mid-run', () => {
+  let redis: OwnRedisServer;
+  let cluster: Cluster;
+  let monitor: RedisMonitor;
+
+  beforeAll(async () => {
+    redis = await OwnRedisServer.start();
+    cluster = await Cluster.start({ redisUrl: redis.url });
+    monitor = await RedisMonitor.start(redis.url, cluster.prefix);
+  }, 180_000);
+  afterAll(async () => {
+    monitor?.close();
+    await cluster?.stop();
+    await redis?.stop();
+  });
+
+  it('fan-out resumes after Redis comes back, instances resync, nothing is lost', { timeout: 240_000 }, async () => {
+    onTestFailed(() => console.log(cluster.dumpLogs()));
+    const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
+    const id = await A.client.importMarkdown('# Notes\n\nalpha\n\nbeta\n\ngamma\n');
+    const ids = (await restBlocks(A.client, id)).map((b) => String(b.id));
+    const a1 = cluster.editor(A, id);
+    const b1 = cluster.editor(B, id);
+    const c1 = cluster.editor(C, id);
+    const eds = [a1, b1, c1];
+    await allSynced(eds);
+
+    // Fan-out works through this Redis before the restart.
+    typeInto(a1, ids[0]!, 0, 'before ');
+    await eventually(() => eds.every((e) => blockText(e, ids[0]!) === 'before Notes'), 'fan-out before the restart', 20_000);
+    expect(monitor.count, `Redis commands under ${cluster.prefix}`).toBeGreaterThan(0);
+    const subscribedBefore = await subscribers(redis.url);
+
+    const typists = [new Typist(a1, ids[1]!, 'a'), new Typist(b1, ids[2]!, 'b'), new Typist(c1, ids[3]!, 'c')].map((t) => t.start());
+    let writing = true;
+    const stop = () => !writing;
+    const writers = [A, B, C].map((i) => restWriter(i, id, `rest-${i.name}`, { stop, pauseMs: 20 }));
+    await eventually(() => typists.every((t) => t.n >= 30) && writers.every((w) => w.acked().length >= 5), 'typing and REST edits under way', 60_000);
+
+    // Redis dies without a word, stays away a while, and comes back empty on the same port.
+    await redis.kill();
+    const downAt = Date.now();
+    await sleep(2500);
+    await redis.restart();
+    const upAt = Date.now();
+    await monitor.reopen();
+    const markAfter = monitor.count;
+    // The load goes on a while with Redis back.
+    await sleep(2500);
+    await Promise.all(typists.map((t) => t.stop()));
+
+    // Fan-out resumes: an editor's update on A and a REST edit on B reach the other instances' editors...
+    typeInto(a1, ids[0]!, 0, 'after ');
+    await eventually(() => [b1, c1].every((e) => blockText(e, ids[0]!)?.startsWith('after ')), "a1's update after the restart on B and C", 30_000);
+    const marker = await B.client.edit(id, [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: 'marker from B' }] }]);
+    expect(marker.status, JSON.stringify(marker.body)).toBe(200);
+    await eventually(() => [a1, c1].every((e) => editorBlocks(e).some((b) => b.text === 'marker from B')), 'the REST edit on B after the restart on A and C', 30_000);
+    writing = false;
+    await Promise.all(writers.map((w) => w.done));
+    // ... through Redis: every instance publishes again (each from its own connection) ...
+    await eventually(() => new Set(monitor.since(markAfter).map((m) => m.source)).size >= 3, `commands under ${cluster.prefix} from the three instances after the restart`, 30_000);
+    // ... and subscribes again, when it used Pub/Sub subscriptions before.
+    if (subscribedBefore > 0) {
+      await eventually(async () => (await subscribers(redis.url)) >= subscribedBefore, `${subscribedBefore} subscribed connections again`, 30_000);
+    }
+
+    // REST edits never depended on Redis: every one succeeded, during the outage too.
+    const attempts = writers.flatMap((w) => w.attempts);
+    const during = attempts.filter((a) => a.started >= downAt && a.ended <= upAt);
+    expect(during.length, 'REST edits made while Redis was down').toBeGreaterThan(0);
+    expect(describeAttempts(attempts.filter((a) => a.status !== 200), downAt), 'REST edits that failed').toEqual([]);
+    const acked = writers.flatMap((w) => w.acked());
+
+    // The editors converge (what the outage kept from them came from the log): every keystroke, every edit.
+    await converged(eds, 'the editors of the three instances to converge', 60_000);
+    expect(blockText(a1, ids[1]!)).toBe(typists[0]!.expectedText('alpha'));
+    expect(blockText(a1, ids[2]!)).toBe(typists[1]!.expectedText('beta'));
+    expect(blockText(a1, ids[3]!)).toBe(typists[2]!.expectedText('gamma'));
+    const texts = editorBlocks(a1).map((b) => b.text);
+    expect(acked.filter((t) => !texts.includes(t)), 'acknowledged edits missing from the editors').toEqual([]);
+
+    // REST reads on every instance show the same document.
+    const expected = editorBlocks(a1).map((b) => ({ type: b.type, id: b.id, text: b.text }));
+    for (const i of cluster.instances) {
+      await eventually(async () => {
+        expect(await restBlocks(i.client, id)).toEqual(expected);
+        return true;
+      }, `GET model on ${i.name} to be the editors' document`);
+    }
+    // And so does PostgreSQL (a witness, loaded afresh, sees no fan-out).
+    const witness = await cluster.witness();
+    const committed = await restTexts(witness.client, id);
+    expect(acked.filter((t) => !committed.includes(t)), 'acknowledged edits missing from PostgreSQL').toEqual([]);
+    expect(await restBlocks(witness.client, id)).toEqual(expected);
+    const w = cluster.editor(witness, id);
+    await allSynced([w]);
+    expect(missingFrom(stateVector(w), stateVector(a1)), 'updates of the editors missing from PostgreSQL').toEqual([]);
+  });
+});
