@@ -19,6 +19,9 @@ export type BusMessage =
   | { type: 'awareness-query' }
   | { type: 'deleted' };
 
+/** How long loading a journal waits for its subscription before going on without it. */
+const SUBSCRIBE_WAIT_MS = 500;
+
 export type BusHandler = (message: BusMessage) => void;
 
 export interface ClusterBus {
@@ -131,12 +134,19 @@ export class RedisBus implements ClusterBus {
   async subscribe(journalId: string, handler: BusHandler): Promise<void> {
     const channel = this.channel(journalId);
     this.handlers.set(channel, handler);
-    try {
-      await this.sub.subscribe(channel);
-    } catch (err) {
-      // Redis is down: the periodic re-sync serves this journal until it is back (then autoResubscribe).
-      this.warn({ err: (err as Error).message }, 'Redis subscribe failed; journals re-sync from the store');
-    }
+    // While Redis is away the SUBSCRIBE waits in ioredis's queue (sent once it is back); the
+    // journal is served meanwhile, kept current by the periodic re-sync from the store.
+    const subscribed = this.sub.subscribe(channel).then(
+      () => true,
+      (err: Error) => {
+        this.warn({ err: err.message }, 'Redis subscribe failed; journals re-sync from the store');
+        return false;
+      },
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), SUBSCRIBE_WAIT_MS)));
+    await Promise.race([subscribed, waited]);
+    clearTimeout(timer);
   }
 
   unsubscribe(journalId: string): void {

@@ -54,13 +54,15 @@ export interface ClusterAvailability {
 /** Pings a Redis once, without retries; resolves with the error message, or undefined when it answered. */
 export async function redisProblem(url: string, timeoutMs = 3000): Promise<string | undefined> {
   const r = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  r.on('error', () => {});
+  let cause: Error | undefined;
+  r.on('error', (e: Error) => (cause ??= e));
   try {
     await r.connect();
     const pong = await r.ping();
     return pong === 'PONG' ? undefined : `PING answered ${pong}`;
   } catch (e) {
-    return (e as Error).message || String(e);
+    // ioredis rejects with "Connection is closed."; the 'error' event had the reason (ECONNREFUSED...).
+    return cause?.message || (e as Error).message || String(e);
   } finally {
     r.disconnect();
   }
@@ -379,12 +381,13 @@ export interface MonitoredCommand {
 /**
  * MONITOR on `url`, keeping the commands that carry an argument starting with `prefix` (whatever
  * the design: PUBLISH, XADD, a script's keys). A fresh MONITOR connection is needed after the
- * Redis restarted (`reopen`).
+ * Redis restarted (`reopen`). A raw RESP connection: ioredis's monitor mode mistakes monitor
+ * lines for replies when they arrive in the same read as MONITOR's +OK ("Command queue state
+ * error" under traffic).
  */
 export class RedisMonitor {
   readonly seen: MonitoredCommand[] = [];
-  private conn: Redis | undefined;
-  private monitor: Redis | undefined;
+  private socket: net.Socket | undefined;
 
   private constructor(
     readonly url: string,
@@ -399,17 +402,46 @@ export class RedisMonitor {
 
   async reopen(): Promise<void> {
     this.close();
-    const conn = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    conn.on('error', () => {});
-    await conn.connect();
-    const monitor = await conn.monitor();
-    monitor.on('error', () => {});
-    monitor.on('monitor', (_time: string, args: unknown[], source: string) => {
-      const names = args.filter((a): a is string => typeof a === 'string' && a.startsWith(this.prefix));
-      if (names.length) this.seen.push({ at: Date.now(), command: String(args[0]).toLowerCase(), names, source });
+    const u = new URL(this.url);
+    const socket = net.connect(Number(u.port || 6379), u.hostname);
+    socket.on('error', () => {});
+    this.socket = socket;
+    await new Promise<void>((resolve, reject) => {
+      let buf = '';
+      let ok = false;
+      socket.once('error', reject);
+      socket.on('connect', () => {
+        const auth = u.password ? `AUTH ${u.username ? `${decodeURIComponent(u.username)} ` : ''}${decodeURIComponent(u.password)}\r\n` : '';
+        socket.write(`${auth}MONITOR\r\n`);
+      });
+      socket.on('data', (chunk: Buffer) => {
+        buf += chunk.toString('latin1');
+        let nl: number;
+        while ((nl = buf.indexOf('\r\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 2);
+          if (line.startsWith('-')) {
+            reject(new Error(`MONITOR: ${line.slice(1)}`));
+            continue;
+          }
+          if (line === '+OK') {
+            if (!ok) resolve();
+            ok = true;
+            continue;
+          }
+          if (line.startsWith('+')) this.record(line.slice(1));
+        }
+      });
     });
-    this.conn = conn;
-    this.monitor = monitor;
+  }
+
+  /** `1700000000.123456 [0 127.0.0.1:5000] "publish" "chan" "\x00..."` */
+  private record(line: string): void {
+    const source = /\[\d+ ([^\]]+)\]/.exec(line)?.[1] ?? '';
+    const args: string[] = [];
+    for (const m of line.matchAll(/"((?:[^"\\]|\\.)*)"/g)) args.push(m[1]!.replace(/\\(["\\])/g, '$1'));
+    const names = args.filter((a) => a.startsWith(this.prefix));
+    if (names.length) this.seen.push({ at: Date.now(), command: String(args[0]).toLowerCase(), names, source });
   }
 
   get count(): number {
@@ -421,9 +453,8 @@ export class RedisMonitor {
   }
 
   close(): void {
-    this.monitor?.disconnect();
-    this.conn?.disconnect();
-    this.monitor = this.conn = undefined;
+    this.socket?.destroy();
+    this.socket = undefined;
   }
 }
 
@@ -527,7 +558,6 @@ export interface Instance {
 }
 
 export interface ClusterOptions {
-  postgresUrl?: string;
   redisUrl: string;
   instances?: number;
   /** Default: a unique one. */
@@ -538,6 +568,12 @@ export interface ClusterOptions {
 }
 
 const LOG_LINES = 300;
+
+// Instances left running by a suite that died before its afterAll are killed with the test process.
+const instanceChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of instanceChildren) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
 
 export class Cluster {
   readonly instances: Instance[] = [];
@@ -610,6 +646,8 @@ export class Cluster {
       ...env,
     };
     const s = await startChildServer(dataDir, full);
+    instanceChildren.add(s.child);
+    void s.exited.then(() => instanceChildren.delete(s.child));
     const logs: string[] = [];
     let buf = '';
     s.child.stdout!.on('data', (chunk: Buffer) => {

@@ -56,6 +56,7 @@ describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', (
       // Journals made on A that B and C never load before the outage: reading one there needs PostgreSQL.
       const cold: string[] = [];
       for (let n = 0; n < 30; n++) cold.push(await A.client.importMarkdown(`# Cold ${n}\n\nnot loaded on B or C\n`));
+      const probeCold = await A.client.importMarkdown('# Probe\n\nread on B and C during the outage only\n');
       const a1 = cluster.editor(A, id);
       const b1 = cluster.editor(B, id);
       const c1 = cluster.editor(C, id);
@@ -64,7 +65,7 @@ describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', (
       typeInto(b1, ids[0]!, 0, 'ok ');
       await eventually(() => eds.every((e) => blockText(e, ids[0]!) === 'ok Outage'), 'fan-out before the outage', 20_000);
 
-      // Load on every instance: typing, edits, reads of the cold journal, imports.
+      // Load on every instance: typing, edits, imports (and reads of cold journals, below).
       const typists = [new Typist(a1, ids[1]!, 'a'), new Typist(b1, ids[2]!, 'b'), new Typist(c1, ids[3]!, 'c')].map((t) => t.start());
       let running = true;
       const stop = () => !running;
@@ -93,9 +94,23 @@ describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', (
       loops.push(...readers);
       const cutAt = Date.now();
       await cluster.proxy.cut(mode);
-      await sleep(2000);
-      // What the editors have received by the end of the outage was broadcast, hence committed (before it began).
+      await sleep(300);
+      // Probes while it lasts, each waited for (PostgreSQL stays away meanwhile): an edit, an
+      // import on every instance, a read of a journal never loaded there on B and C: all 503.
+      const probes = await Promise.all(
+        cluster.instances.flatMap((i) => [
+          i.client.edit(id, appendParagraph(`probe-${mode}-${i.name}`)).then((r) => ({ what: `edit on ${i.name}`, r })),
+          i.client.put('/v1/journals/editor/import_from_markdown', { markdown: `probe-${mode}-${i.name}\n` }).then((r) => ({ what: `import on ${i.name}`, r })),
+          ...(i === A ? [] : [i.client.get(`/v1/journals/editor/model/${probeCold}`).then((r) => ({ what: `read of an unloaded journal on ${i.name}`, r }))]),
+        ]),
+      );
+      await sleep(Math.max(0, cutAt + 2000 - Date.now()));
+      expect(cluster.proxy.isCut).toBe(true);
+      // What the editors have received by the end of the outage was broadcast, hence committed
+      // (before it began). They leave now, before PostgreSQL is back, taking what they typed
+      // meanwhile with them: no editor can resend what another one was shown but not committed.
       const seen = eds.map((e, i) => ({ name: ['a1', 'b1', 'c1'][i]!, sv: stateVector(e), own: e.doc.clientID }));
+      for (const e of eds) e.provider.destroy();
       const restoreAt = Date.now();
       await cluster.proxy.restore();
       reading = false;
@@ -119,6 +134,10 @@ describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', (
       expect(cluster.instances.map((i) => i.alive()), 'instances still running').toEqual([true, true, true]);
       expect(cluster.instances.map((i) => i.pid), 'the same processes').toEqual(pids);
 
+      expect(
+        probes.filter((p) => p.r.status !== 503 || !p.r.headers.get('retry-after')).map((p) => `${p.what}: ${p.r.status} ${JSON.stringify(p.r.body)}`),
+        'probes during the outage answered other than 503 with Retry-After',
+      ).toEqual([]);
       // Every answer was 200 or 503 (with Retry-After); none was a 500 or no answer at all.
       const all = attempts();
       expect(describeAttempts(all.filter((a) => a.status !== 200 && a.status !== 503), cutAt), 'answers other than 200 and 503').toEqual([]);
@@ -146,14 +165,18 @@ describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', (
       await allSynced([w1]);
       for (const s of seen) expect(missingFrom(stateVector(w1), s.sv, s.own), `updates ${s.name} had received by the end of the outage, missing from PostgreSQL`).toEqual([]);
 
-      // The editors converge: every keystroke, every acknowledged edit; REST reads agree on every instance.
-      await converged(eds, 'the editors to converge after the outage', 60_000);
-      expect(blockText(a1, ids[1]!)).toBe(typists[0]!.expectedText('alpha'));
-      expect(blockText(a1, ids[2]!)).toBe(typists[1]!.expectedText('beta'));
-      expect(blockText(a1, ids[3]!)).toBe(typists[2]!.expectedText('gamma'));
-      const texts = editorBlocks(a1).map((b) => b.text);
+      // The editors come back to the same instances with their documents (and what they typed
+      // while away) and converge: every keystroke, every acknowledged edit; REST reads agree.
+      const back = [A, B, C].map((i, k) => cluster.editor(i, id, { doc: eds[k]!.doc }));
+      await allSynced(back);
+      await converged(back, 'the editors to converge after the outage', 60_000);
+      const [a2] = back as [typeof a1];
+      expect(blockText(a2, ids[1]!)).toBe(typists[0]!.expectedText('alpha'));
+      expect(blockText(a2, ids[2]!)).toBe(typists[1]!.expectedText('beta'));
+      expect(blockText(a2, ids[3]!)).toBe(typists[2]!.expectedText('gamma'));
+      const texts = editorBlocks(a2).map((b) => b.text);
       expect(acked.filter((t) => !texts.includes(t)), 'acknowledged edits missing from the editors').toEqual([]);
-      const expected = editorBlocks(a1).map((b) => ({ type: b.type, id: b.id, text: b.text }));
+      const expected = editorBlocks(a2).map((b) => ({ type: b.type, id: b.id, text: b.text }));
       for (const i of cluster.instances) {
         await eventually(async () => {
           expect(await restBlocks(i.client, id)).toEqual(expected);
