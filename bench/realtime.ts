@@ -33,7 +33,7 @@ function gcFn(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
-function percentile(xs: number[], p: number): number {
+export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
@@ -47,7 +47,7 @@ async function until(check: () => boolean, ms = 20_000): Promise<void> {
 }
 
 /** A minimal editor: answers the server's sync step 1, applies step 2 and updates. */
-class RawEditor {
+export class RawEditor {
   readonly doc = new Y.Doc();
   readonly ws: WebSocket;
   synced = false;
@@ -79,7 +79,7 @@ class RawEditor {
   }
 }
 
-function textOf(doc: Y.Doc, index: number): string {
+export function textOf(doc: Y.Doc, index: number): string {
   const el = doc.getXmlFragment('prosemirror').get(index) as Y.XmlElement | undefined;
   const t = el?.get(0);
   return t instanceof Y.XmlText ? t.toString() : '';

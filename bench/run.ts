@@ -16,6 +16,8 @@ const suites: [name: string, file: string, fn: string][] = [
   ['practice', 'practice.ts', 'benchPractice'],
   ['video', 'video.ts', 'benchVideo'],
   ['security', 'security.ts', 'benchSecurity'],
+  ['cluster', 'cluster.ts', 'benchCluster'],
+  ['hocuspocus', 'hocuspocus.ts', 'benchHocuspocus'],
 ];
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,457 @@
+/**
+ * Our server on SQLite vs Hocuspocus 3 (issue 13, item 8), same load in the same run: one writer
+ * sends 5,000 small Yjs updates (one character typed each, at the end of a paragraph of a
+ * 50-paragraph document) as fast as its socket takes them, and one listener receives them.
+ * Both servers run as child processes of this one, which runs both clients; 2,000 updates warm
+ * each server up first (not timed), then the servers take turns, three rounds each: the figures
+ * are the medians.
+ *
+ * - Ours (server/main.ts, default settings but no per-connection rate limits): updates per second
+ *   durably stored, the clock stopping when the journal's revision in the SQLite file (read by
+ *   this process) shows all of them committed. Updates are committed before they are broadcast,
+ *   so the listener's figure is there for comparison only. Once more with SQLITE_SYNCHRONOUS=full
+ *   (an fsync per group commit), for information.
+ * - Hocuspocus (@hocuspocus/server 3.4.4 `Server`, default settings: `debounce` 2000 ms,
+ *   `maxDebounce` 10000 ms) with @hocuspocus/extension-database storing the document state into a
+ *   better-sqlite3 file from its `store` hook (the table of @hocuspocus/extension-sqlite). Its
+ *   updates per second acknowledged (each update answered with a SyncStatus message) and applied
+ *   (received by the listener); how many of them the file held at that moment; and how long until
+ *   it held them all.
+ * Goal: ours >= Hocuspocus's (the higher of its two rates).
+ *
+ * Hocuspocus's client protocol: @hocuspocus/provider is not installed, so the clients here frame
+ * messages as its server reads them (node_modules/@hocuspocus/server/src/ClientConnection.ts,
+ * MessageReceiver.ts): every message starts with the document name (varString), then the message
+ * type (varUint: 0 sync, 1 awareness, 2 auth, 4 sync reply, 8 sync status). A connection first
+ * sends auth (2, then 0 "token", then the token string; no onAuthenticate hook, so any token),
+ * then sync step 1; sync messages carry y-protocols' sync messages unchanged.
+ *
+ * This file is also the Hocuspocus child: run with BENCH_HOCUSPOCUS_FILE set, it serves and
+ * prints its WebSocket URL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import WebSocket from 'ws';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import { createApiKey, createOrganization } from '../server/auth/keys.ts';
+import { openStorageEngine } from '../server/storage/engine.ts';
+import { startChildServer } from '../test/helpers/child-server.ts';
+import { percentile, RawEditor } from './realtime.ts';
+
+const N = 5000;
+const WARM = 2000;
+const ROUNDS = 3;
+const DOC_NAME = 'bench';
+const WS_PATH = '/v1/journals/realtime';
+const MD = Array.from({ length: 50 }, (_, i) => `Paragraph ${i} of a journal with editors.`).join('\n\n');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls with timers (the children share the machine's cores): throws `what` after `ms`. */
+async function waitFor(check: () => boolean, what: string, ms = 60_000, every = 1): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(every);
+  }
+}
+
+/** The first paragraph's text: where the writer types. */
+function firstText(doc: Y.Doc): Y.XmlText | undefined {
+  const el = doc.getXmlFragment('prosemirror').get(0) as Y.XmlElement | undefined;
+  const t = el?.get(0);
+  return t instanceof Y.XmlText ? t : undefined;
+}
+
+function textLength(doc: Y.Doc): number {
+  return firstText(doc)?.length ?? 0;
+}
+
+/** `count` updates, each typing one 'x' at the end of the first paragraph, made before any is sent. */
+function typedUpdates(doc: Y.Doc, count: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  const h = (u: Uint8Array, origin: unknown) => {
+    if (origin === null) out.push(u);
+  };
+  doc.on('update', h);
+  const text = firstText(doc)!;
+  for (let i = 0; i < count; i++) text.insert(text.length, 'x');
+  doc.off('update', h);
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Hocuspocus: the child process, and a client speaking its framing
+// ------------------------------------------------------------------------------------------------
+
+async function serveHocuspocus(file: string): Promise<void> {
+  const { Server } = await import('@hocuspocus/server');
+  const { Database } = await import('@hocuspocus/extension-database');
+  const db = new BetterSqlite3(file);
+  db.exec('CREATE TABLE IF NOT EXISTS "documents" ("name" varchar(255) NOT NULL, "data" blob NOT NULL, UNIQUE(name))');
+  const select = db.prepare('SELECT data FROM documents WHERE name = ?');
+  const upsert = db.prepare('INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data');
+  const server = new Server({
+    port: 0,
+    address: '127.0.0.1',
+    quiet: true,
+    extensions: [
+      new Database({
+        fetch: async ({ documentName }) => (select.get(documentName) as { data: Buffer } | undefined)?.data ?? null,
+        store: async ({ documentName, state }) => void upsert.run(documentName, state),
+      }),
+    ],
+  });
+  await server.listen();
+  process.stdout.write(`${JSON.stringify({ hocuspocusUrl: server.webSocketURL })}\n`);
+}
+
+const HP_SYNC = 0;
+const HP_AUTH = 2;
+const HP_SYNC_REPLY = 4;
+const HP_SYNC_STATUS = 8;
+
+class HocuspocusClient {
+  readonly doc = new Y.Doc();
+  readonly ws: WebSocket;
+  synced = false;
+  /** SyncStatus messages with "applied" set. */
+  acks = 0;
+  problem?: string;
+
+  constructor(url: string) {
+    this.ws = new WebSocket(url, { perMessageDeflate: false });
+    this.ws.binaryType = 'nodebuffer';
+    this.ws.on('open', () => {
+      const auth = this.header(HP_AUTH);
+      encoding.writeVarUint(auth, 0); // AuthMessageType.Token
+      encoding.writeVarString(auth, 'no-token');
+      this.ws.send(encoding.toUint8Array(auth));
+      const step1 = this.header(HP_SYNC);
+      syncProtocol.writeSyncStep1(step1, this.doc);
+      this.ws.send(encoding.toUint8Array(step1));
+    });
+    this.ws.on('message', (data: Buffer) => {
+      const d = decoding.createDecoder(data);
+      decoding.readVarString(d); // the document name
+      const type = decoding.readVarUint(d);
+      if (type === HP_SYNC || type === HP_SYNC_REPLY) {
+        const reply = this.header(HP_SYNC);
+        const empty = encoding.length(reply);
+        const t = syncProtocol.readSyncMessage(d, reply, this.doc, this);
+        if (t === syncProtocol.messageYjsSyncStep2) this.synced = true;
+        if (encoding.length(reply) > empty + 1) this.ws.send(encoding.toUint8Array(reply));
+      } else if (type === HP_SYNC_STATUS) {
+        if (decoding.readVarUint(d) === 1) this.acks++;
+      } else if (type === HP_AUTH) {
+        if (decoding.readVarUint(d) === 1) this.problem = `permission denied: ${decoding.readVarString(d)}`;
+      }
+    });
+    this.ws.on('error', (e) => (this.problem = e.message));
+  }
+
+  private header(type: number): encoding.Encoder {
+    const e = encoding.createEncoder();
+    encoding.writeVarString(e, DOC_NAME);
+    encoding.writeVarUint(e, type);
+    return e;
+  }
+
+  send(update: Uint8Array): void {
+    const e = this.header(HP_SYNC);
+    syncProtocol.writeUpdate(e, update);
+    this.ws.send(encoding.toUint8Array(e));
+  }
+}
+
+async function startHocuspocusChild(file: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    cwd: root,
+    env: { ...process.env, BENCH_HOCUSPOCUS_FILE: file },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buf += chunk.toString();
+      const m = /\{"hocuspocusUrl":"([^"]+)"\}/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the Hocuspocus child exited early with ${code}`)));
+  });
+  return { child, url };
+}
+
+// ------------------------------------------------------------------------------------------------
+// The runs
+// ------------------------------------------------------------------------------------------------
+
+/** One timed round: ms from sending the first of `n` updates. */
+interface OurRound {
+  /** Until the SQLite file shows all `n` committed. */
+  durableMs: number;
+  /** Until the listener has received all `n`. */
+  listenerMs: number;
+}
+
+/** Our server on SQLite (a child process) with a writer and a listener on one journal. */
+class OurSession {
+  private constructor(
+    private readonly stop: () => Promise<void>,
+    private readonly writer: RawEditor,
+    private readonly listener: RawEditor,
+    private readonly revision: () => number,
+    /** The document before anything was typed: Hocuspocus's writer starts from it too. */
+    readonly seed: Uint8Array,
+  ) {}
+
+  static async start(env: Record<string, string>): Promise<OurSession> {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-hp-ours-'));
+    const file = path.join(dataDir, 'study.db');
+    const engine = await openStorageEngine({ sqliteFile: file });
+    let key: string;
+    try {
+      const org = await createOrganization(engine, 'bench-hocuspocus', 'enterprise');
+      key = (await createApiKey(engine, org.id)).api_key;
+    } finally {
+      await engine.close();
+    }
+    const server = await startChildServer(dataDir, {
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      WS_MAX_MESSAGES_PER_SECOND: '0',
+      WS_MAX_BYTES_PER_SECOND: '0',
+      JOURNAL_IDLE_SECONDS: '3600',
+      ...env,
+    });
+    let reader: BetterSqlite3.Database | undefined;
+    const eds: RawEditor[] = [];
+    const stop = async () => {
+      for (const e of eds) e.ws.terminate();
+      reader?.close();
+      server.child.kill('SIGKILL');
+      await server.exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    };
+    try {
+      const r = await fetch(`${server.url}/v1/journals/editor/import_from_markdown`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ markdown: MD, title: 'bench' }),
+      });
+      if (r.status !== 200) throw new Error(`import failed: ${r.status} ${await r.text()}`);
+      const id = ((await r.json()) as { journal_id: string }).journal_id;
+      const url = `${server.url.replace(/^http/, 'ws')}${WS_PATH}/${id}`;
+      const writer = new RawEditor(url, key);
+      const listener = new RawEditor(url, key);
+      eds.push(writer, listener);
+      await waitFor(() => writer.synced && listener.synced, 'our writer and listener to sync', 30_000);
+      reader = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+      const stmt = reader.prepare('SELECT revision FROM journals WHERE id = ?');
+      return new OurSession(stop, writer, listener, () => (stmt.get(id) as { revision: number }).revision, Y.encodeStateAsUpdate(writer.doc));
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+  }
+
+  async round(n: number): Promise<OurRound> {
+    const { writer, listener } = this;
+    const updates = typedUpdates(writer.doc, n);
+    const target = textLength(writer.doc);
+    const rev1 = this.revision();
+    let listened = 0;
+    const onListener = () => {
+      if (!listened && textLength(listener.doc) >= target) listened = performance.now();
+    };
+    listener.doc.on('update', onListener);
+    try {
+      const t0 = performance.now();
+      for (const u of updates) writer.send(u);
+      await waitFor(() => this.revision() >= rev1 + n, `${n} updates to be committed`, 120_000);
+      const durable = performance.now();
+      await waitFor(() => listened > 0, `our listener to receive ${n} updates`, 60_000);
+      return { durableMs: durable - t0, listenerMs: listened - t0 };
+    } finally {
+      listener.doc.off('update', onListener);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.stop();
+  }
+}
+
+interface HocuspocusRound {
+  /** Until the writer had a SyncStatus acknowledgement for each of the `n` updates. */
+  ackedMs: number;
+  /** Until the listener had received all `n`. */
+  appliedMs: number;
+  /** Of the `n`, how many the file held once all were acknowledged and received. */
+  storedWhenAcked: number;
+  /** From then until the file held all `n` (undefined: not within 30 s). */
+  msUntilStored?: number;
+}
+
+/** Hocuspocus (a child process) with a writer and a listener on one document, which starts as ours. */
+class HocuspocusSession {
+  private constructor(
+    private readonly stop: () => Promise<void>,
+    private readonly writer: HocuspocusClient,
+    private readonly listener: HocuspocusClient,
+    /** Characters of the first paragraph in the stored state. */
+    private readonly storedLength: () => number,
+  ) {}
+
+  static async start(seed: Uint8Array): Promise<HocuspocusSession> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-hp-'));
+    const file = path.join(dir, 'hocuspocus.db');
+    const { child, url } = await startHocuspocusChild(file);
+    let reader: BetterSqlite3.Database | undefined;
+    const clients: HocuspocusClient[] = [];
+    const stop = async () => {
+      for (const c of clients) c.ws.terminate();
+      reader?.close();
+      child.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+    try {
+      const writer = new HocuspocusClient(url);
+      const listener = new HocuspocusClient(url);
+      clients.push(writer, listener);
+      await waitFor(() => {
+        const problem = writer.problem ?? listener.problem;
+        if (problem) throw new Error(`Hocuspocus client: ${problem}`);
+        return writer.synced && listener.synced;
+      }, 'the Hocuspocus writer and listener to sync', 30_000);
+      // The same document as ours: the writer sends the 50 paragraphs first.
+      Y.applyUpdate(writer.doc, seed, writer);
+      writer.send(seed);
+      await waitFor(() => textLength(listener.doc) > 0, 'the Hocuspocus listener to receive the document');
+      await waitFor(() => fs.existsSync(file), 'the Hocuspocus file');
+      reader = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+      const stmt = reader.prepare('SELECT data FROM documents WHERE name = ?');
+      const storedLength = () => {
+        const row = stmt.get(DOC_NAME) as { data: Buffer } | undefined;
+        if (!row) return 0;
+        const d = new Y.Doc();
+        Y.applyUpdate(d, row.data);
+        return textLength(d);
+      };
+      return new HocuspocusSession(stop, writer, listener, storedLength);
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+  }
+
+  /**
+   * One round: waits until the document is stored (each round starts from a stored document,
+   * as ours does), then sends `n` updates.
+   */
+  async round(n: number): Promise<HocuspocusRound> {
+    const { writer, listener } = this;
+    await waitFor(() => this.storedLength() >= textLength(writer.doc), 'Hocuspocus to store the document before the round', 30_000, 50);
+    const base = textLength(writer.doc);
+    const updates = typedUpdates(writer.doc, n);
+    const target = textLength(writer.doc);
+    const acks1 = writer.acks;
+    let acked = 0;
+    let applied = 0;
+    const onListener = () => {
+      if (!applied && textLength(listener.doc) >= target) applied = performance.now();
+    };
+    listener.doc.on('update', onListener);
+    try {
+      const t0 = performance.now();
+      for (const u of updates) writer.send(u);
+      await waitFor(() => {
+        if (!acked && writer.acks >= acks1 + n) acked = performance.now();
+        const problem = writer.problem ?? listener.problem;
+        if (problem) throw new Error(`Hocuspocus client: ${problem}`);
+        return acked > 0 && applied > 0;
+      }, `Hocuspocus to acknowledge and deliver ${n} updates`, 120_000);
+      const storedWhenAcked = Math.max(0, this.storedLength() - base);
+      const both = performance.now();
+      let msUntilStored: number | undefined;
+      try {
+        await waitFor(() => this.storedLength() >= target, `Hocuspocus to store all ${n}`, 30_000, 10);
+        msUntilStored = performance.now() - both;
+      } catch {
+        /* reported as not stored */
+      }
+      return { ackedMs: acked - t0, appliedMs: applied - t0, storedWhenAcked, msUntilStored };
+    } finally {
+      listener.doc.off('update', onListener);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.stop();
+  }
+}
+
+const median = (xs: number[]) => percentile(xs, 50);
+const perSecond = (n: number, ms: number) => Math.round(n / (ms / 1000));
+
+export async function benchHocuspocus(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  console.log(`hocuspocus bench: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the start (other processes skew the figures)`);
+  const ours = await OurSession.start({});
+  let full: OurSession | undefined;
+  let hp: HocuspocusSession | undefined;
+  const o: OurRound[] = [];
+  const f: OurRound[] = [];
+  const h: HocuspocusRound[] = [];
+  try {
+    full = await OurSession.start({ SQLITE_SYNCHRONOUS: 'full' });
+    hp = await HocuspocusSession.start(ours.seed);
+    // Warm-up rounds (not counted), then the three servers take turns.
+    await ours.round(WARM);
+    await hp.round(WARM);
+    await full.round(WARM);
+    for (let i = 0; i < ROUNDS; i++) {
+      o.push(await ours.round(N));
+      h.push(await hp.round(N));
+      f.push(await full.round(N));
+    }
+  } finally {
+    await ours.close();
+    await full?.close();
+    await hp?.close();
+  }
+  const oursRate = perSecond(N, median(o.map((r) => r.durableMs)));
+  const hpAcked = perSecond(N, median(h.map((r) => r.ackedMs)));
+  const hpApplied = perSecond(N, median(h.map((r) => r.appliedMs)));
+  const hpBest = Math.max(hpAcked, hpApplied);
+  const ratio = oursRate / hpBest;
+  const list = (rs: number[]) => rs.map((x) => Math.round(x)).join(', ');
+  out[`hocuspocus.ours_durably_stored_updates_per_s (SQLite, SQLITE_SYNCHRONOUS=normal, the default; rounds: ${list(o.map((r) => perSecond(N, r.durableMs)))})`] = oursRate;
+  out['hocuspocus.ours_updates_per_s_received_by_listener'] = perSecond(N, median(o.map((r) => r.listenerMs)));
+  out[`hocuspocus.ours_durably_stored_updates_per_s with SQLITE_SYNCHRONOUS=full (info; rounds: ${list(f.map((r) => perSecond(N, r.durableMs)))})`] = perSecond(N, median(f.map((r) => r.durableMs)));
+  out[`hocuspocus.hocuspocus_acknowledged_updates_per_s (rounds: ${list(h.map((r) => perSecond(N, r.ackedMs)))})`] = hpAcked;
+  out[`hocuspocus.hocuspocus_applied_updates_per_s, received by the listener (rounds: ${list(h.map((r) => perSecond(N, r.appliedMs)))})`] = hpApplied;
+  out[`hocuspocus.hocuspocus_updates_stored_when_all_acknowledged (of ${N}; rounds: ${list(h.map((r) => r.storedWhenAcked))})`] = median(h.map((r) => r.storedWhenAcked));
+  const stored = h.map((r) => r.msUntilStored ?? -1);
+  out[`hocuspocus.hocuspocus_ms_from_all_acknowledged_to_all_stored (-1: not within 30 s; rounds: ${list(stored)})`] = median(stored);
+  out['hocuspocus.ours_durable_vs_hocuspocus_acknowledged (goal >= 1)'] = ratio;
+  out['hocuspocus.goal_met (ours >= Hocuspocus)'] = ratio >= 1 ? 1 : 0;
+  const storedLater = median(stored) < 0 ? 'not all of them within 30 s' : `all of them ${Math.round(median(stored))} ms later`;
+  console.log(
+    `\nhocuspocus goal: ${ratio >= 1 ? 'ok  ' : 'MISS'} ours durably stored ${oursRate}/s vs Hocuspocus acknowledged ${hpBest}/s: ${ratio.toFixed(2)}x` +
+      ` (medians of ${ROUNDS} rounds; Hocuspocus had stored ${median(h.map((r) => r.storedWhenAcked))} of ${N} when all were acknowledged, ${storedLater})`,
+  );
+  return out;
+}
+
+if (process.env.BENCH_HOCUSPOCUS_FILE && process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await serveHocuspocus(process.env.BENCH_HOCUSPOCUS_FILE);
+}
