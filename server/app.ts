@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './billing/clock.ts';
 import { meterRequests } from './billing/middleware.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { BillingService } from './billing/service.ts';
+import { ProcessRateLimitStore } from './billing/rate-limit-store.ts';
 import type { Config } from './config.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
 import { guardJsonBody } from './http/json-guard.ts';
@@ -88,7 +89,9 @@ export async function createContext(
   const workers = new WorkerPool(config.workers);
   const journals = new JournalService(engine, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
-  const billing = new BillingService(engine, clock);
+  // One process on embedded SQLite: rate-limit counts in memory, written each second (no I/O per
+  // request). Shared stores: one conditional upsert per admission, exact across instances.
+  const billing = new BillingService(engine, clock, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
   const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
   const { jobs, webhooks, practice } = createAsyncDomains(engine, config, logger, journals, billing.credits);
   const videos = createVideoDomain(engine, config, logger, { journals, credits: billing.credits, jobs, webhooks });
@@ -182,7 +185,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       await ctx.workers.close();
       await ctx.registry.closeAll('server shutting down');
       await ctx.registry.bus?.close();
-      ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
+      await ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       await ctx.engine.close();
     })());
   return { ctx, server, port, url: `http://${host}:${port}`, realtime, close };

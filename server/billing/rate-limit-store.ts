@@ -9,9 +9,11 @@
  *   count`). An upsert locks its row and sees the latest committed count (PostgreSQL's READ
  *   COMMITTED included), so limits are exact however many instances share the database: 30
  *   parallel requests over 3 instances against a limit of 10 admit exactly 10. When only one
- *   window has a limit (most endpoints: no day limit) it is counted first and the others after,
- *   as plain statements; when both have one, they are counted in one transaction that a full
- *   window rolls back, in a fixed order (day, then minute) so that two admissions never deadlock.
+ *   window has a limit (most endpoints: no day limit), one multi-row upsert counts every window,
+ *   the limited one only below its limit; when that one was full, the others (which have no limit
+ *   a transient extra count could trip) are decremented again. When both have limits, they are
+ *   counted in one transaction that a full window rolls back. Rows are always taken in the same
+ *   order (day, then minute), so that two admissions never deadlock.
  * - `ProcessRateLimitStore`: the counters of this process in memory, where admission costs no I/O,
  *   written every second and when the service closes (a crash forgets at most the last second);
  *   counters of an organization not yet seen are read on first use. Exact only while ONE process
@@ -76,6 +78,14 @@ const HIT_UNLIMITED = `INSERT INTO rate_counters (org_id, endpoint, win, window_
     SET count = CASE WHEN rate_counters.window_start = excluded.window_start THEN rate_counters.count + 1 ELSE 1 END,
         window_start = excluded.window_start
   RETURNING count`;
+/** Every window counted in one statement; the window named by the last-but-one parameter only below its limit (the last). */
+const HIT_ONE_LIMITED = (windows: number) => `INSERT INTO rate_counters (org_id, endpoint, win, window_start, count) VALUES ${Array(windows).fill('(?, ?, ?, ?, 1)').join(', ')}
+  ON CONFLICT (org_id, endpoint, win) DO UPDATE
+    SET count = CASE WHEN rate_counters.window_start = excluded.window_start THEN rate_counters.count + 1 ELSE 1 END,
+        window_start = excluded.window_start
+  WHERE rate_counters.win <> ? OR rate_counters.window_start <> excluded.window_start OR rate_counters.count < ?
+  RETURNING win, count`;
+const UNCOUNT = 'UPDATE rate_counters SET count = count - 1 WHERE org_id = ? AND endpoint = ? AND win = ? AND window_start = ? AND count > 0';
 const COUNT_OF = 'SELECT window_start, count FROM rate_counters WHERE org_id = ? AND endpoint = ? AND win = ? LIMIT 1';
 
 export class SharedRateLimitStore implements RateLimitStore {
@@ -86,16 +96,22 @@ export class SharedRateLimitStore implements RateLimitStore {
     if (zero) return { ok: false, window: zero.window, count: await this.countIn(orgId, endpoint, zero) };
     const limited = checks.filter((c) => c.limit !== Infinity);
     if (limited.length === 1) {
-      // One window can refuse (the common case: no day limit): count it first, then the others,
-      // which cannot refuse, so nothing ever needs rolling back. Two statements, no transaction.
+      // One window can refuse (the common case: no day limit): one statement counts every window,
+      // the limited one only when it has room. When it had none, the others, which have no limit
+      // to guard, are uncounted again at once. One round trip per admission, no transaction.
       const first = limited[0]!;
-      const row = await this.engine.get<{ count: number }>(HIT_LIMITED, [orgId, endpoint, first.window, first.start, first.limit]);
-      if (!row) return { ok: false, window: first.window, count: first.limit };
-      const counts: Partial<Record<WindowName, number>> = { [first.window]: row.count };
+      const sql = HIT_ONE_LIMITED(checks.length);
+      const params: (string | number)[] = [];
+      for (const c of checks) params.push(orgId, endpoint, c.window, c.start);
+      params.push(first.window, first.limit);
+      const rows = await this.engine.all<{ win: WindowName; count: number }>(sql, params);
+      const counts: Partial<Record<WindowName, number>> = {};
+      for (const r of rows) counts[r.win] = r.count;
+      if (counts[first.window] !== undefined) return { ok: true, counts };
       for (const c of checks) {
-        if (c !== first) counts[c.window] = (await this.engine.get<{ count: number }>(HIT_UNLIMITED, [orgId, endpoint, c.window, c.start]))!.count;
+        if (c !== first) await this.engine.run(UNCOUNT, [orgId, endpoint, c.window, c.start]);
       }
-      return { ok: true, counts };
+      return { ok: false, window: first.window, count: first.limit };
     }
     try {
       return await this.engine.transaction(async (tx) => {

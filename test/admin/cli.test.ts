@@ -52,7 +52,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe('admin command line', () => {
+// Every test runs command line processes (a few seconds each on a busy small machine).
+describe('admin command line', { timeout: 120_000 }, () => {
   it('works through the npm script and prints exactly one JSON object', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'org', 'create', '--name', 'Acme'], { cwd: root, env });
     expect(stdout.trim().split('\n')).toHaveLength(1);
@@ -215,6 +216,6 @@ describe.each(await engineCases())('admin command line on the $title engine', (c
       const list = await adminIn(cliEnv, 'org', 'list');
       expect(list.json.organizations).toContainEqual(expect.objectContaining({ org_id: org.org_id, tier: 'scale', credit_balance_usd: 2.5 }));
       expect((await adminIn(cliEnv, 'key', 'revoke', '--key-id', 'nope')).code).toBe(1);
-    });
+    }, 120_000); // a dozen command line processes, one after the other
   });
 });

@@ -115,7 +115,7 @@ it('says what is wrong on bad usage and exits 2', async () => {
   r = await runCli(['import', '/no/such/path'], { STUDY_API_KEY: 'k' });
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/no such file/i);
-});
+}, 120_000); // four command line processes, one after the other
 
 it('fails every item clearly with a wrong key', async () => {
   const src = tempDataDir();
