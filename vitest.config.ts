@@ -6,7 +6,8 @@ import { POSTGRES_HINT, postgresAvailability } from './test/helpers/databases.ts
  * storage (API, realtime, billing, admin, jobs) again with each server on a fresh PostgreSQL
  * database (TEST_ENGINE=postgres, see test/helpers/server.ts). Without a reachable PostgreSQL
  * (TEST_DATABASE_URL, default postgres://127.0.0.1:5432/test) that project is left out, saying
- * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails.
+ * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails. `cluster` runs three
+ * instances on PostgreSQL and Redis per file, after the other two.
  */
 const STORAGE_SUITES = [
   'test/journals/!(read-model).test.ts',
@@ -21,6 +22,8 @@ const STORAGE_SUITES = [
   'test/flashcards-api/**/*.test.ts',
 ];
 
+const CLUSTER_SUITES = ['test/cluster/**/*.test.ts'];
+
 /** Suites that already run each case on both engines themselves (engineCases). */
 const ENGINE_PARAMETERIZED = ['test/journals/commit.test.ts'];
 
@@ -33,7 +36,7 @@ export default defineConfig({
     // Suites start real servers and child processes; two workers match the 2-core machines.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], env: { TEST_ENGINE: 'sqlite' } } },
+      { extends: true, test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: CLUSTER_SUITES, env: { TEST_ENGINE: 'sqlite' } } },
       ...(postgres.url
         ? [
             {
@@ -42,6 +45,9 @@ export default defineConfig({
             },
           ]
         : []),
+      // Three instances per file as child processes: run after the others, so that their load does
+      // not starve the suites that bound latencies (the cluster files skip themselves without engines).
+      { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -41,6 +41,7 @@ export class RemoteOrigin {
   constructor(readonly broadcast: boolean) {}
 }
 const REMOTE = new RemoteOrigin(true);
+const QUIET_REMOTE = new RemoteOrigin(false);
 
 export type CloseListener = (reason: string) => void;
 export type CommittedListener = (update: Uint8Array, origin: unknown) => void;
@@ -252,7 +253,7 @@ export class LiveJournal {
   /** Committed updates of another instance, revisions from `first` (the bus). */
   receiveRemote(first: number, updates: readonly Uint8Array[], broadcast = true): void {
     if (this.closed || this.broken) return;
-    const origin = broadcast ? REMOTE : new RemoteOrigin(false);
+    const origin = broadcast ? REMOTE : QUIET_REMOTE;
     updates.forEach((update, i) => {
       const revision = first + i;
       if (revision > this.revision && !this.ahead.has(revision)) this.ahead.set(revision, { update, origin, applied: false });
@@ -310,7 +311,7 @@ export class LiveJournal {
           for (const l of [...this.committedListeners]) l(snapshot.data, REMOTE);
         }
         for (const u of updates) {
-          if (u.revision > this.revision && !this.ahead.has(u.revision)) this.ahead.set(u.revision, { update: u.data, origin: REMOTE, applied: false });
+          if (u.revision > this.revision && !this.ahead.has(u.revision)) this.ahead.set(u.revision, { update: u.data, origin: u.quiet ? QUIET_REMOTE : REMOTE, applied: false });
         }
         if (updates.length === 0 && !snapshot && this.ahead.size > 0 && !this.ahead.has(this.revision + 1)) {
           // The log has nothing between: the journal was deleted, or this instance's state is off.

@@ -236,7 +236,7 @@ export class JournalService {
           await charge?.(tx);
           if (apply) {
             updates ??= live.captureChanges(() => live.doc.transact((tr) => applyPlan(live, plan.actions, tr, newId), origin));
-            const last = await this.store.appendUpdates(tx, row.seq, updates);
+            const last = await this.store.appendUpdates(tx, row.seq, updates, !req.sync_realtime_state);
             if (last === undefined) throw notFound('Journal');
             revision = last;
           }

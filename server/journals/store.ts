@@ -26,6 +26,13 @@ export interface StoredState {
   revision: number;
 }
 
+export interface LoggedUpdate {
+  revision: number;
+  data: Uint8Array;
+  /** 1: written by a REST edit with sync_realtime_state false. */
+  quiet: number;
+}
+
 const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision';
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
@@ -97,7 +104,7 @@ export class JournalStore {
    * What another writer committed after `after`, up to `upTo`: the stored snapshot when it is
    * newer than `after` (the log before it is gone), then the logged updates past both, in order.
    */
-  stateAfter(seq: number, after: number, upTo: number): Promise<{ snapshot?: { revision: number; data: Uint8Array }; updates: { revision: number; data: Uint8Array }[] }> {
+  stateAfter(seq: number, after: number, upTo: number): Promise<{ snapshot?: { revision: number; data: Uint8Array }; updates: LoggedUpdate[] }> {
     return this.engine.transaction(async (tx) => {
       const snap = await tx.get<{ revision: number }>('SELECT revision FROM journal_snapshots WHERE journal_seq = ?', [seq]);
       let snapshot: { revision: number; data: Uint8Array } | undefined;
@@ -110,9 +117,9 @@ export class JournalStore {
   }
 
   /** Updates with revisions in (after, upTo], in order (catching up on other writers). */
-  async updatesBetween(seq: number, after: number, upTo: number, q: Queryable = this.engine): Promise<{ revision: number; data: Uint8Array }[]> {
-    return q.all<{ revision: number; data: Buffer }>(
-      'SELECT revision, data FROM journal_updates WHERE journal_seq = ? AND revision > ? AND revision <= ? ORDER BY revision',
+  async updatesBetween(seq: number, after: number, upTo: number, q: Queryable = this.engine): Promise<LoggedUpdate[]> {
+    return q.all<LoggedUpdate>(
+      'SELECT revision, data, quiet FROM journal_updates WHERE journal_seq = ? AND revision > ? AND revision <= ? ORDER BY revision',
       [seq, after, upTo],
     );
   }
@@ -120,8 +127,9 @@ export class JournalStore {
   /**
    * Appends updates to a journal's log, in order, with the next revisions of the journal (taken
    * under its row lock). Returns the last revision written, or undefined when the journal is gone.
+   * `quiet`: a REST edit with sync_realtime_state false, not pushed to editors (on any instance).
    */
-  async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[]): Promise<number | undefined> {
+  async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[], quiet = false): Promise<number | undefined> {
     if (updates.length === 0) return undefined;
     const bumped = await q.get<{ revision: number }>('UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision', [
       updates.length,
@@ -133,8 +141,8 @@ export class JournalStore {
     for (let start = 0; start < updates.length; start += INSERT_CHUNK) {
       const chunk = updates.slice(start, start + INSERT_CHUNK);
       const params: (number | Uint8Array)[] = [];
-      chunk.forEach((u, i) => params.push(seq, first + start + i, u));
-      await q.run(`INSERT INTO journal_updates (journal_seq, revision, data) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`, params);
+      chunk.forEach((u, i) => params.push(seq, first + start + i, u, quiet ? 1 : 0));
+      await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, params);
     }
     return bumped.revision;
   }

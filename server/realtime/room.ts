@@ -4,7 +4,7 @@
  * everything it sends is already in the store.
  */
 import * as awarenessProtocol from 'y-protocols/awareness';
-import { RestOrigin, type LiveJournal } from '../journals/live.ts';
+import { RemoteOrigin, RestOrigin, type LiveJournal } from '../journals/live.ts';
 import type { RoomAwarenessView } from './awareness-guard.ts';
 import { closeCodeForUnload } from './close-codes.ts';
 import type { Connection } from './connection.ts';
@@ -76,7 +76,7 @@ export class Room {
    * they get it with their next sync exchange (reconnect or resync). See docs/realtime.md.
    */
   private readonly onUpdate = (update: Uint8Array, origin: unknown): void => {
-    if (origin instanceof RestOrigin && !origin.broadcast) return;
+    if ((origin instanceof RestOrigin || origin instanceof RemoteOrigin) && !origin.broadcast) return;
     if (this.connections.size === 0) return;
     const message = encodeUpdate(update);
     for (const c of this.connections) if (c !== origin) c.send(message);

@@ -224,4 +224,12 @@ export const migrations: readonly Migration[] = [
   );
   `,
   },
+  // an update written by a REST edit with sync_realtime_state false: other instances catching up
+  // from the log must not push it to their editors either
+  {
+    name: 'journal-updates-quiet',
+    sql: `
+  ALTER TABLE journal_updates ADD COLUMN quiet INTEGER NOT NULL DEFAULT 0;
+  `,
+  },
 ];

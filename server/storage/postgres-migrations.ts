@@ -254,4 +254,12 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   );
   `,
   },
+  // an update written by a REST edit with sync_realtime_state false: other instances catching up
+  // from the log must not push it to their editors either
+  {
+    name: 'journal-updates-quiet',
+    sql: `
+  ALTER TABLE journal_updates ADD COLUMN quiet BIGINT NOT NULL DEFAULT 0;
+  `,
+  },
 ];

@@ -119,6 +119,11 @@ describe.skipIf(!!avail.skipReason)('cluster: editors and REST clients on three 
     const quiet = await A.client.edit(id, [{ type: 'update_node', nodeId: ids[2], nodeType: 'paragraph', params: [{ content: 'Quiet on A' }] }], { sync_realtime_state: false });
     expect(quiet.status).toBe(200);
     for (const i of [B, C, A]) expect((await restTexts(i.client, id))[2], `GET model on ${i.name} right after the quiet edit`).toBe('Quiet on A');
+    // ... and, as on one instance, it is not pushed to the editors connected now, wherever they are.
+    const marker = await C.client.edit(id, [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: 'After the quiet edit' }] }]);
+    expect(marker.status).toBe(200);
+    await waitFor(() => [...eds, onA].every((e) => editorBlocks(e).some((b) => b.text === 'After the quiet edit')), 'a later broadcast edit everywhere', 20_000);
+    for (const e of [...eds, onA]) expect(blockText(e, ids[2]!), 'the quiet edit on a connected editor').not.toBe('Quiet on A');
   });
 
   it("an editor's update on B reaches C, and every instance's REST read as soon as B's other editor sees it", { timeout: 90_000 }, async () => {
