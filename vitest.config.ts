@@ -3,19 +3,20 @@ import { POSTGRES_HINT, postgresAvailability } from './test/helpers/databases.ts
 
 /**
  * Two projects: `sqlite` runs every suite; `postgres` runs the suites that go through the service's
- * storage (API, realtime, billing, admin, jobs) again with each server on a fresh PostgreSQL
+ * storage (API, realtime, billing, admin, jobs; not those about conversion time limits and event
+ * loop latency, which measure CPU, not storage) again with each server on a fresh PostgreSQL
  * database (TEST_ENGINE=postgres, see test/helpers/server.ts). Without a reachable PostgreSQL
  * (TEST_DATABASE_URL, default postgres://127.0.0.1:5432/test) that project is left out, saying
  * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails. `cluster` runs three
  * instances on PostgreSQL and Redis per file, after the other two.
  */
 const STORAGE_SUITES = [
-  'test/journals/!(read-model).test.ts',
+  'test/journals/!(read-model|large-markdown).test.ts',
   'test/realtime/**/*.test.ts',
   'test/billing/**/*.test.ts',
   'test/admin/**/*.test.ts',
   'test/cli/**/*.test.ts',
-  'test/security/hostile-*.test.ts',
+  'test/security/hostile-journal.test.ts',
   'test/webhooks/**/*.test.ts',
   'test/practice-api/**/*.test.ts',
   'test/video-api/**/*.test.ts',
@@ -41,13 +42,21 @@ export default defineConfig({
         ? [
             {
               extends: true as const,
-              test: { ...shared, name: 'postgres', include: STORAGE_SUITES, exclude: ENGINE_PARAMETERIZED, env: { TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgres.url } },
+              test: {
+                ...shared,
+                name: 'postgres',
+                include: STORAGE_SUITES,
+                exclude: ENGINE_PARAMETERIZED,
+                env: { TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgres.url },
+                // After the sqlite project, not beside it: two projects at once on two cores starve the
+                // suites that bound event-loop latency and conversion time.
+                sequence: { groupOrder: 1 },
+              },
             },
           ]
         : []),
-      // Three instances per file as child processes: run after the others, so that their load does
-      // not starve the suites that bound latencies (the cluster files skip themselves without engines).
-      { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 1 } } },
+      // Three instances per file as child processes: last, alone (the files skip themselves without engines).
+      { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -45,25 +45,24 @@ export class IdempotencyStore {
   }
 
   /**
-   * Records the response inside the effect's transaction `q`. When a concurrent request with the
-   * same key (on this instance or another) recorded first, throws IdempotencyRace so that the
-   * effect rolls back; the caller then answers with the recorded response.
+   * Takes the key for this request, first thing in the effect's transaction `q`, so that a
+   * concurrent request with the same key (on this instance or another) is found out before any
+   * effect: on PostgreSQL the second insert waits for the first transaction and then does nothing;
+   * IdempotencyRace is thrown and the caller answers with the recorded response.
    */
-  async save(q: Queryable, keyId: string, idemKey: string, requestHash: string, res: StoredResponse): Promise<void> {
+  async claim(q: Queryable, keyId: string, idemKey: string, requestHash: string): Promise<void> {
     const now = new Date();
     await q.run('DELETE FROM idempotency_records WHERE created_at < ?', [new Date(now.getTime() - IDEMPOTENCY_TTL_HOURS * 3600_000).toISOString()]);
     const { changes } = await q.run(
-      'INSERT INTO idempotency_records (key_id, idem_key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      [
-      keyId,
-      idemKey,
-      requestHash,
-      res.status,
-      JSON.stringify(res.body),
-      now.toISOString(),
-      ],
+      `INSERT INTO idempotency_records (key_id, idem_key, request_hash, status, response, created_at) VALUES (?, ?, ?, 0, '', ?) ON CONFLICT DO NOTHING`,
+      [keyId, idemKey, requestHash, now.toISOString()],
     );
     if (changes === 0) throw new IdempotencyRace();
+  }
+
+  /** Records the response of a claimed key, in the same transaction. */
+  async save(q: Queryable, keyId: string, idemKey: string, res: StoredResponse): Promise<void> {
+    await q.run('UPDATE idempotency_records SET status = ?, response = ? WHERE key_id = ? AND idem_key = ?', [res.status, JSON.stringify(res.body), keyId, idemKey]);
   }
 }
 

@@ -232,7 +232,9 @@ export class JournalService {
       let response: StoredResponse;
       try {
         response = await this.engine.transaction(async (tx) => {
-          // First, so that a refused charge (402) leaves the Y.Doc untouched. A replay above pays nothing.
+          const record = idempotency && !req.dry_run;
+          if (record) await this.idempotency.claim(tx, p.keyId, idempotency.key, idempotency.hash);
+          // Before the change, so that a refused charge (402) leaves the Y.Doc untouched. A replay above pays nothing.
           await charge?.(tx);
           if (apply) {
             updates ??= live.captureChanges(() => live.doc.transact((tr) => applyPlan(live, plan.actions, tr, newId), origin));
@@ -241,12 +243,13 @@ export class JournalService {
             revision = last;
           }
           const res = { status: 200, body: this.editBody(req, plan.results, plan.failed, revision, apply) };
-          if (idempotency && !req.dry_run) await this.idempotency.save(tx, p.keyId, idempotency.key, idempotency.hash, res);
+          if (record) await this.idempotency.save(tx, p.keyId, idempotency.key, res);
           return res;
         });
       } catch (err) {
         // The store rolled back, but the Y.Doc cannot: the journal reloads from the store.
         if (updates) live.abandonOwn(err);
+        // The same key committed first elsewhere (found before anything was changed here).
         if (err instanceof IdempotencyRace && idempotency) {
           const replay = await this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
           if (replay) return replay;
