@@ -8,19 +8,18 @@
  * cache of the process, whatever the number of keys or organizations. A request that starts
  * CHANGE_CHECK_MS after such a change committed sees it (the check is awaited when due).
  *
- * The counter is a row of `rate_counters` under an organization id no organization has (''): the
- * schema has no other place for it, and usage reports and rate-limit stores only ever read rows of
- * real organizations. Changes that happen on every request (debits, read charges) do not bump it:
- * a hot row would serialize every instance; caches of balances expire instead (BillingService).
+ * The counter is the row 'caches' of `store_changes`. Changes that happen on every request (debits,
+ * read charges) do not bump it: a hot row would serialize every instance; caches of balances
+ * expire instead (BillingService).
  */
 import type { Queryable } from '../storage/engine.ts';
 
 /** Another process's changes reach this process's caches within this long. */
 export const CHANGE_CHECK_MS = 20;
 
-const READ_COUNTER = "SELECT count FROM rate_counters WHERE org_id = '' AND endpoint = 'change-counter' AND win = 'day' LIMIT 1";
-const BUMP_COUNTER = `INSERT INTO rate_counters (org_id, endpoint, win, window_start, count) VALUES ('', 'change-counter', 'day', 0, 1)
-  ON CONFLICT (org_id, endpoint, win) DO UPDATE SET count = rate_counters.count + 1`;
+const READ_COUNTER = "SELECT version FROM store_changes WHERE name = 'caches'";
+const BUMP_COUNTER = `INSERT INTO store_changes (name, version) VALUES ('caches', 1)
+  ON CONFLICT (name) DO UPDATE SET version = store_changes.version + 1`;
 
 /** Records a change other processes' caches must see; run it in the transaction of the change. */
 export async function noteChange(q: Queryable): Promise<void> {
@@ -44,8 +43,8 @@ export class ChangeWatch {
 
   private async read(startedAt: number): Promise<number> {
     try {
-      const row = await this.q.get<{ count: number }>(READ_COUNTER);
-      this.version = row?.count ?? 0;
+      const row = await this.q.get<{ version: number }>(READ_COUNTER);
+      this.version = row?.version ?? 0;
       // The time the read started: a change committed before then is in what it read.
       this.checkedAt = startedAt;
       return this.version;

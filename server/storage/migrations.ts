@@ -232,4 +232,14 @@ export const migrations: readonly Migration[] = [
   ALTER TABLE journal_updates ADD COLUMN quiet INTEGER NOT NULL DEFAULT 0;
   `,
   },
+  // counters of changes other processes' caches must see (server/auth/changes.ts)
+  {
+    name: 'store-changes',
+    sql: `
+  CREATE TABLE store_changes (
+    name TEXT PRIMARY KEY,
+    version INTEGER NOT NULL
+  );
+  `,
+  },
 ];

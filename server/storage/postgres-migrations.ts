@@ -262,4 +262,14 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   ALTER TABLE journal_updates ADD COLUMN quiet BIGINT NOT NULL DEFAULT 0;
   `,
   },
+  // counters of changes other processes' caches must see (server/auth/changes.ts)
+  {
+    name: 'store-changes',
+    sql: `
+  CREATE TABLE store_changes (
+    name TEXT COLLATE "C" PRIMARY KEY,
+    version BIGINT NOT NULL
+  );
+  `,
+  },
 ];
