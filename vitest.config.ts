@@ -2,13 +2,14 @@ import { defineConfig } from 'vitest/config';
 import { POSTGRES_HINT, postgresAvailability } from './test/helpers/databases.ts';
 
 /**
- * Two projects: `sqlite` runs every suite; `postgres` runs the suites that go through the service's
+ * Projects: `sqlite` runs every suite; `postgres` runs the suites that go through the service's
  * storage (API, realtime, billing, admin, jobs; not those about conversion time limits and event
  * loop latency, which measure CPU, not storage) again with each server on a fresh PostgreSQL
  * database (TEST_ENGINE=postgres, see test/helpers/server.ts). Without a reachable PostgreSQL
  * (TEST_DATABASE_URL, default postgres://127.0.0.1:5432/test) that project is left out, saying
- * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails. `cluster` runs three
- * instances on PostgreSQL and Redis per file, after the other two.
+ * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails. `latency` runs the
+ * suites that bound latencies alone, `cluster` three instances on PostgreSQL and Redis per file.
+ * The projects run one after another (sequence.groupOrder).
  */
 const STORAGE_SUITES = [
   'test/journals/!(read-model|large-markdown).test.ts',
@@ -24,6 +25,12 @@ const STORAGE_SUITES = [
 ];
 
 const CLUSTER_SUITES = ['test/cluster/**/*.test.ts'];
+/**
+ * Suites that bound event-loop latency (/healthz under 250 ms while hostile input is in flight) or
+ * conversion time: they run alone, one file at a time, so that what they measure is the service,
+ * not the other suites sharing the two cores.
+ */
+const LATENCY_SUITES = ['test/security/hostile-rest.test.ts', 'test/security/hostile-editors.test.ts', 'test/realtime/hostile-rate.test.ts', 'test/journals/large-markdown.test.ts'];
 
 /** Suites that already run each case on both engines themselves (engineCases). */
 const ENGINE_PARAMETERIZED = ['test/journals/commit.test.ts'];
@@ -37,7 +44,11 @@ export default defineConfig({
     // Suites start real servers and child processes; two workers match the 2-core machines.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: CLUSTER_SUITES, env: { TEST_ENGINE: 'sqlite' } } },
+      { extends: true, test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...CLUSTER_SUITES, ...LATENCY_SUITES], env: { TEST_ENGINE: 'sqlite' } } },
+      {
+        extends: true,
+        test: { ...shared, name: 'latency', include: LATENCY_SUITES, env: { TEST_ENGINE: 'sqlite' }, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
       ...(postgres.url
         ? [
             {
@@ -46,17 +57,17 @@ export default defineConfig({
                 ...shared,
                 name: 'postgres',
                 include: STORAGE_SUITES,
-                exclude: ENGINE_PARAMETERIZED,
+                exclude: [...ENGINE_PARAMETERIZED, ...LATENCY_SUITES],
                 env: { TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgres.url },
                 // After the sqlite project, not beside it: two projects at once on two cores starve the
                 // suites that bound event-loop latency and conversion time.
-                sequence: { groupOrder: 1 },
+                sequence: { groupOrder: 2 },
               },
             },
           ]
         : []),
       // Three instances per file as child processes: last, alone (the files skip themselves without engines).
-      { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 3 } } },
     ],
   },
 });
