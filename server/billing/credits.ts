@@ -17,6 +17,7 @@ import { HttpError } from '../http/errors.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
 import { usd } from './prices.ts';
+import { Serial } from './serial.ts';
 
 export class InsufficientCredit extends HttpError {
   constructor(balanceMicros: number, requiredMicros: number) {
@@ -63,7 +64,7 @@ export class CreditLedger {
   private readonly pending = new Map<string, number>();
   /** orgId -> micro-dollars of reads a flush is writing now (still counted until it commits). */
   private readonly flushing = new Map<string, number>();
-  private flushRun: Promise<void> | undefined;
+  private readonly flushes = new Serial();
 
   /**
    * @param onStoredChange told after each committed change of an organization's stored balance
@@ -142,17 +143,7 @@ export class CreditLedger {
    * takes the balance to zero, never below. On failure the charges stay pending.
    */
   flush(): Promise<void> {
-    // Started at once when none runs, so that a close of the engine asked for right after waits for it.
-    const run = this.flushRun ? this.flushRun.then(() => this.flushOnce()) : this.flushOnce();
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.flushRun = settled;
-    void settled.then(() => {
-      if (this.flushRun === settled) this.flushRun = undefined;
-    });
-    return run;
+    return this.flushes.run(() => this.flushOnce());
   }
 
   private async flushOnce(): Promise<void> {

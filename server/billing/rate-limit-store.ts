@@ -22,6 +22,7 @@
  */
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { WindowName } from './limits.ts';
+import { Serial } from './serial.ts';
 
 export interface WindowCheck {
   window: WindowName;
@@ -165,7 +166,7 @@ export class ProcessRateLimitStore implements RateLimitStore {
   private readonly entries = new Map<string, Map<string, Entry>>();
   private readonly loading = new Map<string, Promise<Entry>>();
   private readonly dirty = new Set<Entry>();
-  private flushRun: Promise<void> | undefined;
+  private readonly flushes = new Serial();
 
   constructor(readonly engine: StorageEngine) {}
 
@@ -232,17 +233,7 @@ export class ProcessRateLimitStore implements RateLimitStore {
 
   /** Writes the changed counters in one transaction; flushes never overlap. On failure they stay dirty. */
   flush(): Promise<void> {
-    // Started at once when none runs, so that a close of the engine asked for right after waits for it.
-    const run = this.flushRun ? this.flushRun.then(() => this.flushOnce()) : this.flushOnce();
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.flushRun = settled;
-    void settled.then(() => {
-      if (this.flushRun === settled) this.flushRun = undefined;
-    });
-    return run;
+    return this.flushes.run(() => this.flushOnce());
   }
 
   private async flushOnce(): Promise<void> {
