@@ -111,6 +111,17 @@ describe('rubric grading of text', () => {
     expect(frq('It dissolves in water.', { correct_answer: 'does not dissolve in water' }).score).toBe(0);
   });
 
+  it('does not count a reference inside a longer name of something else', () => {
+    const g = (u: string, ref: string) => frq(u, { correct_answer: ref });
+    expect(g('subthalamic nucleus', 'nucleus').score).toBe(0);
+    expect(g('subthalamic nucleus', 'nucleus').explanation).toContain('"subthalamic nucleus" names something else');
+    expect(g('George Washington Carver', 'George Washington').score).toBe(0);
+    // Another name of the same thing, or the reference among other words, still counts.
+    expect(g('cell nucleus', 'nucleus').score).toBe(1);
+    expect(g('the nucleus of the cell', 'nucleus').score).toBe(1);
+    expect(g('George Washington', 'Washington').score).toBe(1);
+  });
+
   it('uses the reference answer sentence by sentence when there is no rubric', () => {
     const g = frq('Plants make glucose from light.', { correct_answer: 'Plants make glucose from light. They release oxygen.' });
     expect(g).toMatchObject({ score: 1, max_score: 2 });

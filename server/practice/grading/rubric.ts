@@ -7,6 +7,7 @@
  */
 import type { GradeResult } from '../types.ts';
 import { GradingInputError } from './errors.ts';
+import { longerTerm } from './longer-term.ts';
 import { clauses, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from './text.ts';
 
 export interface Concept {
@@ -73,6 +74,8 @@ interface VariantResult {
   coverage: number;
   contradicted: boolean;
   matches: WordMatch[];
+  /** A longer name of something else that holds the reference's words (reference answers only). */
+  otherTerm?: string;
 }
 
 /** A distinct word of the answer at its first occurrence (clause, index within the clause). */
@@ -140,7 +143,10 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   const lines: string[] = [];
   let score = 0;
   for (const c of concepts) {
-    const results = c.variants.map((v) => judge(v, userClauses, answer));
+    const results = c.variants.map((v) => {
+      const otherTerm = fromReference ? firstLongerTerm(v, userClauses) : null;
+      return otherTerm ? { coverage: 0, contradicted: false, matches: [], otherTerm } : judge(v, userClauses, answer);
+    });
     const best = results.reduce((a, b) => (score01(b) > score01(a) ? b : a));
     const fraction = score01(best);
     const got = c.points * fraction;
@@ -156,6 +162,9 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     } else if (fraction > 0) {
       met.push(`${c.text} (partly)`);
       lines.push(`Partly met: ${label}.`);
+    } else if (best.otherTerm) {
+      missed.push(c.text);
+      lines.push(`Missed: ${label} — "${best.otherTerm}" names something else.`);
     } else {
       missed.push(c.text);
       lines.push(`Missed: ${label}.`);
@@ -170,6 +179,15 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     missed,
     explanation: `${fmt(score)} of ${fmt(max)} point(s). ${lines.join(' ')}`,
   };
+}
+
+function firstLongerTerm(variant: string, userClauses: string[][]): string | null {
+  const words = content(tokenize(variant));
+  for (const clause of userClauses) {
+    const term = longerTerm(words, clause);
+    if (term) return term;
+  }
+  return null;
 }
 
 function score01(r: VariantResult): number {
