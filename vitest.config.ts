@@ -22,6 +22,7 @@ const STORAGE_SUITES = [
   'test/practice-api/**/*.test.ts',
   'test/video-api/**/*.test.ts',
   'test/flashcards-api/**/*.test.ts',
+  'test/ops/**/*.test.ts',
 ];
 
 const CLUSTER_SUITES = ['test/cluster/**/*.test.ts'];
@@ -43,12 +44,15 @@ export default defineConfig({
   test: {
     // Suites start real servers and child processes; two workers match the 2-core machines.
     maxWorkers: 2,
+    globalSetup: ['test/helpers/build-server.ts'],
     projects: [
       // First, on a quiet machine: what the other groups leave behind (child processes exiting,
       // databases being dropped) still takes CPU when the next group starts.
       {
         extends: true,
-        test: { ...shared, name: 'latency', include: LATENCY_SUITES, env: { TEST_ENGINE: 'sqlite' }, fileParallelism: false, sequence: { groupOrder: 0 } },
+        // A latency bound measured on a shared 2-core machine can be crossed once by a neighbour's
+        // burst; a real stall crosses it every time, so a failed case is measured twice more.
+        test: { ...shared, name: 'latency', include: LATENCY_SUITES, env: { TEST_ENGINE: 'sqlite' }, fileParallelism: false, retry: 2, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,

@@ -1,7 +1,7 @@
 /**
  * Billing overhead benchmark: a small content read (GET /v1/journals/content/{id}, markdown
  * cached) through the real app, with authentication, rate limiting and metering, against the same
- * journal routes mounted without them (a fixed principal, no meter) on the same service context,
+ * app with them replaced by a fixed principal (createApp's `admission`) on the same service context,
  * in the same run. Rounds run in back-to-back pairs, alternating which goes first, so machine noise
  * hits both alike; the ratio is the median of the pairs' ratios. Goal: ratio <= 1.10. Bounded to
  * about 25 s.
@@ -12,36 +12,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { createApp, createContext, MAX_BODY_BYTES, type ServiceContext } from '../server/app.ts';
+import { createApp, createContext, type ServiceContext } from '../server/app.ts';
 import { createApiKey, createOrganization, resolveApiKey, resolveApiKeyNow, type Principal } from '../server/auth/keys.ts';
 import { loadConfig } from '../server/config.ts';
-import { errorHandler, HttpError } from '../server/http/errors.ts';
-import { requestContext } from '../server/http/middleware.ts';
-import { journalRoutes } from '../server/journals/routes.ts';
 
 const ROUND_REQUESTS = 400;
 const CONCURRENCY = 8;
 const MAX_PAIRS = 30;
 const DEADLINE_MS = 20_000;
 
-/** The journal routes with authentication, limits and metering bypassed. */
+/** The same app with authentication, limits and metering replaced by a fixed caller. */
 function bypassApp(ctx: ServiceContext, principal: Principal): express.Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.set('query parser', 'simple');
-  app.use(requestContext(ctx.logger));
-  const v1 = express.Router();
-  v1.use((req, _res, next) => {
-    req.principal = principal;
-    next();
-  });
-  v1.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
-  v1.use(journalRoutes(ctx.journals));
-  app.use('/v1', v1);
-  app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
-  app.use(errorHandler(ctx.logger));
-  return app;
+  return createApp(ctx, [
+    (req, _res, next) => {
+      req.principal = principal;
+      next();
+    },
+  ]);
 }
 
 async function listen(app: express.Express): Promise<{ server: http.Server; url: string }> {

@@ -35,7 +35,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import * as Y from 'yjs';
 import { createApiKey, createOrganization } from '../server/auth/keys.ts';
-import { openStorageEngine } from '../server/storage/engine.ts';
+import { openStorageEngine } from '../server/storage/open.ts';
 import { startChildServer, type ChildServer } from '../test/helpers/child-server.ts';
 import { freshPostgres, postgresAvailability, type FreshPostgres } from '../test/helpers/databases.ts';
 import { percentile, RawEditor, textOf } from './realtime.ts';

@@ -41,7 +41,7 @@ import WebSocket from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { createApiKey, createOrganization } from '../server/auth/keys.ts';
-import { openStorageEngine } from '../server/storage/engine.ts';
+import { openStorageEngine } from '../server/storage/open.ts';
 import { startChildServer } from '../test/helpers/child-server.ts';
 import { percentile, RawEditor } from './realtime.ts';
 

@@ -196,7 +196,7 @@ export async function benchRealtime(): Promise<Record<string, number>> {
       });
       await until(() => providers.every((p) => p.synced));
       const ms = await fanOut(ctx, providers.map((p) => p.doc), id, firstBlock, 41);
-      figures.rest_to_100_providers_median_ms = percentile(ms.total, 50);
+      figures['rest_to_100_providers_median_ms (goal < 10)'] = percentile(ms.total, 50);
       figures.rest_to_100_providers_p99_ms = percentile(ms.total, 99);
       figures.rest_to_100_server_side_median_ms = percentile(ms.server, 50);
       figures.rest_to_100_server_side_p99_ms = percentile(ms.server, 99);

@@ -39,7 +39,8 @@ function journal(): PMJSON {
 
 export async function benchVideo(): Promise<Record<string, number>> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-video-'));
-  let peakRss = process.memoryUsage.rss();
+  const rssBefore = process.memoryUsage.rss();
+  let peakRss = rssBefore;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 20);
@@ -61,6 +62,8 @@ export async function benchVideo(): Promise<Record<string, number>> {
       video_progress_updates: updates,
       video_peak_rss_mb: mb(peakRss),
       video_peak_ffmpeg_rss_mb: mb(peakChildRssBytes()),
+      // What one render job adds: this process's growth while it ran, plus its ffmpeg children.
+      'video_job_peak_rss_mb (goal <= 300)': mb(peakRss - rssBefore + peakChildRssBytes()),
     };
   } finally {
     clearInterval(sampler);

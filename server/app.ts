@@ -2,28 +2,36 @@
  * Wires the service together: storage, domains, the HTTP app and the server. Used by main.ts,
  * by the tests (real server on an ephemeral port) and by the benchmarks.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { requireApiKey } from './auth/middleware.ts';
 import { systemClock, type Clock } from './billing/clock.ts';
 import { meterRequests } from './billing/middleware.ts';
+import { RefusalGuard } from './billing/refusal-guard.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { BillingService } from './billing/service.ts';
 import { ProcessRateLimitStore } from './billing/rate-limit-store.ts';
 import type { Config } from './config.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
+import { methodNotAllowed } from './http/allowed-methods.ts';
+import { JSON_TYPES, requireJsonBodies } from './http/content-type.ts';
 import { guardJsonBody } from './http/json-guard.ts';
 import { requestContext } from './http/middleware.ts';
+import { ServiceMetrics } from './ops/metrics.ts';
+import { opsRoutes, type Lifecycle } from './ops/routes.ts';
 import { JournalRegistry } from './journals/registry.ts';
 import { journalRoutes } from './journals/routes.ts';
+import { versionRoutes } from './journals/versions/routes.ts';
+import { VersionService } from './journals/versions/service.ts';
 import { MarkdownConverter } from './journals/markdown-offload.ts';
 import { WorkerPool } from './workers/pool.ts';
 import { JournalService } from './journals/service.ts';
 import { JournalStore } from './journals/store.ts';
 import { GroupCommitter } from './journals/group-commit.ts';
-import { RedisBus } from './cluster/bus.ts';
 import { flashcardRoutes } from './flashcards/routes.ts';
+import { FlashcardService } from './flashcards/service.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createAsyncDomains, type AsyncDomains } from './practice/domain.ts';
 import { practiceRoutes } from './practice/routes.ts';
@@ -31,13 +39,16 @@ import { CloseCode } from './realtime/close-codes.ts';
 import { EditorTokens, loadTokenSecret } from './realtime/credentials.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
-import { openStorageEngine, type StorageEngine } from './storage/engine.ts';
+import type { StorageEngine } from './storage/engine.ts';
+import { openStorageEngine } from './storage/open.ts';
 import { createVideoDomain } from './video/domain.ts';
-import { shutdownSpeech } from './video/engine/index.ts';
+import { shutdownSpeech } from './video/engine/speech.ts';
 import { videoRoutes } from './video/routes.ts';
 import type { VideoService } from './video/service.ts';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** This process among the instances on one store (the readiness probe's row). */
+const INSTANCE_ID = randomUUID();
 
 export interface ServiceContext {
   config: Config;
@@ -59,6 +70,12 @@ export interface ServiceContext {
   practice: AsyncDomains['practice'];
   /** Videos on the same job worker and outbox (server/video). */
   videos: VideoService;
+  /** Version history of journals (server/journals/versions). */
+  versions: VersionService;
+  /** GET /metrics (server/ops). */
+  metrics: ServiceMetrics;
+  /** Set when shutdown begins: GET /readyz answers 503 from then on. */
+  lifecycle: Lifecycle;
 }
 
 export interface ContextOptions {
@@ -78,7 +95,8 @@ export async function createContext(
   });
   const store = new JournalStore(engine);
   const committer = new GroupCommitter(engine, store);
-  const bus = config.cluster?.redisUrl ? new RedisBus(config.cluster.redisUrl, config.cluster.redisKeyPrefix, logger) : undefined;
+  // ioredis loads only for a cluster (REDIS_URL).
+  const bus = config.cluster?.redisUrl ? new (await import('./cluster/bus.ts')).RedisBus(config.cluster.redisUrl, config.cluster.redisKeyPrefix, logger) : undefined;
   const registry = new JournalRegistry(
     store,
     committer,
@@ -95,29 +113,41 @@ export async function createContext(
   const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
   const { jobs, webhooks, practice } = createAsyncDomains(engine, config, logger, journals, billing.credits);
   const videos = createVideoDomain(engine, config, logger, { journals, credits: billing.credits, jobs, webhooks });
-  return { config, logger, engine, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos };
+  const versions = new VersionService(engine, journals);
+  const metrics = new ServiceMetrics(engine, registry);
+  committer.onCommit = (seconds, updates) => metrics.observeCommit(seconds, updates);
+  return { config, logger, engine, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos, versions, metrics, lifecycle: { shuttingDown: false } };
 }
 
-export function createApp(ctx: ServiceContext): express.Express {
+/**
+ * @param admission what stands before the /v1 routes to know the caller and count the request:
+ *   by default the API key and billing (rate limits, flood guard, metering). The billing
+ *   benchmark replaces it with a fixed caller to measure what it costs; nothing else differs.
+ */
+export function createApp(
+  ctx: ServiceContext,
+  admission: express.RequestHandler[] = [requireApiKey(ctx.engine), meterRequests(ctx.billing, new RefusalGuard(ctx.config.refusedRequestsPerMinute))],
+): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(requestContext(ctx.logger));
-  app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
-  });
+  app.use(requestContext(ctx.logger, (req, res, seconds) => ctx.metrics.observeRequest(req, res, seconds)));
+  app.use(opsRoutes({ engine: ctx.engine, metrics: ctx.metrics, lifecycle: ctx.lifecycle, instance: INSTANCE_ID, metricsToken: ctx.config.metricsToken }));
   const v1 = express.Router();
-  v1.use(requireApiKey(ctx.engine));
-  v1.use(meterRequests(ctx.billing));
-  v1.use(express.json({ limit: MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] }));
+  for (const handler of admission) v1.use(handler);
+  v1.use(requireJsonBodies());
+  v1.use(express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES }));
   v1.use(guardJsonBody());
+  v1.use(methodNotAllowed(v1, { staticPaths: true }));
   v1.use(journalRoutes(ctx.journals));
+  v1.use(versionRoutes(ctx.versions));
   v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
-  v1.use(flashcardRoutes(ctx.journals, ctx.workers));
+  v1.use(flashcardRoutes(new FlashcardService(ctx.engine, ctx.journals, ctx.workers)));
   v1.use(billingRoutes(ctx.billing));
   v1.use(realtimeRoutes(ctx.journals, ctx.editorTokens, ctx.config.publicBaseUrl));
+  v1.use(methodNotAllowed(v1));
   app.use('/v1', v1);
   app.use((_req, _res, next) => next(new HttpError(404, 'Not found')));
   app.use(errorHandler(ctx.logger));
@@ -168,12 +198,37 @@ export async function startService(config: Config, logger?: Logger, options: Con
     ctx.billing,
   );
   realtime.attach(server);
+  ctx.metrics.watchEditors(() => realtime.connectionCount);
   ctx.jobs.start();
   ctx.webhooks.start();
+  // The trash sweep: purges journals trashed longer than TRASH_RETENTION_DAYS (each instance may
+  // run it; a purge of a journal already gone changes nothing). Failures wait for the next round.
+  const sweepTrash = () =>
+    ctx.journals.purgeTrash(config.trash.retentionMs).then(
+      (n) => n > 0 && ctx.logger.info({ purged: n }, 'trash sweep purged journals'),
+      (err) => ctx.logger.warn({ err: (err as Error).message }, 'trash sweep failed'),
+    );
+  const trashSweep = setInterval(() => void sweepTrash(), config.trash.sweepMs);
+  trashSweep.unref();
+  // Checkpoint versions of journals that went quiet after editing (docs/versions.md).
+  let checkpointing = false;
+  const checkpoint = () => {
+    if (checkpointing) return; // one round at a time
+    checkpointing = true;
+    ctx.versions
+      .checkpointQuiet(config.versionQuietMs)
+      .catch((err) => ctx.logger.warn({ err: (err as Error).message }, 'version checkpoints failed'))
+      .finally(() => (checkpointing = false));
+  };
+  const checkpoints = config.versionQuietMs > 0 ? setInterval(checkpoint, Math.max(1000, Math.min(60_000, config.versionQuietMs / 2))) : undefined;
+  checkpoints?.unref();
   let closing: Promise<void> | undefined;
   // Stop accepting, let in-flight requests finish, close editors (1001), compact, close storage.
   const close = () =>
     (closing ??= (async () => {
+      ctx.lifecycle.shuttingDown = true;
+      clearInterval(trashSweep);
+      clearInterval(checkpoints);
       realtime.stopAccepting();
       const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -49,6 +49,15 @@ const envSchema = z.object({
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
   WS_MAX_CONNECTIONS_PER_ORG: z.coerce.number().int().min(1).default(2000),
+  /** Flood guard: requests refused before doing any work (402, 405, 413, 415, 422) allowed per API key and minute, per instance. */
+  /** Trashed journals are purged with their history after this many days (0: at the next sweep), checked every TRASH_SWEEP_SECONDS. */
+  TRASH_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
+  TRASH_SWEEP_SECONDS: z.coerce.number().min(1).max(86_400).default(3600),
+  /** A journal edited and then quiet for this long gets an automatic version (a checkpoint); 0 = none. */
+  VERSION_QUIET_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
+  /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. Never logged. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
+  REFUSED_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   EDITOR_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
   /** Key that signs editor tokens (hex, at least 32 bytes); unset = a file in DATA_DIR, made on first start. */
   EDITOR_TOKEN_SECRET: z
@@ -116,6 +125,14 @@ export type Config = {
   wsMaxConnectionsPerJournal: number;
   wsMaxConnectionsPerOrg: number;
   editorTokenTtlSeconds: number;
+  /** RefusalGuard's limit (server/billing/refusal-guard.ts). */
+  refusedRequestsPerMinute: number;
+  /** Trash: how long a trashed journal is kept, how often the sweep runs (server/journals/service.ts purgeTrash). */
+  trash: { retentionMs: number; sweepMs: number };
+  /** Quiet time before a checkpoint version (0 = no checkpoints); see docs/versions.md. */
+  versionQuietMs: number;
+  /** Bearer token GET /metrics requires; undefined = open (docs/deployment.md). */
+  metricsToken?: string;
   /** Hex key for editor tokens, shared by every instance; undefined = a file in DATA_DIR. */
   editorTokenSecret?: string;
   /** Per-editor limits of the realtime endpoint (server/realtime/limits.ts). */
@@ -166,6 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
     editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
+    refusedRequestsPerMinute: e.REFUSED_REQUESTS_PER_MINUTE,
+    metricsToken: e.METRICS_TOKEN,
+    versionQuietMs: Math.round(e.VERSION_QUIET_SECONDS * 1000),
+    trash: { retentionMs: Math.round(e.TRASH_RETENTION_DAYS * 86_400_000), sweepMs: Math.round(e.TRASH_SWEEP_SECONDS * 1000) },
     editorTokenSecret: e.EDITOR_TOKEN_SECRET,
     wsEditorLimits: {
       maxPendingBytes: e.WS_MAX_PENDING_BYTES,

@@ -25,7 +25,8 @@ async function main(): Promise<void> {
         `Your API key (shown once, store it now):\n\n  ${boot.api_key}\n\n`,
     );
   }
-  logger.info({ url: svc.url, data_dir: config.dataDir }, 'study content service listening');
+  // `listening_on` is the address bound (0.0.0.0: every interface); `url` the one to open here.
+  logger.info({ url: svc.url, listening_on: `${config.host}:${svc.port}`, data_dir: config.dataDir }, 'study content service listening');
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -5,14 +5,23 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * runs in Node and in browsers. Uniqueness within a journal is checked by the caller.
  */
 export function newBlockId(): string {
-  const bytes = new Uint8Array(16);
   let out = '';
   while (out.length < 10) {
-    globalThis.crypto.getRandomValues(bytes);
-    for (const b of bytes) {
-      // 248 = 4 * 62: rejecting larger bytes keeps every character equally likely.
-      if (b < 248 && out.length < 10) out += ALPHABET[b % 62];
-    }
+    const b = randomByte();
+    // 248 = 4 * 62: rejecting larger bytes keeps every character equally likely.
+    if (b < 248) out += ALPHABET[b % 62];
   }
   return out;
+}
+
+// Random bytes are drawn in batches: one getRandomValues call per id cost more than the rest of
+// a markdown import's per-block work.
+const pool = new Uint8Array(4096);
+let used = pool.length;
+function randomByte(): number {
+  if (used === pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    used = 0;
+  }
+  return pool[used++]!;
 }

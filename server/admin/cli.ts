@@ -26,7 +26,8 @@ import { WINDOWS, type WindowName } from '../billing/limits.ts';
 import { MICROS_PER_USD, usd } from '../billing/prices.ts';
 import { BillingService } from '../billing/service.ts';
 import { loadConfig } from '../config.ts';
-import { openStorageEngine, type StorageEngine } from '../storage/engine.ts';
+import type { StorageEngine } from '../storage/engine.ts';
+import { openStorageEngine } from '../storage/open.ts';
 import { WebhookSecrets } from '../webhooks/secrets.ts';
 
 const USAGE = `Usage: npm run --silent admin -- <command>

@@ -21,6 +21,24 @@ export const ENDPOINTS = [
   'POST /video/create',
   'GET /video/status/{video_id}',
   'GET /usage',
+  // Listing and deleting what a key created (issue 16). A static path comes before a parameter
+  // path with the same prefix, which would otherwise take it ("list" as a deck id).
+  'GET /interactives/practice/list',
+  'DELETE /interactives/practice/delete/{set_id}',
+  'GET /video/list',
+  'DELETE /video/delete/{video_id}',
+  'GET /interactives/flashcards/list',
+  'GET /interactives/flashcards/{deck_id}',
+  'DELETE /interactives/flashcards/delete/{deck_id}',
+  // The trash (docs/trash.md).
+  'GET /journals/trash',
+  'POST /journals/editor/restore/{journal_id}',
+  // Version history (docs/versions.md). Static segments after a parameter come first.
+  'POST /journals/versions/{journal_id}',
+  'GET /journals/versions/{journal_id}',
+  'GET /journals/versions/{journal_id}/diff',
+  'GET /journals/versions/{journal_id}/{version_id}',
+  'POST /journals/versions/{journal_id}/{version_id}/restore',
 ] as const;
 
 export type KnownEndpoint = (typeof ENDPOINTS)[number];
@@ -29,14 +47,17 @@ export const OTHER_ENDPOINT = 'OTHER';
 export type EndpointKey = KnownEndpoint | typeof OTHER_ENDPOINT;
 
 /**
- * Every catalog path is either static or a static prefix plus one trailing parameter, so a match
- * is a string comparison; no splitting or allocation on the request path.
+ * Most catalog paths are static or a static prefix plus one trailing parameter, matched by string
+ * comparison with no splitting or allocation on the request path; the others (several
+ * parameters, or segments after one) are matched segment by segment.
  */
 interface Pattern {
   key: KnownEndpoint;
   /** The whole path (static) or everything before the parameter, lower-cased. */
   prefix: string;
   param: boolean;
+  /** For the other paths: each segment, null for a parameter (one non-empty segment). */
+  segments?: (string | null)[];
 }
 
 const byMethod = new Map<string, Pattern[]>();
@@ -50,10 +71,15 @@ function shape(name: string): string {
 for (const key of ENDPOINTS) {
   const [method, path] = key.split(' ') as [string, string];
   const brace = path.indexOf('{');
-  if (brace !== -1 && !path.endsWith('}')) throw new Error(`catalog paths end with their only parameter: ${key}`);
   let list = byMethod.get(method);
   if (!list) byMethod.set(method, (list = []));
-  list.push({ key, prefix: (brace === -1 ? path : path.slice(0, brace)).toLowerCase(), param: brace !== -1 });
+  const simple = brace === -1 || (path.endsWith('}') && path.indexOf('{', brace + 1) === -1 && !path.slice(brace).includes('/'));
+  list.push({
+    key,
+    prefix: (brace === -1 ? path : path.slice(0, brace)).toLowerCase(),
+    param: brace !== -1,
+    ...(simple ? {} : { segments: path.toLowerCase().split('/').map((seg) => (seg.startsWith('{') ? null : seg)) }),
+  });
   byName.set(shape(key), key);
 }
 
@@ -74,9 +100,16 @@ export function matchEndpoint(method: string, path: string): EndpointKey {
   return found ?? matchIn(candidates, path.toLowerCase().replace(/(.)\/$/, '$1')) ?? OTHER_ENDPOINT;
 }
 
+function matchSegments(segments: readonly (string | null)[], path: string): boolean {
+  const parts = path.split('/');
+  return parts.length === segments.length && segments.every((seg, i) => (seg === null ? parts[i]!.length > 0 : parts[i] === seg));
+}
+
 function matchIn(candidates: Pattern[], path: string): KnownEndpoint | undefined {
   for (const p of candidates) {
-    if (!p.param) {
+    if (p.segments) {
+      if (path.startsWith(p.prefix) && matchSegments(p.segments, path)) return p.key;
+    } else if (!p.param) {
       if (path === p.prefix) return p.key;
     } else if (path.length > p.prefix.length && path.startsWith(p.prefix) && path.indexOf('/', p.prefix.length) === -1) {
       return p.key;

@@ -9,10 +9,12 @@ import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { principalOf } from '../auth/middleware.ts';
 import type { Principal } from '../auth/keys.ts';
+import type { SettleAdmission } from '../http/errors.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { CreditLedger } from './credits.ts';
 import { matchEndpoint, type EndpointKey } from './endpoints.ts';
 import { priceOf } from './prices.ts';
+import type { RefusalGuard } from './refusal-guard.ts';
 import type { Admission, BillingService } from './service.ts';
 
 declare module 'express-serve-static-core' {
@@ -53,22 +55,48 @@ function setHeaders(res: Response, a: Admission): void {
   if (a.headers['Retry-After'] !== undefined) res.setHeader('Retry-After', a.headers['Retry-After']);
 }
 
-export function meterRequests(billing: BillingService) {
+/**
+ * Answers that mean the request was refused before it did any work: it gives back its rate-limit
+ * slot and what it paid on admission, and counts against the key's RefusalGuard instead.
+ */
+const REFUSED_BEFORE_WORK = new Set([402, 405, 413, 415, 422]);
+
+export function meterRequests(billing: BillingService, guard: RefusalGuard) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const p = principalOf(req);
+    const blocked = guard.blockedFor(p.keyId, billing.clock.now());
+    if (blocked > 0) {
+      res.setHeader('Retry-After', String(blocked));
+      res.status(429).json({
+        error: `Too many refused requests: more than ${guard.perMinute} invalid requests per minute from this API key (flood guard); retry after ${blocked} s`,
+        retry_after: blocked,
+        limit_type: 'minute',
+      });
+      return;
+    }
     const proceed = (a: Admission) => {
       setHeaders(res, a);
       if (!a.ok) {
+        if (a.status === 402) guard.note(p.keyId, billing.clock.now());
         res.status(a.status).json(a.body);
         return;
       }
       req.meter = new Meter(billing.credits, p, a.endpoint);
-      if (a.charged > 0) {
-        // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
-        res.on('finish', () => {
-          if (res.statusCode >= 400) void billing.refundAdmission(p, a.charged);
-        });
-      }
+      let settled = false;
+      const settle: SettleAdmission = async (status) => {
+        if (settled) return;
+        settled = true;
+        if (REFUSED_BEFORE_WORK.has(status)) {
+          guard.note(p.keyId, billing.clock.now());
+          await billing.release(p, a);
+        } else if (a.charged > 0 && status >= 400) {
+          // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
+          await billing.refundAdmission(p, a.charged);
+        }
+      };
+      // Error answers settle before they are sent (server/http/errors.ts); any other, once sent.
+      res.locals.settleAdmission = settle;
+      res.on('finish', () => void settle(res.statusCode));
       next();
     };
     let a: Admission | Promise<Admission>;

@@ -32,6 +32,9 @@ export interface WindowCheck {
   limit: number;
 }
 
+/** A window a request was counted in: its kind and the epoch second it started. */
+export type CountedWindow = Pick<WindowCheck, 'window' | 'start'>;
+
 export type HitResult =
   | { ok: true; counts: Partial<Record<WindowName, number>> }
   /** `window` is the first full window, in the order the checks were given. */
@@ -40,6 +43,11 @@ export type HitResult =
 export interface RateLimitStore {
   /** Synchronous when the store can answer from memory (admission's hot path). */
   hit(orgId: string, endpoint: string, checks: readonly WindowCheck[]): HitResult | Promise<HitResult>;
+  /**
+   * Takes back one request counted by `hit` in each of `windows` (a request refused before it did
+   * any work). A window that has since restarted is left alone. Never below zero.
+   */
+  uncount(orgId: string, endpoint: string, windows: readonly CountedWindow[]): void | Promise<void>;
   /** Requests counted per endpoint in the window that started at `start`. */
   counts(orgId: string, window: WindowName, start: number, q?: Queryable): Promise<Record<string, number>>;
   /** Makes every count so far durable. */
@@ -109,9 +117,7 @@ export class SharedRateLimitStore implements RateLimitStore {
       const counts: Partial<Record<WindowName, number>> = {};
       for (const r of rows) counts[r.win] = r.count;
       if (counts[first.window] !== undefined) return { ok: true, counts };
-      for (const c of checks) {
-        if (c !== first) await this.engine.run(UNCOUNT, [orgId, endpoint, c.window, c.start]);
-      }
+      await this.uncount(orgId, endpoint, checks.filter((c) => c !== first));
       return { ok: false, window: first.window, count: first.limit };
     }
     try {
@@ -131,6 +137,10 @@ export class SharedRateLimitStore implements RateLimitStore {
       if (e instanceof Full) return { ok: false, window: e.window, count: e.count };
       throw e;
     }
+  }
+
+  async uncount(orgId: string, endpoint: string, windows: readonly CountedWindow[]): Promise<void> {
+    for (const c of windows) await this.engine.run(UNCOUNT, [orgId, endpoint, c.window, c.start]);
   }
 
   private async countIn(orgId: string, endpoint: string, c: WindowCheck): Promise<number> {
@@ -217,6 +227,16 @@ export class ProcessRateLimitStore implements RateLimitStore {
     }
     this.dirty.add(e);
     return { ok: true, counts };
+  }
+
+  uncount(orgId: string, endpoint: string, windows: readonly CountedWindow[]): void {
+    const e = this.entries.get(orgId)?.get(endpoint);
+    if (!e) return;
+    for (const c of windows) {
+      const counter = e[c.window];
+      if (counter.start === c.start && counter.count > 0) counter.count--;
+    }
+    this.dirty.add(e);
   }
 
   async counts(orgId: string, window: WindowName, start: number, q: Queryable = this.engine): Promise<Record<string, number>> {

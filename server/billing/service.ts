@@ -14,7 +14,7 @@ import { CreditLedger } from './credits.ts';
 import { ENDPOINTS, type EndpointKey } from './endpoints.ts';
 import { limitsFor, WINDOW_SECONDS, windowAt, type EffectiveLimits, type LimitOverrides, type WindowName } from './limits.ts';
 import { chargedOnAdmission, PRICES, priceTable, usd } from './prices.ts';
-import { SharedRateLimitStore, type HitResult, type RateLimitStore, type WindowCheck } from './rate-limit-store.ts';
+import { SharedRateLimitStore, type CountedWindow, type HitResult, type RateLimitStore, type WindowCheck } from './rate-limit-store.ts';
 
 /** How often counts and read charges held in memory are written. */
 export const FLUSH_INTERVAL_MS = 1_000;
@@ -33,7 +33,15 @@ export interface RateLimitHeaders {
 }
 
 export type Admission =
-  | { ok: true; endpoint: EndpointKey; headers: RateLimitHeaders; /** micro-dollars paid on admission */ charged: number }
+  | {
+      ok: true;
+      endpoint: EndpointKey;
+      headers: RateLimitHeaders;
+      /** micro-dollars paid on admission */
+      charged: number;
+      /** The windows the request was counted in (see `release`). */
+      counted: CountedWindow[];
+    }
   | {
       ok: false;
       endpoint: EndpointKey;
@@ -175,7 +183,7 @@ export class BillingService {
       { window: 'minute', start: minute.start, limit: limits.minute },
     ];
     const hit = this.store.hit(p.orgId, endpoint, checks);
-    const decide = (h: HitResult) => this.decide(p, endpoint, view.storedBalance, limits, minute, day, h);
+    const decide = (h: HitResult) => this.decide(p, endpoint, view.storedBalance, limits, view.overrides, { minute, day }, h);
     return hit instanceof Promise ? hit.then(decide) : decide(hit);
   }
 
@@ -184,12 +192,14 @@ export class BillingService {
     endpoint: EndpointKey,
     storedBalance: number,
     limits: EffectiveLimits,
-    minute: { start: number; resetIn: number },
-    day: { start: number; resetIn: number },
+    overrides: LimitOverrides | undefined,
+    windows: Record<WindowName, { start: number; resetIn: number }>,
     hit: HitResult,
   ): Admission | Promise<Admission> {
+    const { minute, day } = windows;
     if (!hit.ok) {
       const w = hit.window === 'day' ? day : minute;
+      const source = overrides?.[hit.window] !== undefined ? "the organization's own limit" : `the ${p.tier} tier's limit`;
       const limit = hit.window === 'day' ? limits.day! : limits.minute;
       const headers = formatHeaders({ window: hit.window, limit, used: limit, resetIn: w.resetIn });
       headers['Retry-After'] = String(w.resetIn);
@@ -199,7 +209,7 @@ export class BillingService {
         status: 429,
         headers,
         body: {
-          error: `Rate limit exceeded: ${limit} requests per ${hit.window} for ${endpoint} on the ${p.tier} tier; retry after ${w.resetIn} s`,
+          error: `Rate limit exceeded: ${limit} requests per ${hit.window} for ${endpoint} (${source}); retry after ${w.resetIn} s`,
           retry_after: w.resetIn,
           limit_type: hit.window,
         },
@@ -210,8 +220,13 @@ export class BillingService {
     if (limits.day !== undefined) states.push({ window: 'day', limit: limits.day, used: hit.counts.day!, resetIn: day.resetIn });
     const headers = formatHeaders(tightest(states));
     const price = chargedOnAdmission(endpoint) ? PRICES[endpoint].base : 0;
+    const counted: CountedWindow[] = [
+      { window: 'day', start: day.start },
+      { window: 'minute', start: minute.start },
+    ];
     if (price > 0 && !this.credits.holdRead(p.orgId, price, storedBalance)) {
-      return this.credits.balance(p.orgId).then((balance) => ({
+      // Refused for credit: nothing was done, so the request gives its rate-limit slot back.
+      return Promise.resolve(this.store.uncount(p.orgId, endpoint, counted)).then(() => this.credits.balance(p.orgId)).then((balance) => ({
         ok: false as const,
         endpoint,
         status: 402 as const,
@@ -220,7 +235,7 @@ export class BillingService {
         charged: 0 as const,
       }));
     }
-    return { ok: true, endpoint, headers, charged: price };
+    return { ok: true, endpoint, headers, charged: price, counted };
   }
 
   /** The organization's stored balance and own limits for `endpoint`, from the cache (no await) or storage. */
@@ -287,6 +302,14 @@ export class BillingService {
    */
   async refundAdmission(p: Principal, charged: number): Promise<void> {
     if (charged > 0) await this.credits.refundRead(p.orgId, charged).catch(() => {});
+  }
+
+  /**
+   * Undoes an admitted request that was then refused before doing any work (402, 413, 415, 422):
+   * its rate-limit slots and any price paid on admission are given back. Never rejects.
+   */
+  async release(p: Principal, a: Extract<Admission, { ok: true }>): Promise<void> {
+    await Promise.all([Promise.resolve(this.store.uncount(p.orgId, a.endpoint, a.counted)).catch(() => {}), this.refundAdmission(p, a.charged)]);
   }
 
   /** The GET /v1/usage report. */

@@ -12,7 +12,7 @@
  * ignored; the better candidate wins), the best `count` are kept and returned in document order.
  * Deterministic: the same input always gives the same cards.
  */
-import { cleanText, flattenInput, OutlineError, splitSentences, type FlatBlock, type OutlineInput } from '../video/outline.ts';
+import { cleanText, flattenInput, SourceTextError, splitSentences, type FlatBlock, type SourceInput } from '../sources/text-blocks.ts';
 
 export interface Flashcard {
   front: string;
@@ -201,15 +201,15 @@ export class FlashcardError extends Error {
 
 /**
  * Extracts up to `count` (1..50, default 10) term/definition cards from a journal or plain text.
- * Throws FlashcardError for an invalid count and OutlineError for empty or malformed input; returns
+ * Throws FlashcardError for an invalid count and SourceTextError for empty or malformed input; returns
  * an empty array when the content has text but nothing that reads as a term and its definition.
  */
-export function extractFlashcards(input: OutlineInput, count: number = FLASHCARD_COUNT_DEFAULT): Flashcard[] {
+export function extractFlashcards(input: SourceInput, count: number = FLASHCARD_COUNT_DEFAULT): Flashcard[] {
   if (!Number.isInteger(count) || count < 1 || count > FLASHCARD_COUNT_MAX) {
     throw new FlashcardError(`count must be an integer from 1 to ${FLASHCARD_COUNT_MAX}`, 'invalid_count');
   }
   const blocks = flattenInput(input);
-  if (!blocks.some((b) => b.kind !== 'code')) throw new OutlineError('the content is empty: there is no text to take flashcards from');
+  if (!blocks.some((b) => b.kind !== 'code')) throw new SourceTextError('the content is empty: there is no text to take flashcards from');
 
   const candidates: Candidate[] = [];
   let pendingHeading: { block: FlatBlock; index: number } | null = null;
@@ -251,6 +251,6 @@ export function extractFlashcards(input: OutlineInput, count: number = FLASHCARD
 }
 
 /** extractFlashcards as a worker task (server/workers/worker.mjs), for long inputs. */
-export function extractTask({ input, count }: { input: OutlineInput; count: number }): { result: Flashcard[] } {
+export function extractTask({ input, count }: { input: SourceInput; count: number }): { result: Flashcard[] } {
   return { result: extractFlashcards(input, count) };
 }

@@ -1,22 +1,20 @@
 /**
- * POST /interactives/flashcards/create: term/definition cards from a journal or text, made
- * synchronously by the offline extractor (server/flashcards/extract.ts) and paid per request.
+ * Flashcard decks: POST /interactives/flashcards/create makes and stores a deck (synchronously,
+ * paid per request, Idempotency-Key honoured); a deck is then read, listed and deleted by id.
  */
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
-import { priceOf, usd } from '../billing/prices.ts';
-import { invalid, parseOr422 } from '../http/errors.ts';
-import type { JournalService } from '../journals/service.ts';
-import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
+import { parseOr422 } from '../http/errors.ts';
+import { pageQuery } from '../http/paging.ts';
+import { idempotencyOf } from '../journals/idempotency.ts';
+import { exactlyOneSource } from '../sources/request.ts';
 import { nowIso } from '../storage/db.ts';
-import { OutlineError, type OutlineInput, type PMJSON } from '../video/outline.ts';
-import { exactlyOneSource } from '../video/routes.ts';
-import { extractFlashcards, FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX, type Flashcard } from './extract.ts';
+import { FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX } from './extract.ts';
+import type { DeckDeleteResponse, DeckListResponse, DeckResponse } from './schema.ts';
+import type { FlashcardService } from './service.ts';
 
-export const FLASHCARDS_ENDPOINT = 'POST /interactives/flashcards/create' as const;
-export const FLASHCARDS_ENGINE = 'offline:extract';
 /** Longest `text` accepted (characters). */
 export const MAX_FLASHCARD_TEXT_CHARS = 100_000;
 
@@ -26,57 +24,40 @@ const createBody = z.object({
   count: z.number().int().min(1).max(FLASHCARD_COUNT_MAX).default(FLASHCARD_COUNT_DEFAULT),
 });
 
-/** Inputs up to this many characters are read inline (a few ms); longer ones in the worker pool. */
-const INLINE_CHARS = 8 * 1024;
-
-export function flashcardRoutes(journals: JournalService, pool: WorkerPool): Router {
+export function flashcardRoutes(flashcards: FlashcardService): Router {
   const r = Router();
 
-  /** Cards from `input`, off the event loop when it is long; its size sets the time limit. */
-  async function extract(input: OutlineInput, count: number): Promise<Flashcard[]> {
-    const size = 'text' in input ? input.text.length : JSON.stringify(input.doc).length;
-    if (size <= INLINE_CHARS) return extractFlashcards(input, count);
-    try {
-      return await pool.run<Flashcard[]>('flashcards.extract', { input, count }, pool.timeLimitMs(size));
-    } catch (err) {
-      if (err instanceof WorkerRefusal && err.kind === 'OutlineError') throw new OutlineError(err.message);
-      throw err;
-    }
-  }
-
   r.post('/interactives/flashcards/create', async (req: Request, res) => {
-    const b = parseOr422(createBody, req.body === undefined ? {} : req.body, ['body']);
+    const raw = req.body === undefined ? {} : req.body;
+    const b = parseOr422(createBody, raw, ['body']);
     exactlyOneSource(b);
-    let input: OutlineInput;
-    if (b.journal_id !== undefined) {
-      const row = await journals.owned(principalOf(req), b.journal_id);
-      input = { doc: (await journals.model(row)).model as PMJSON };
-    } else {
-      input = { text: b.text! };
-    }
-    const field = b.journal_id !== undefined ? 'journal_id' : 'text';
-    let flashcards;
-    try {
-      flashcards = await extract(input, b.count);
-    } catch (err) {
-      if (err instanceof OutlineError) {
-        throw invalid(['body', field], `the ${field === 'text' ? 'text' : 'journal'} has no text to take flashcards from`, 'value_error');
-      }
-      if (err instanceof WorkerTimeoutError) {
-        throw invalid(['body', field], `the ${field === 'text' ? 'text' : 'journal'} could not be read within its time limit (${(err.limitMs / 1000).toFixed(1)} s for this size)`, 'value_error.time_limit');
-      }
-      throw err;
-    }
-    // Paid once the cards are made (402 when the balance is short, nothing returned).
-    await chargeFor(req)?.();
-    res.json({
+    // Paid once the cards are made (402 when the balance is short: nothing stored or returned).
+    const out = await flashcards.create(principalOf(req), b, idempotencyOf(req, raw), chargeFor(req));
+    res.status(out.status).json(out.body);
+  });
+
+  // Before `/:deck_id`, which would take "list" for an id.
+  r.get('/interactives/flashcards/list', async (req, res) => {
+    const q = parseOr422(pageQuery, req.query, ['query']);
+    const page = await flashcards.list(principalOf(req), q.page_token, q.page_size);
+    const answer: DeckListResponse = {
       success: true,
-      flashcards,
-      cost: usd(priceOf(FLASHCARDS_ENDPOINT)),
-      engine: FLASHCARDS_ENGINE,
-      ...(b.journal_id !== undefined ? { journal_id: b.journal_id } : {}),
-      timestamp: nowIso(),
-    });
+      message: `${page.decks.length} flashcard decks`,
+      decks: page.decks,
+      ...(page.next !== undefined ? { next_page_token: page.next } : {}),
+    };
+    res.json(answer);
+  });
+
+  r.get('/interactives/flashcards/:deck_id', async (req, res) => {
+    const answer: DeckResponse = { success: true, ...(await flashcards.get(principalOf(req), req.params.deck_id)), timestamp: nowIso() };
+    res.json(answer);
+  });
+
+  r.delete('/interactives/flashcards/delete/:deck_id', async (req, res) => {
+    const out = await flashcards.delete(principalOf(req), req.params.deck_id, chargeFor(req));
+    const answer: DeckDeleteResponse = { success: true, message: 'Flashcard deck deleted', ...out, timestamp: nowIso() };
+    res.json(answer);
   });
 
   return r;

@@ -20,6 +20,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers that go with the error (e.g. Allow on a 405). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -73,45 +75,60 @@ export function parseOr422<S extends z.ZodType>(schema: S, value: unknown, prefi
   return r.data;
 }
 
+/**
+ * Set by the admission middleware (server/billing/middleware.ts): settles the request's
+ * rate-limit slot and admission charge for the status about to be sent. Awaited before an error
+ * answer goes out, so a client that reads the answer and sends again finds its slot given back.
+ */
+export type SettleAdmission = (status: number) => Promise<void>;
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      const settle = res.locals.settleAdmission as SettleAdmission | undefined;
+      const send = () => {
+        if (!res.headersSent) res.set(headers).status(status).json(body);
+      };
+      if (settle) void settle(status).then(send, send);
+      else send();
+    };
     if (err instanceof ValidationError) {
-      res.status(422).json({ detail: err.detail });
+      reply(422, { detail: err.detail });
       return;
     }
     if (err instanceof HttpError) {
-      res.status(err.status).json({ error: err.message, ...err.extra });
+      reply(err.status, { error: err.message, ...err.extra }, err.headers);
       return;
     }
     // body-parser errors carry a `type`; map them to the contract's shapes.
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
-      res.status(413).json({ error: `Request body too large: the limit is ${(err as { limit: number }).limit} bytes` });
+      reply(413, { error: `Request body too large: the limit is ${(err as { limit: number }).limit} bytes` });
       return;
     }
     if (type === 'entity.parse.failed') {
-      res.status(422).json({ detail: [{ loc: ['body'], msg: `Malformed JSON: ${(err as Error).message}`, type: 'json_invalid' }] });
+      reply(422, { detail: [{ loc: ['body'], msg: `Malformed JSON: ${(err as Error).message}`, type: 'json_invalid' }] });
       return;
     }
     if (err instanceof URIError) {
       // The router could not percent-decode a path parameter (`%ED%A0%80`, a lone `%F0`).
-      res.status(422).json({ detail: [{ loc: ['path'], msg: 'the path is not valid percent-encoded UTF-8', type: 'value_error.path_encoding' }] });
+      reply(422, { detail: [{ loc: ['path'], msg: 'the path is not valid percent-encoded UTF-8', type: 'value_error.path_encoding' }] });
       return;
     }
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-      res.status(415).json({ error: (err as Error).message });
+      reply(415, { error: (err as Error).message });
       return;
     }
     const requestId = requestIdOf(req);
     if (err instanceof StorageUnavailableError || err instanceof JournalUnloadedError) {
       // The store (or the journal's commit) failed, not the request: nothing was acknowledged, retry.
       logger.warn({ err, request_id: requestId, method: req.method, path: req.path }, 'storage unavailable');
-      res.status(503).set('Retry-After', '1').json({ error: 'Storage temporarily unavailable; retry', request_id: requestId });
+      reply(503, { error: 'Storage temporarily unavailable; retry', request_id: requestId }, { 'Retry-After': '1' });
       return;
     }
     logger.error({ err, request_id: requestId, method: req.method, path: req.path }, 'unhandled error');
-    res.status(500).json({ error: 'Internal server error', request_id: requestId });
+    reply(500, { error: 'Internal server error', request_id: requestId });
   };
 }
 

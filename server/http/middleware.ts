@@ -5,7 +5,8 @@ import type { Logger } from '../logger.ts';
 
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-export function requestContext(logger: Logger) {
+/** `observe` is told each finished request and its duration (the /metrics histogram). */
+export function requestContext(logger: Logger, observe?: (req: Request, res: Response, seconds: number) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const start = process.hrtime.bigint();
     const incoming = req.get('X-Request-Id');
@@ -23,6 +24,7 @@ export function requestContext(logger: Logger) {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       // req.path has no query string: browser editors may carry a token there.
       logger.info({ request_id: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      observe?.(req, res, ms / 1000);
     });
     next();
   };

@@ -113,6 +113,18 @@ export class JobStore {
     return r.changes === 1;
   }
 
+  /**
+   * Ends a job that has not ended, as `failed` with `reason`, whoever holds it: its lease owner's
+   * next write (heartbeat, finish) then finds no lease and stops. Pass the transaction that
+   * removes the work it was doing. Returns the row as it was, or undefined when it had ended.
+   */
+  async cancel(id: string, reason: string, q: Queryable = this.engine): Promise<JobRow | undefined> {
+    const before = await q.get<JobRow>(`SELECT * FROM jobs WHERE id = ? AND state IN ('queued', 'running')${q.dialect.forUpdate}`, [id]);
+    if (!before) return undefined;
+    await q.run(`UPDATE jobs SET state = 'failed', last_error = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ? WHERE id = ?`, [reason, nowIso(), id]);
+    return before;
+  }
+
   async retryAt(id: string, owner: string, runAt: number, error: string): Promise<boolean> {
     const r = await this.engine.run(
       `UPDATE jobs SET state = 'queued', run_at = ?, last_error = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?

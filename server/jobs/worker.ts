@@ -57,6 +57,7 @@ export interface WorkerOptions {
 
 class Shutdown extends Error {}
 class LeaseLost extends Error {}
+class Cancelled extends Error {}
 
 export class JobWorker {
   readonly store: JobStore;
@@ -90,6 +91,24 @@ export class JobWorker {
     const row = await this.store.enqueue(job, this.opts.maxAttempts, q);
     q.afterCommit(() => this.kick());
     return row;
+  }
+
+  /**
+   * Cancels a job that has not ended (its resource is being deleted): marked failed in `q`, the
+   * caller's transaction, with no `onGiveUp` (the caller settles its resource itself). Once `q`
+   * commits, a run in this process is aborted; `stopped()` of the result resolves when it has
+   * ended. A run on another instance stops at its next heartbeat, which finds the lease gone.
+   */
+  async cancel(id: string, reason: string, q: Queryable = this.store.engine): Promise<{ wasRunning: boolean } | undefined> {
+    const before = await this.store.cancel(id, reason, q);
+    if (!before) return undefined;
+    q.afterCommit(() => this.active.get(id)?.controller.abort(new Cancelled(reason)));
+    return { wasRunning: before.state === 'running' };
+  }
+
+  /** Resolves when this process's run of job `id` (if any) has ended. */
+  async stopped(id: string): Promise<void> {
+    await this.active.get(id)?.done;
   }
 
   /** Jobs running in this process now. */
@@ -164,6 +183,8 @@ export class JobWorker {
         const reason = controller.signal.reason;
         if (controller.signal.aborted && reason instanceof Shutdown) {
           await this.store.release(job.id, this.owner);
+        } else if (controller.signal.aborted && reason instanceof Cancelled) {
+          this.logger.info({ job_id: job.id, kind: job.kind }, 'job cancelled');
         } else if (controller.signal.aborted && reason instanceof LeaseLost) {
           this.logger.warn({ job_id: job.id, kind: job.kind }, 'job lease lost; another worker owns it now');
         } else if (err instanceof RetryLater && job.attempts < job.max_attempts) {

@@ -1,11 +1,31 @@
 /**
  * Idempotency-Key support: a retried request with the same key and the same body gets the stored
- * response and applies nothing twice; the same key with another body is a 422. Records are kept
- * per API key for IDEMPOTENCY_TTL_HOURS and written in the same SQLite transaction as the effect.
+ * response and applies nothing twice (and pays nothing twice); the same key with another body is a
+ * 422. Records are kept per API key for IDEMPOTENCY_TTL_HOURS and written in the same transaction
+ * as the effect. The journal edit uses claim/save directly (its effect is a live document's
+ * transaction); every create (journals, import, practice sets, videos, flashcard decks) goes
+ * through `once`.
  */
 import { createHash } from 'node:crypto';
 import { invalid } from '../http/errors.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
+
+/** A request's Idempotency-Key and the hash of what it asks for (method, path, body). */
+export interface IdempotentRequest {
+  key: string;
+  hash: string;
+}
+
+/**
+ * The Idempotency-Key of a request, or undefined when it has none; 422 for a malformed key. `body`
+ * is the body as received (before defaults), so that equal requests hash equally.
+ */
+export function idempotencyOf(req: { get(name: string): string | undefined; method: string; path: string }, body: unknown): IdempotentRequest | undefined {
+  const key = req.get('Idempotency-Key');
+  if (key === undefined) return undefined;
+  IdempotencyStore.validateKey(key);
+  return { key, hash: IdempotencyStore.requestHash(req.method, req.path, body) };
+}
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const MAX_KEY_LENGTH = 255;
@@ -58,6 +78,42 @@ export class IdempotencyStore {
       [keyId, idemKey, requestHash, now.toISOString()],
     );
     if (changes === 0) throw new IdempotencyRace();
+  }
+
+  /**
+   * Runs a create once per Idempotency-Key. Without a key: `effect` in a transaction. With one: a
+   * recorded response is replayed (422 when the body differs) without running anything;
+   * otherwise `prepare` runs outside the transaction (slow work such as a conversion must not hold
+   * the store's write lock), then the key is claimed first in the transaction, `effect` runs and
+   * its response is recorded in the same transaction: a rollback (402, 422 from the effect) leaves
+   * no record, and a concurrent request with the same key that committed first is replayed.
+   */
+  async once<P = undefined>(
+    keyId: string,
+    idem: IdempotentRequest | undefined,
+    effect: (tx: Queryable, prepared: P) => Promise<StoredResponse>,
+    prepare?: () => Promise<P>,
+  ): Promise<StoredResponse> {
+    if (idem) {
+      const replay = await this.lookup(keyId, idem.key, idem.hash);
+      if (replay) return replay;
+    }
+    const prepared = (prepare ? await prepare() : undefined) as P;
+    if (!idem) return this.engine.transaction((tx) => effect(tx, prepared));
+    try {
+      return await this.engine.transaction(async (tx) => {
+        await this.claim(tx, keyId, idem.key, idem.hash);
+        const res = await effect(tx, prepared);
+        await this.save(tx, keyId, idem.key, res);
+        return res;
+      });
+    } catch (err) {
+      if (err instanceof IdempotencyRace) {
+        const replay = await this.lookup(keyId, idem.key, idem.hash);
+        if (replay) return replay;
+      }
+      throw err;
+    }
   }
 
   /** Records the response of a claimed key, in the same transaction. */

@@ -1,22 +1,18 @@
 /**
- * Markdown conversion with bounded cost for the event loop. The mdast libraries parse about
- * 0.1-0.2 MB/s here, and far slower on hostile text (`*a` repeated: 40 KB took 5.8 s), so:
- * - a request whose markdown totals at most INLINE_PARSE_CHARS converts inline (a few ms at worst);
+ * Markdown conversion with bounded cost for the event loop. markdown-it parses a few MB/s and is
+ * linear, but 1 MB still holds the loop for a few hundred ms, so:
+ * - a request whose markdown totals at most INLINE_PARSE_CHARS converts inline (well under 1 ms);
  * - anything larger goes to the worker pool (server/workers/pool.ts) with a time limit that grows
  *   with its size. Past it the request gets a 422 (MarkdownLimitError) naming the limit; nothing
  *   is stored.
- * Exports of many blocks are printed in the pool too (printing is linear; no time limit).
+ * Exports run on the main thread in slices (markdown-export.ts).
  */
-import type * as Md from 'mdast';
-import type { Node as PMNode } from 'prosemirror-model';
-import { blocksToMarkdown, checkNesting, markdownToDoc, MarkdownLimitError, parseMdast } from '../../shared/markdown/index.ts';
+import { markdownToDoc, MarkdownLimitError, parseMarkdown, type ParsedMarkdown } from '../../shared/markdown/index.ts';
 import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { docToSnapshot } from './snapshot.ts';
 
 /** Markdown of one request up to this many characters (all texts together) converts inline. */
 export const INLINE_PARSE_CHARS = 1024;
-/** Exports of more top-level blocks than this are printed in a worker. */
-export const OFFLOAD_EXPORT_BLOCKS = 300;
 
 export class MarkdownConverter {
   constructor(readonly pool: WorkerPool) {}
@@ -28,29 +24,19 @@ export class MarkdownConverter {
   }
 
   /**
-   * mdast trees of `texts` (nesting checked), for the edit planner to convert synchronously.
-   * One time limit for all of them, from their total size.
+   * Parsed documents of `texts` (nesting checked, ids left out), for the edit planner to turn
+   * into blocks synchronously. One time limit for all of them, from their total size.
    */
-  async parseAll(texts: readonly string[]): Promise<Map<string, Md.Root>> {
+  async parseAll(texts: readonly string[]): Promise<Map<string, ParsedMarkdown>> {
     const unique = [...new Set(texts)];
     const total = unique.reduce((n, t) => n + t.length, 0);
-    let roots: Md.Root[];
+    let roots: ParsedMarkdown[];
     if (total <= INLINE_PARSE_CHARS) {
-      roots = unique.map((t) => {
-        const root = parseMdast(t);
-        checkNesting(root);
-        return root;
-      });
+      roots = unique.map(parseMarkdown);
     } else {
-      roots = await this.run<Md.Root[]>('markdown.parse', unique, total);
+      roots = await this.run<ParsedMarkdown[]>('markdown.parse', unique, total);
     }
     return new Map(unique.map((t, i) => [t, roots[i]!]));
-  }
-
-  /** blocksToMarkdown, in a worker for long documents. */
-  async print(blocks: readonly PMNode[]): Promise<string> {
-    if (blocks.length <= OFFLOAD_EXPORT_BLOCKS) return blocksToMarkdown(blocks);
-    return this.pool.run<string>('markdown.print', blocks.map((b) => b.toJSON()), 0);
   }
 
   /** A pool task whose time limit follows `chars`; its refusals and time-outs become MarkdownLimitError. */

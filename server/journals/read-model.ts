@@ -105,7 +105,27 @@ export const ATTRIBUTE_SANITIZERS: Readonly<Record<string, Sanitize>> = {
   title: nullableString(),
   href: string,
   align: (v) => (v === null || v === 'left' || v === 'right' || v === 'center' ? v : INVALID),
+  // The marks of an inline atom (schema.ts): kept only when every one is a valid mark.
+  marks: (v) => (v === null || atomMarksValid(v) ? v : INVALID),
+  // An html_inline tag of emphasis nested in its own kind (schema.ts).
+  nested: (v) => (v === null || v === 'open' || v === 'close' ? v : INVALID),
 };
+
+function atomMarksValid(v: unknown): boolean {
+  if (!Array.isArray(v) || v.length > MAX_NESTING_DEPTH) return false;
+  return v.every((m: unknown) => {
+    if (typeof m !== 'object' || m === null) return false;
+    const { type, attrs } = m as { type?: unknown; attrs?: unknown };
+    const markType = typeof type === 'string' ? own(schema.marks, type) : undefined;
+    if (!markType || markType.name === 'code') return false;
+    if (attrs === undefined) return true;
+    if (typeof attrs !== 'object' || attrs === null) return false;
+    return Object.entries(attrs).every(([k, value]) => {
+      const sanitize = markType.spec.attrs && k in markType.spec.attrs ? ATTRIBUTE_SANITIZERS[k] : undefined;
+      return sanitize !== undefined && sanitize(value) === value;
+    });
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -254,13 +274,9 @@ function close(frame: Frame, tally: Tally): PMNode | null {
   return frame.type.create(frame.attrs, Fragment.fromArray(kept));
 }
 
-/**
- * The document in `fragment` (a journal's `prosemirror` fragment). Never throws on any content
- * and never writes to the Y.Doc.
- */
-export function fragmentToDoc(fragment: Y.XmlFragment): ReadModel {
-  const tally = new Tally();
-  const root: Frame = { type: schema.topNodeType, attrs: null, items: fragment.toArray(), next: 0, depth: 0, children: [] };
+/** Reads `items` as the children of a `doc` (the walk needs no recursion). */
+function readDoc(items: unknown[], tally: Tally): PMNode {
+  const root: Frame = { type: schema.topNodeType, attrs: null, items, next: 0, depth: 0, children: [] };
   const stack: Frame[] = [root];
   let doc: PMNode | null = null;
   while (stack.length > 0) {
@@ -286,5 +302,28 @@ export function fragmentToDoc(fragment: Y.XmlFragment): ReadModel {
       doc = node;
     }
   }
-  return { doc: doc!, dropped: tally.dropped, repaired: tally.repaired, issues: tally.issues };
+  return doc!;
+}
+
+function modelOf(doc: PMNode, tally: Tally): ReadModel {
+  return { doc, dropped: tally.dropped, repaired: tally.repaired, issues: tally.issues };
+}
+
+/**
+ * The document in `fragment` (a journal's `prosemirror` fragment). Never throws on any content
+ * and never writes to the Y.Doc.
+ */
+export function fragmentToDoc(fragment: Y.XmlFragment): ReadModel {
+  const tally = new Tally();
+  return modelOf(readDoc(fragment.toArray(), tally), tally);
+}
+
+/**
+ * One item of the fragment read on its own, exactly as `fragmentToDoc` reads it among the others
+ * (a top-level block depends on nothing around it): a doc holding that block, or an empty
+ * paragraph when the item is left out. For exports that re-read only the blocks that changed.
+ */
+export function topLevelItemToDoc(item: unknown): ReadModel {
+  const tally = new Tally();
+  return modelOf(readDoc([item], tally), tally);
 }

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';
+import { pageQuery } from '../http/paging.ts';
 import { nowIso } from '../storage/db.ts';
 import { editRequest } from './edit/operations.ts';
-import { IdempotencyStore } from './idempotency.ts';
+import { idempotencyOf, IdempotencyStore } from './idempotency.ts';
 import type { JournalService } from './service.ts';
 
 export const MAX_TITLE = 300;
@@ -27,9 +28,12 @@ const importBody = z.object({
   title: title.optional(),
   team_slug: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, 'team_slug may hold letters, digits, - and _').optional(),
 });
-const listQuery = z.object({
-  page_token: z.string().regex(/^\d{1,15}$/, 'page_token must be the integer next_page_token of the previous page').transform(Number).optional(),
-  page_size: z.coerce.number().int().min(1).max(100).default(20),
+
+const deleteQuery = z.object({
+  permanent: z
+    .enum(['true', 'false'], { message: "permanent must be 'true' or 'false'" })
+    .optional()
+    .transform((v) => v === 'true'),
 });
 
 /** A JSON body must be an object; a missing body counts as an empty one. */
@@ -41,20 +45,22 @@ export function journalRoutes(journals: JournalService): Router {
   const r = Router();
 
   r.put('/journals/editor/create', async (req, res) => {
-    const b = parseOr422(createBody, body(req), ['body']);
-    const row = await journals.create(principalOf(req), b.title, chargeFor(req));
-    res.json({
-      success: true,
-      message: 'Journal created',
-      journal_id: row.id,
-      title: row.title,
-      created_at: row.created_at,
-      timestamp: nowIso(),
+    const raw = body(req);
+    const b = parseOr422(createBody, raw, ['body']);
+    const p = principalOf(req);
+    // Idempotency-Key: a retry with the same body replays this answer and pays nothing again.
+    const out = await journals.idempotency.once(p.keyId, idempotencyOf(req, raw), async (tx) => {
+      const row = await journals.create(p, b.title, chargeFor(req), tx);
+      return {
+        status: 200,
+        body: { success: true, message: 'Journal created', journal_id: row.id, title: row.title, created_at: row.created_at, timestamp: nowIso() },
+      };
     });
+    res.status(out.status).json(out.body);
   });
 
   r.get('/journals/list', async (req, res) => {
-    const q = parseOr422(listQuery, req.query, ['query']);
+    const q = parseOr422(pageQuery, req.query, ['query']);
     const page = await journals.list(principalOf(req), q.page_token, q.page_size);
     res.json({
       success: true,
@@ -85,12 +91,12 @@ export function journalRoutes(journals: JournalService): Router {
   });
 
   r.delete('/journals/editor/delete/:journal_id', async (req, res) => {
-    const { row, markdown } = await journals.delete(principalOf(req), req.params.journal_id, chargeFor(req));
-    const now = nowIso();
+    const { permanent } = parseOr422(deleteQuery, req.query, ['query']);
+    const { row, markdown, trashedAt } = await journals.delete(principalOf(req), req.params.journal_id, chargeFor(req), { permanent });
     res.json({
       success: true,
-      message: 'Journal deleted',
-      timestamp: now,
+      message: permanent ? 'Journal deleted for good, with its history' : 'Journal moved to the trash',
+      timestamp: nowIso(),
       deleted_journal_data: {
         id: row.id,
         type: 'journal',
@@ -104,7 +110,7 @@ export function journalRoutes(journals: JournalService): Router {
         publish_status: 'private',
         publish_subdomain: '',
         color: '',
-        trashed_at: now,
+        trashed_at: trashedAt,
         parent_item: '',
         order_indexes: null,
         pending_invites: null,
@@ -112,18 +118,39 @@ export function journalRoutes(journals: JournalService): Router {
     });
   });
 
-  r.put('/journals/editor/import_from_markdown', async (req, res) => {
-    const b = parseOr422(importBody, body(req), ['body']);
-    // Priced per started KiB of markdown (docs/billing.md).
-    const kib = Buffer.byteLength(b.markdown) / 1024;
-    const row = await journals.importMarkdown(principalOf(req), b.markdown, b.title, b.team_slug || undefined, chargeFor(req, kib));
+  r.get('/journals/trash', async (req, res) => {
+    const q = parseOr422(pageQuery, req.query, ['query']);
+    const page = await journals.trashList(principalOf(req), q.page_token, q.page_size);
     res.json({
       success: true,
-      message: 'Journal imported',
-      journal_id: row.id,
-      journal_url: journals.journalUrl(row),
-      timestamp: nowIso(),
+      message: `${page.journals.length} journals in the trash`,
+      journals: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at, trashed_at: j.trashed_at })),
+      ...(page.next !== undefined ? { next_page_token: page.next } : {}),
     });
+  });
+
+  r.post('/journals/editor/restore/:journal_id', async (req, res) => {
+    const row = await journals.restore(principalOf(req), req.params.journal_id, chargeFor(req));
+    res.json({ success: true, message: 'Journal restored from the trash', journal_id: row.id, title: row.title, created_at: row.created_at, updated_at: row.updated_at });
+  });
+
+  r.put('/journals/editor/import_from_markdown', async (req, res) => {
+    const raw = body(req);
+    const b = parseOr422(importBody, raw, ['body']);
+    // Priced per started KiB of markdown (docs/billing.md).
+    const kib = Buffer.byteLength(b.markdown) / 1024;
+    const p = principalOf(req);
+    // Idempotency-Key: a replay skips the conversion too; a first request converts outside the transaction.
+    const out = await journals.idempotency.once(
+      p.keyId,
+      idempotencyOf(req, raw),
+      async (tx, snapshot) => {
+        const row = await journals.insertImported(p, snapshot, b.title, b.team_slug || undefined, chargeFor(req, kib), tx);
+        return { status: 200, body: { success: true, message: 'Journal imported', journal_id: row.id, journal_url: journals.journalUrl(row), timestamp: nowIso() } };
+      },
+      () => journals.importSnapshot(b.markdown),
+    );
+    res.status(out.status).json(out.body);
   });
 
   r.patch('/journals/editor/edit', async (req, res) => {

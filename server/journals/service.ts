@@ -11,14 +11,14 @@ import { HttpError, invalid, notFound } from '../http/errors.ts';
 import { nowIso } from '../storage/db.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { applyPlan } from './edit/apply.ts';
-import type * as Md from 'mdast';
-import { MarkdownLimitError } from '../../shared/markdown/index.ts';
+import { MarkdownLimitError, type ParsedMarkdown } from '../../shared/markdown/index.ts';
 import { NODE_TYPES, type EditNodeType, type EditRequest } from './edit/operations.ts';
 import { markdownTexts } from './edit/payloads.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
 import { IdempotencyRace, IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
 import type { MarkdownConverter } from './markdown-offload.ts';
+import { exportMarkdown } from './markdown-export.ts';
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
 import type { Logger } from '../logger.ts';
 import { docToSnapshot } from './snapshot.ts';
@@ -46,7 +46,15 @@ export interface EditOutcome {
 }
 
 export class JournalService {
-  private readonly idempotency: IdempotencyStore;
+  /** Idempotency-Key records of this service's edits, and of every create (routes call `once`). */
+  readonly idempotency: IdempotencyStore;
+
+  /**
+   * Called inside the edit's settled task before an atomic edit, or one of more than
+   * BULK_EDIT_OPERATIONS operations, changes the journal: version history keeps the state before
+   * (server/journals/versions, which sets it; the journals domain does not depend on it).
+   */
+  beforeBulkEdit?: (live: LiveJournal, row: JournalRow, p: Principal) => Promise<void>;
 
   constructor(
     private readonly engine: StorageEngine,
@@ -81,28 +89,38 @@ export class JournalService {
     return live;
   }
 
-  private insertJournal(p: Principal, title: string, snapshot: Uint8Array, teamSlug: string | null, charge?: Charge): Promise<JournalRow> {
-    return this.engine.transaction(async (tx) => {
+  /** Inserts in `q`'s transaction when given (an Idempotency-Key's, see `idempotency.once`). */
+  private insertJournal(p: Principal, title: string, snapshot: Uint8Array, teamSlug: string | null, charge?: Charge, q: Queryable = this.engine): Promise<JournalRow> {
+    return q.transaction(async (tx) => {
       await charge?.(tx);
       return this.store.create(tx, { id: randomUUID(), key_id: p.keyId, org_id: p.orgId, title, team_slug: teamSlug, snapshot });
     });
   }
 
-  create(p: Principal, title: string | undefined, charge?: Charge): Promise<JournalRow> {
+  create(p: Principal, title: string | undefined, charge?: Charge, q?: Queryable): Promise<JournalRow> {
     const doc = schema.topNodeType.create(null, schema.nodes.paragraph!.create({ id: newBlockId() }));
-    return this.insertJournal(p, title ?? DEFAULT_TITLE, docToSnapshot(doc), null, charge);
+    return this.insertJournal(p, title ?? DEFAULT_TITLE, docToSnapshot(doc), null, charge, q);
   }
 
   /** Imports `markdown` as a new journal; 422 when it is past the time or nesting limit. */
   async importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined, charge?: Charge): Promise<JournalRow> {
-    let snapshot: Uint8Array;
+    return this.insertImported(p, await this.importSnapshot(markdown), title, teamSlug, charge);
+  }
+
+  // ---- import in two steps, for Idempotency-Key (the conversion runs outside the transaction) ----
+
+  /** The Yjs snapshot of `markdown`; 422 when it is past the time or nesting limit. */
+  async importSnapshot(markdown: string): Promise<Uint8Array> {
     try {
-      snapshot = await this.markdown.toSnapshot(markdown);
+      return await this.markdown.toSnapshot(markdown);
     } catch (err) {
       if (err instanceof MarkdownLimitError) throw invalid(['body', 'markdown'], err.message, 'value_error.markdown_limit');
       throw err;
     }
-    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, snapshot, teamSlug ?? null, charge);
+  }
+
+  insertImported(p: Principal, snapshot: Uint8Array, title: string | undefined, teamSlug: string | undefined, charge?: Charge, q?: Queryable): Promise<JournalRow> {
+    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, snapshot, teamSlug ?? null, charge, q);
   }
 
   async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ journals: JournalRow[]; next?: number }> {
@@ -134,10 +152,20 @@ export class JournalService {
       if (cold !== undefined) return { markdown: cold, revision: row.revision };
     }
     const live = await this.live(row);
-    // The committed document's blocks, taken at a settled moment; printing may then run in a worker.
-    const { blocks, revision, cached } = await live.settledTask(() => ({ blocks: topBlocks(live, this.logger), revision: live.revision, cached: live.cachedMarkdown() }));
-    if (cached !== undefined) return { markdown: cached, revision };
-    const markdown = await this.markdown.print(blocks);
+    // Printed from the committed document, which stays as it is until the task ends; only the
+    // blocks changed since the last export are read again (markdown-export.ts).
+    const { markdown, revision, cached } = await live.settledTask(async () => {
+      const hot = live.cachedMarkdown();
+      if (hot !== undefined) return { markdown: hot, revision: live.revision, cached: true };
+      // Editors wait for the task; a change from another instance may still land between two
+      // slices, and then the export is read again (cheaply: unchanged blocks are kept).
+      for (;;) {
+        const revision = live.revision;
+        const markdown = await exportMarkdown(live, this.logger);
+        if (live.revision === revision) return { markdown, revision, cached: false };
+      }
+    });
+    if (cached) return { markdown, revision };
     live.cacheMarkdown(revision, markdown);
     await this.store.saveMarkdownCache(row.seq, revision, markdown);
     return { markdown, revision };
@@ -149,18 +177,61 @@ export class JournalService {
   }
 
   /** Deletes the journal and its history in one transaction; its editors are closed after it commits. */
-  async delete(p: Principal, id: string, charge?: Charge): Promise<{ row: JournalRow; markdown: string }> {
-    const row = await this.owned(p, id);
+  /**
+   * Moves the journal to the trash (its history stays; it answers 404 everywhere but the trash
+   * and restore), or with `permanent` purges it and its history at once, from the trash too.
+   * Its editors are closed either way.
+   */
+  async delete(p: Principal, id: string, charge?: Charge, opts: { permanent?: boolean } = {}): Promise<{ row: JournalRow; markdown: string; trashedAt: string }> {
+    const row = (await this.store.findOwned(id, p.keyId)) ?? (opts.permanent ? await this.store.findOwned(id, p.keyId, this.engine, { trashed: true }) : undefined);
+    if (!row) throw notFound('Journal');
     const { markdown } = await this.content(row);
+    const at = row.trashed_at ?? nowIso();
     // The charge comes first: when it is refused (402) nothing is deleted.
-    const deleted = await this.engine.transaction(async (tx) => {
+    const done = await this.engine.transaction(async (tx) => {
       await charge?.(tx);
-      return this.store.delete(tx, row.seq);
+      return opts.permanent ? this.store.delete(tx, row.seq) : (await this.store.trash(tx, row.seq, at)) !== undefined;
     });
     // Another request may have deleted it meanwhile: that one answered, this one is a 404.
-    if (!deleted) throw notFound('Journal');
+    if (!done) throw notFound('Journal');
     this.registry.deleted(row.id);
-    return { row, markdown };
+    return { row, markdown, trashedAt: at };
+  }
+
+  /** The key's trashed journals, newest first. */
+  async trashList(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ journals: JournalRow[]; next?: number }> {
+    const rows = await this.store.page(p.keyId, pageToken ?? Number.MAX_SAFE_INTEGER, pageSize + 1, { trashed: true });
+    const more = rows.length > pageSize;
+    const journals = more ? rows.slice(0, pageSize) : rows;
+    return { journals, next: more ? journals[journals.length - 1]!.seq : undefined };
+  }
+
+  /** Brings a journal back from the trash with its history. */
+  async restore(p: Principal, id: string, charge?: Charge): Promise<JournalRow> {
+    const row = await this.store.findOwned(id, p.keyId, this.engine, { trashed: true });
+    if (!row) throw notFound('Journal in the trash');
+    const restored = await this.engine.transaction(async (tx) => {
+      await charge?.(tx);
+      return this.store.untrash(tx, row.seq);
+    });
+    if (!restored) throw notFound('Journal in the trash');
+    return restored;
+  }
+
+  /**
+   * Purges journals trashed longer than `retentionMs` (the trash sweep); returns how many.
+   * Safe on several instances at once: a purge of a journal already gone changes nothing.
+   */
+  async purgeTrash(retentionMs: number, now = Date.now()): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const due = await this.store.trashedBefore(new Date(now - retentionMs).toISOString(), 100);
+      for (const { seq, id } of due) {
+        if (await this.store.delete(this.engine, seq)) purged++;
+        this.registry.deleted(id);
+      }
+      if (due.length < 100) return purged;
+    }
   }
 
   /**
@@ -168,7 +239,7 @@ export class JournalService {
    * within the time limit for its size (422 past it or past the nesting limit). Block kinds of
    * update_node without nodeType are read from the journal as it is now.
    */
-  async prepareEdit(p: Principal, req: EditRequest): Promise<Map<string, Md.Root>> {
+  async prepareEdit(p: Principal, req: EditRequest): Promise<Map<string, ParsedMarkdown>> {
     const row = await this.store.findOwned(req.journal_id, p.keyId);
     const live = row ? await this.live(row) : undefined;
     const texts: string[] = [];
@@ -198,7 +269,7 @@ export class JournalService {
     req: EditRequest,
     idempotency?: { key: string; hash: string },
     charge?: Charge,
-    trees?: ReadonlyMap<string, Md.Root>,
+    trees?: ReadonlyMap<string, ParsedMarkdown>,
   ): Promise<StoredResponse> {
     if (idempotency) {
       const replay = await this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
@@ -225,6 +296,7 @@ export class JournalService {
         }
       }
       const apply = !req.dry_run && !atomicFailure && plan.actions.length > 0;
+      if (apply && (req.atomic || req.operations.length > BULK_EDIT_OPERATIONS)) await this.beforeBulkEdit?.(live, row, p);
       const origin = new RestOrigin(req.sync_realtime_state);
       // Captured once: on PostgreSQL the transaction function may run again, the Y.Doc change must not.
       let updates: Uint8Array[] | undefined;
@@ -281,18 +353,6 @@ export class JournalService {
   }
 }
 
-/** Linear-time export of the journal as it is in memory (the caller makes sure it is settled). */
-export function exportMarkdown(live: LiveJournal, converter: MarkdownConverter, logger?: Logger): Promise<string> {
-  return converter.print(topBlocks(live, logger));
-}
-
-/** The top-level blocks, printed one by one by the linear-time export (off the event loop when many). */
-function topBlocks(live: LiveJournal, logger?: Logger): PMNode[] {
-  const blocks: PMNode[] = [];
-  journalDoc(live, logger).forEach((b) => blocks.push(b));
-  return blocks;
-}
-
 const loggedRevision = new WeakMap<LiveJournal, number>();
 
 /**
@@ -300,6 +360,9 @@ const loggedRevision = new WeakMap<LiveJournal, number>();
  * what the schema cannot hold (editors can send anything) is left out, and logged once per
  * revision (read-model.ts).
  */
+/** Edits with more operations than this (or atomic ones) get an automatic version before them. */
+export const BULK_EDIT_OPERATIONS = 50;
+
 export function journalDoc(live: LiveJournal, logger?: Logger): PMNode {
   const read = fragmentToDoc(live.fragment);
   const issues = readIssuesForLog(read);

@@ -1,13 +1,11 @@
 import type { Node as PMNode } from 'prosemirror-model';
-import { prosemirrorToYXmlFragment } from 'y-prosemirror';
-import * as Y from 'yjs';
 import { FRAGMENT_NAME } from '../../shared/schema.ts';
+import { docToUpdate } from './yjs-encode.ts';
 
-/** The first stored state of a journal: `doc` in the `prosemirror` fragment, as one Yjs update. */
+/**
+ * The first stored state of a journal: `doc` in the `prosemirror` fragment, as one Yjs update,
+ * written directly (yjs-encode.ts) with the structure y-prosemirror gives it.
+ */
 export function docToSnapshot(doc: PMNode): Uint8Array {
-  const ydoc = new Y.Doc();
-  ydoc.transact(() => prosemirrorToYXmlFragment(doc, ydoc.getXmlFragment(FRAGMENT_NAME)));
-  const snapshot = Y.encodeStateAsUpdate(ydoc);
-  ydoc.destroy();
-  return snapshot;
+  return docToUpdate(doc, FRAGMENT_NAME);
 }

@@ -17,6 +17,8 @@ export interface JournalRow {
   created_at: string;
   updated_at: string;
   revision: number;
+  /** When the journal was moved to the trash; null while it is not. */
+  trashed_at: string | null;
 }
 
 export interface StoredState {
@@ -33,7 +35,7 @@ export interface LoggedUpdate {
   quiet: number;
 }
 
-const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision';
+const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision, trashed_at';
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
 
@@ -57,18 +59,50 @@ export class JournalStore {
     });
   }
 
-  /** The journal if it exists and was created by this key; undefined for unknown and foreign ids alike. */
-  findOwned(id: string, keyId: string, q: Queryable = this.engine): Promise<JournalRow | undefined> {
-    return q.get<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ? AND key_id = ?`, [id, keyId]);
+  /**
+   * The journal if it exists, is not in the trash and was created by this key; undefined for
+   * unknown, trashed and foreign ids alike. `{ trashed: true }`: the same, in the trash only.
+   */
+  findOwned(id: string, keyId: string, q: Queryable = this.engine, opts: { trashed?: boolean } = {}): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ? AND key_id = ? AND trashed_at IS ${opts.trashed ? 'NOT ' : ''}NULL`, [id, keyId]);
   }
 
+  /** A journal not in the trash, whoever created it. */
   findById(id: string, q: Queryable = this.engine): Promise<JournalRow | undefined> {
-    return q.get<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ?`, [id]);
+    return q.get<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE id = ? AND trashed_at IS NULL`, [id]);
   }
 
-  /** Newest first; `before` is an exclusive keyset cursor on the insertion sequence. */
-  page(keyId: string, before: number, limit: number): Promise<JournalRow[]> {
-    return this.engine.all<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE key_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, [keyId, before, limit]);
+  /** Newest first; `before` is an exclusive keyset cursor on the insertion sequence. `trashed`: the trash instead. */
+  page(keyId: string, before: number, limit: number, opts: { trashed?: boolean } = {}): Promise<JournalRow[]> {
+    return this.engine.all<JournalRow>(
+      `SELECT ${ROW_COLUMNS} FROM journals WHERE key_id = ? AND trashed_at IS ${opts.trashed ? 'NOT ' : ''}NULL AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      [keyId, before, limit],
+    );
+  }
+
+  /**
+   * Moves the journal to the trash (its history stays; its search entry goes, and is made again
+   * after a restore); undefined when it is gone or already there.
+   */
+  trash(q: Queryable, seq: number, at: string): Promise<JournalRow | undefined> {
+    return q.transaction(async (tx) => {
+      const row = await tx.get<JournalRow>(`UPDATE journals SET trashed_at = ? WHERE seq = ? AND trashed_at IS NULL RETURNING ${ROW_COLUMNS}`, [at, seq]);
+      if (row) {
+        await tx.run('DELETE FROM journal_search WHERE rowid = ?', [seq]);
+        await tx.run('DELETE FROM journal_search_state WHERE journal_seq = ?', [seq]);
+      }
+      return row;
+    });
+  }
+
+  /** Brings a trashed journal back; undefined when it is not in the trash. */
+  untrash(q: Queryable, seq: number): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`UPDATE journals SET trashed_at = NULL WHERE seq = ? AND trashed_at IS NOT NULL RETURNING ${ROW_COLUMNS}`, [seq]);
+  }
+
+  /** Journals trashed before `before` (ISO time), oldest first: what the trash sweep purges. */
+  trashedBefore(before: string, limit: number): Promise<{ seq: number; id: string }[]> {
+    return this.engine.all<{ seq: number; id: string }>('SELECT seq, id FROM journals WHERE trashed_at IS NOT NULL AND trashed_at < ? ORDER BY trashed_at LIMIT ?', [before, limit]);
   }
 
   /** The renamed row, or undefined when the journal is gone. */
@@ -76,12 +110,13 @@ export class JournalStore {
     return q.get<JournalRow>(`UPDATE journals SET title = ?, updated_at = ? WHERE seq = ? RETURNING ${ROW_COLUMNS}`, [title, nowIso(), seq]);
   }
 
-  /** Deletes the journal and its history; false when it was already gone. */
+  /** Deletes the journal and its history for good (a purge); false when it was already gone. */
   delete(q: Queryable, seq: number): Promise<boolean> {
     return q.transaction(async (tx) => {
       await tx.run('DELETE FROM journal_updates WHERE journal_seq = ?', [seq]);
       await tx.run('DELETE FROM journal_snapshots WHERE journal_seq = ?', [seq]);
       await tx.run('DELETE FROM journal_markdown_cache WHERE journal_seq = ?', [seq]);
+      await tx.run('DELETE FROM journal_versions WHERE journal_seq = ?', [seq]);
       return (await tx.run('DELETE FROM journals WHERE seq = ?', [seq])).changes > 0;
     });
   }

@@ -45,7 +45,7 @@ export class JournalSearch {
   /** Re-indexes the key's changed journals, yielding to the event loop between journals. */
   async refresh(keyId: string, signal?: AbortSignal): Promise<number> {
     const stale = await this.engine.all<{ id: string }>(
-      `SELECT j.id AS id FROM (SELECT seq, id, revision FROM journals WHERE key_id = ? ORDER BY updated_at DESC LIMIT ${MAX_SEARCHED_JOURNALS}) j
+      `SELECT j.id AS id FROM (SELECT seq, id, revision FROM journals WHERE key_id = ? AND trashed_at IS NULL ORDER BY updated_at DESC LIMIT ${MAX_SEARCHED_JOURNALS}) j
          LEFT JOIN journal_search_state s ON s.journal_seq = j.seq
         WHERE s.revision IS NULL OR s.revision <> j.revision`,
       [keyId],
@@ -73,8 +73,8 @@ export class JournalSearch {
       const state = await tx.get<{ revision: number }>(`SELECT revision FROM journal_search_state WHERE journal_seq = ?${tx.dialect.forUpdate}`, [row.seq]);
       // Revisions only grow: an instance that read the journal earlier must not go back.
       if (state && state.revision >= revision) return false;
-      // Deleted meanwhile: its trigger has run, leave nothing behind.
-      if (!(await tx.get('SELECT seq FROM journals WHERE seq = ?', [row.seq]))) {
+      // Deleted or trashed meanwhile: leave nothing behind.
+      if (!(await tx.get('SELECT seq FROM journals WHERE seq = ? AND trashed_at IS NULL', [row.seq]))) {
         await tx.run('DELETE FROM journal_search_state WHERE journal_seq = ?', [row.seq]);
         return false;
       }
@@ -96,7 +96,7 @@ export class JournalSearch {
          FROM (${ts.matches('journal_search', [TITLE_WEIGHT, BODY_WEIGHT])}) m
          JOIN journals j ON j.seq = m.hit_rowid
          JOIN journal_search s ON s.rowid = m.hit_rowid
-        WHERE j.key_id = ?
+        WHERE j.key_id = ? AND j.trashed_at IS NULL
         ORDER BY m.hit_rank, j.seq LIMIT ${MAX_CONTEXT_JOURNALS}`,
       [ts.anyWord(words), keyId],
     );

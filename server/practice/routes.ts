@@ -1,25 +1,22 @@
-/** HTTP routes of practice sets (spec endpoints 9-11): parse, call the domain, shape. */
+/** HTTP routes of practice sets (spec endpoints 9-11, list and delete): parse, call the domain, shape. */
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { invalid, parseOr422 } from '../http/errors.ts';
+import { pageQuery } from '../http/paging.ts';
+import { idempotencyOf } from '../journals/idempotency.ts';
+import { nonBlank } from '../sources/request.ts';
 import { nowIso } from '../storage/db.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
-import { GradingInputError } from './grading/index.ts';
-import { MAX_COUNT } from './offline/index.ts';
-import { difficulties } from './schema.ts';
+import { GradingInputError } from './grading/errors.ts';
+import { MAX_COUNT } from './offline/limits.ts';
+import { difficulties, type PracticeSetCreateResponse, type PracticeSetDeleteResponse, type PracticeSetListResponse } from './schema.ts';
 import type { PracticeService } from './service.ts';
 
 export const MAX_DESCRIPTION = 2000;
 export const MAX_SET_NAME = 200;
 const MAX_ANSWER = 20_000;
-
-const nonBlank = (max: number, what: string) =>
-  z
-    .string()
-    .max(max, `${what} is limited to ${max} characters`)
-    .refine((s) => s.trim().length > 0, `${what} must not be blank`);
 
 const engine = z.enum(['offline', 'llm']).optional();
 
@@ -55,7 +52,8 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
   const r = Router();
 
   r.post('/interactives/practice/create', async (req, res) => {
-    const b = parseOr422(createBody, body(req), ['body']);
+    const raw = body(req);
+    const b = parseOr422(createBody, raw, ['body']);
     if (b.webhook_url !== undefined) {
       const why = checkWebhookUrl(b.webhook_url, opts.allowPrivateWebhooks);
       if (why) throw invalid(['body', 'webhook_url'], why, 'url_refused');
@@ -63,14 +61,43 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
     if (b.engine === 'llm' && !practice.llmConfigured) {
       throw invalid(['body', 'engine'], 'engine "llm" needs an LLM provider: set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL', 'value_error');
     }
-    const out = await practice.create(principalOf(req), b);
-    res.json({
-      success: true,
-      set_id: out.set_id,
-      status: 'pending',
-      message: `Generating ${b.count} problems; poll GET /v1/interactives/practice/status/${out.set_id}`,
-      timestamp: nowIso(),
+    const p = principalOf(req);
+    // Idempotency-Key: a retry with the same body replays this answer; nothing is reserved twice.
+    const out = await practice.idempotency.once(p.keyId, idempotencyOf(req, raw), async (tx) => {
+      const { set_id } = await practice.create(p, b, tx);
+      const answer: PracticeSetCreateResponse = {
+        success: true,
+        set_id,
+        status: 'pending',
+        message: `Generating ${b.count} problems; poll GET /v1/interactives/practice/status/${set_id}`,
+        timestamp: nowIso(),
+      };
+      return { status: 200, body: answer };
     });
+    res.status(out.status).json(out.body);
+  });
+
+  r.get('/interactives/practice/list', async (req, res) => {
+    const q = parseOr422(pageQuery, req.query, ['query']);
+    const page = await practice.list(principalOf(req), q.page_token, q.page_size);
+    const answer: PracticeSetListResponse = {
+      success: true,
+      message: `${page.sets.length} practice sets`,
+      sets: page.sets,
+      ...(page.next !== undefined ? { next_page_token: page.next } : {}),
+    };
+    res.json(answer);
+  });
+
+  r.delete('/interactives/practice/delete/:set_id', async (req, res) => {
+    const out = await practice.delete(principalOf(req), req.params.set_id, chargeFor(req));
+    const answer: PracticeSetDeleteResponse = {
+      success: true,
+      message: out.cancelled ? 'Practice set deleted; its generation was stopped' : 'Practice set deleted',
+      ...out,
+      timestamp: nowIso(),
+    };
+    res.json(answer);
   });
 
   r.get('/interactives/practice/status/:set_id', async (req, res) => {

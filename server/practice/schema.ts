@@ -39,3 +39,55 @@ export const practiceProblemSchema = z
   }) satisfies z.ZodType<PracticeProblem>;
 
 export const problemListSchema = z.array(practiceProblemSchema);
+
+// ---- responses of the list and delete endpoints (issue 16), for the OpenAPI document ----------
+
+/** One set of GET /v1/interactives/practice/list. */
+export const practiceSetListItemSchema = z.object({
+  set_id: z.string(),
+  set_name: z.string().nullable(),
+  status: z.string().describe('pending, completed or failed as stored; the status endpoint tells status_error apart'),
+  total_problems: z.number().int(),
+  completed_problems: z.number().int(),
+  engine: z.string().nullable(),
+  /** Dollars charged once the set ended; null while pending. */
+  cost: z.number().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const practiceSetListResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  sets: z.array(practiceSetListItemSchema),
+  next_page_token: z.number().int().optional(),
+});
+
+export const practiceSetDeleteResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  set_id: z.string(),
+  /** The status the set had when it was deleted. */
+  status: z.string(),
+  /** True when its generation job was still queued or running and was stopped. */
+  cancelled: z.boolean(),
+  /** Dollars the set cost in the end (for a cancelled set: the problems made before it stopped). */
+  cost: z.number(),
+  /** Dollars given back by this deletion (the unmade problems of a cancelled set). */
+  refunded: z.number(),
+  timestamp: z.string(),
+});
+
+/** Answer of POST /v1/interactives/practice/create (also what an Idempotency-Key replay returns). */
+export const practiceSetCreateResponseSchema = z.object({
+  success: z.literal(true),
+  set_id: z.string(),
+  status: z.literal('pending'),
+  message: z.string(),
+  timestamp: z.string(),
+});
+
+export type PracticeSetListItem = z.infer<typeof practiceSetListItemSchema>;
+export type PracticeSetListResponse = z.infer<typeof practiceSetListResponseSchema>;
+export type PracticeSetDeleteResponse = z.infer<typeof practiceSetDeleteResponseSchema>;
+export type PracticeSetCreateResponse = z.infer<typeof practiceSetCreateResponseSchema>;

@@ -12,16 +12,17 @@ import type { CreditLedger } from '../billing/credits.ts';
 import { priceOf, usd } from '../billing/prices.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { JobContext, JobWorker } from '../jobs/worker.ts';
+import { IdempotencyStore } from '../journals/idempotency.ts';
 import { LlmError, type LlmClient } from '../llm/client.ts';
 import type { Logger } from '../logger.ts';
 import { nowIso } from '../storage/db.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
-import { gradeAnswer, GradingInputError } from './grading/index.ts';
+import { GradingInputError } from './grading/errors.ts';
 import type { JournalSearch } from './journal-search.ts';
 import { gradeWithLlm, planLlmSet } from './llm.ts';
-import { OFFLINE_ENGINE, planSet } from './offline/index.ts';
-import { difficulties, problemListSchema } from './schema.ts';
+import { OFFLINE_ENGINE } from './offline/limits.ts';
+import { difficulties, problemListSchema, type PracticeSetDeleteResponse, type PracticeSetListItem } from './schema.ts';
 import { PracticeStore, type EngineChoice, type SetRequest, type SetRow } from './store.ts';
 import type { Difficulty, GenerateRequest, GradeInput, GradeResult, PracticeProblem, SetProblemType } from './types.ts';
 
@@ -85,9 +86,12 @@ export interface PracticeDeps {
 
 export class PracticeService {
   readonly store: PracticeStore;
+  /** Idempotency-Key records of creates (the route runs a create through `once`). */
+  readonly idempotency: IdempotencyStore;
 
   constructor(private readonly deps: PracticeDeps) {
     this.store = deps.store;
+    this.idempotency = new IdempotencyStore(deps.store.engine);
     deps.jobs.register<{ set_id: string }>(PRACTICE_JOB, {
       run: (ctx) => this.generate(ctx),
       onGiveUp: async (_job, payload, reason, tx) => {
@@ -100,8 +104,11 @@ export class PracticeService {
     return this.deps.llm !== undefined;
   }
 
-  /** Reserves the set's price, records it and queues its job, in one transaction (402 changes nothing). */
-  async create(p: Principal, input: CreateSetInput): Promise<{ set_id: string; engine: EngineChoice }> {
+  /**
+   * Reserves the set's price, records it and queues its job, in one transaction (402 changes
+   * nothing): `q`'s when given (the one that records an Idempotency-Key).
+   */
+  async create(p: Principal, input: CreateSetInput, q: Queryable = this.store.engine): Promise<{ set_id: string; engine: EngineChoice }> {
     const engine: EngineChoice = input.engine ?? (this.deps.llm ? 'llm' : 'offline');
     const id = randomUUID();
     const request: SetRequest = {
@@ -113,7 +120,7 @@ export class PracticeService {
       engine,
       seed: randomInt(2 ** 31),
     };
-    await this.store.engine.transaction(async (tx) => {
+    await q.transaction(async (tx) => {
       const reservation = await this.deps.credits.reserve(p.orgId, practiceSetPriceMicros(input.count), `practice_set ${id}`, tx);
       const row = {
         id,
@@ -164,6 +171,8 @@ export class PracticeService {
   }
 
   private async generateOffline(id: string, gen: GenerateRequest, from: number, signal: AbortSignal, searchedNothing: boolean): Promise<void> {
+    // The offline engines (CAS, WordNet) load on first use: a service that never makes a set never pays for them.
+    const { planSet } = await import('./offline/index.ts');
     const plan = planSet(gen);
     if (!plan.ok) {
       const note = searchedNothing ? ' (search_for_problems found no journal of this key matching the description.)' : '';
@@ -323,6 +332,60 @@ export class PracticeService {
     }
   }
 
+  // ---- list and delete ----------------------------------------------------------------------
+
+  /** The key's sets, newest first, from before `pageToken` (the previous page's next_page_token). */
+  async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ sets: PracticeSetListItem[]; next?: number }> {
+    const page = await this.store.page(p.keyId, pageToken, pageSize);
+    const sets = page.rows.map((r) => ({
+      set_id: r.id,
+      set_name: r.set_name,
+      status: r.status,
+      total_problems: r.total_problems,
+      completed_problems: r.completed_problems,
+      engine: r.engine,
+      cost: r.status === 'pending' ? null : usd(r.cost_micros ?? 0),
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    }));
+    return { sets, next: page.next };
+  }
+
+  /**
+   * Deletes a set of this key (404 otherwise) with its problems, in one transaction that pays for
+   * the deletion first (`charge`; 402 deletes nothing). A set still pending has its job cancelled
+   * and its reservation settled at the price of the problems already made: the rest is refunded.
+   * No webhook event is sent for a deletion.
+   */
+  async delete(p: Principal, id: string, charge?: (q: Queryable) => unknown): Promise<Omit<PracticeSetDeleteResponse, 'success' | 'message' | 'timestamp'>> {
+    let jobId: string | undefined;
+    const out = await this.store.engine.transaction(async (tx) => {
+      const row = await this.store.getForUpdate(id, tx);
+      if (!row || row.key_id !== p.keyId) throw notFound('Practice set');
+      await charge?.(tx);
+      let cancelled = false;
+      let cost = row.cost_micros ?? 0;
+      let refunded = 0;
+      if (row.status === 'pending') {
+        if (row.job_id && (await this.deps.jobs.cancel(row.job_id, 'the practice set was deleted', tx))) {
+          cancelled = true;
+          jobId = row.job_id;
+        }
+        const held = row.reservation_id ? await this.deps.credits.reservation(row.reservation_id, tx) : undefined;
+        if (held?.status === 'held') {
+          // Problems are counted with the row, locked above: none can be added meanwhile.
+          cost = (await this.deps.credits.settle(held.id, practiceSetPriceMicros(row.completed_problems), tx)).cost_micros;
+          refunded = held.amount_micros - cost;
+        }
+      }
+      await this.store.delete(id, tx);
+      return { set_id: row.id, status: row.status, cancelled, cost: usd(cost), refunded: usd(refunded) };
+    });
+    // A run in this process has been told to stop: answer once it has.
+    if (jobId) await this.deps.jobs.stopped(jobId);
+    return out;
+  }
+
   // ---- grading -----------------------------------------------------------------------------
 
   /**
@@ -345,6 +408,7 @@ export class PracticeService {
         this.deps.logger.warn({ error: err.message }, 'LLM grading failed; using the offline grader');
       }
     }
+    const { gradeAnswer } = await import('./grading/index.ts'); // loads on first use, like planSet
     try {
       const g = gradeAnswer(input);
       return { ...g, engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };

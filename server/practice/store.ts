@@ -2,6 +2,7 @@
  * SQL of practice sets: one row per set (who owns it, what was asked, where it stands) and one
  * row per finished problem, written as each problem is made so progress survives a restart.
  */
+import { JobResourceStore, type JobResourceRow } from '../jobs/resource-store.ts';
 import { nowIso } from '../storage/db.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { Difficulty, PracticeProblem, SetProblemType } from './types.ts';
@@ -21,10 +22,7 @@ export interface SetRequest {
   seed: number;
 }
 
-export interface SetRow {
-  id: string;
-  key_id: string;
-  org_id: string;
+export interface SetRow extends JobResourceRow {
   set_name: string | null;
   request: string;
   context: string | null;
@@ -33,16 +31,13 @@ export interface SetRow {
   total_problems: number;
   completed_problems: number;
   message: string | null;
-  webhook_url: string | null;
-  reservation_id: string | null;
   cost_micros: number | null;
-  job_id: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
-export class PracticeStore {
-  constructor(readonly engine: StorageEngine) {}
+export class PracticeStore extends JobResourceStore<SetRow> {
+  constructor(engine: StorageEngine) {
+    super(engine, 'practice_sets');
+  }
 
   async insert(
     row: { id: string; key_id: string; org_id: string; set_name: string | null; request: SetRequest; webhook_url: string | null; reservation_id: string | null },
@@ -57,24 +52,6 @@ export class PracticeStore {
     );
   }
 
-  get(id: string, q: Queryable = this.engine): Promise<SetRow | undefined> {
-    return q.get<SetRow>('SELECT * FROM practice_sets WHERE id = ?', [id]);
-  }
-
-  /** The set, its row locked until `tx` ends: finishing it twice (two workers) is serialized. */
-  getForUpdate(id: string, tx: Queryable): Promise<SetRow | undefined> {
-    return tx.get<SetRow>(`SELECT * FROM practice_sets WHERE id = ?${tx.dialect.forUpdate}`, [id]);
-  }
-
-  /** The set if this key created it; undefined for unknown and foreign ids alike. */
-  findOwned(id: string, keyId: string): Promise<SetRow | undefined> {
-    return this.engine.get<SetRow>('SELECT * FROM practice_sets WHERE id = ? AND key_id = ?', [id, keyId]);
-  }
-
-  async attachJob(id: string, jobId: string, q: Queryable = this.engine): Promise<void> {
-    await q.run('UPDATE practice_sets SET job_id = ? WHERE id = ?', [jobId, id]);
-  }
-
   async saveContext(id: string, context: string[]): Promise<void> {
     await this.engine.run('UPDATE practice_sets SET context = ?, updated_at = ? WHERE id = ?', [JSON.stringify(context), nowIso(), id]);
   }
@@ -84,9 +61,13 @@ export class PracticeStore {
     await this.engine.run('UPDATE practice_sets SET engine = ?, set_name = COALESCE(set_name, ?), updated_at = ? WHERE id = ?', [engine, generatedName, nowIso(), id]);
   }
 
-  /** Stores problem `idx` and the progress it makes, in one transaction. */
+  /**
+   * Stores problem `idx` and the progress it makes, in one transaction; nothing when the set is no
+   * longer pending (deleted while a worker on another instance was still generating it).
+   */
   addProblem(id: string, idx: number, problem: PracticeProblem): Promise<void> {
     return this.engine.transaction(async (tx) => {
+      if (!(await tx.get(`SELECT id FROM practice_sets WHERE id = ? AND status = 'pending'${tx.dialect.forUpdate}`, [id]))) return;
       await tx.run(
         `INSERT INTO practice_problems (set_id, idx, problem) VALUES (?, ?, ?)
          ON CONFLICT (set_id, idx) DO UPDATE SET problem = excluded.problem`,
@@ -119,5 +100,13 @@ export class PracticeStore {
       [message, engine, nowIso(), id],
     );
     return r.changes === 1;
+  }
+
+  /** Deletes the set and its problems; false when it was already gone. */
+  override async delete(id: string, q: Queryable = this.engine): Promise<boolean> {
+    return q.transaction(async (tx) => {
+      await tx.run('DELETE FROM practice_problems WHERE set_id = ?', [id]);
+      return super.delete(id, tx);
+    });
   }
 }

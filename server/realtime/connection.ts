@@ -17,7 +17,7 @@ import { DEFAULT_EDITOR_LIMITS, LIFETIME_AWARENESS_CLIENTS_FACTOR, type EditorLi
 import { dropPending, encodeStateAsUpdateWithoutPending, mayCompletePending, pendingStructs, pendingWeight } from './pending.ts';
 import { decodeClientMessage, encodeAwareness, encodeSyncStep1, encodeSyncStep2 } from './protocol.ts';
 import { MessageRateLimiter } from './rate-limit.ts';
-import type { Room } from './room.ts';
+import type { Room, RoomMember } from './room.ts';
 import { checkUpdate, type Struct } from './update-guard.ts';
 
 /** A connection whose unsent data passes this is too slow to follow the journal: it must resync. */
@@ -25,9 +25,12 @@ const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 /** How long a refused connection's socket stays open for its close frame to go out. */
 const REFUSE_GRACE_MS = 250;
 
+/** Longest run of message handling in one turn of the event loop before the connection yields. */
+const HANDLE_SLICE_MS = 10;
+
 const utf8 = new TextDecoder();
 
-export class Connection {
+export class Connection implements RoomMember {
   /** Awareness client ids this connection holds; their states are removed when it closes. */
   readonly awarenessClients = new Set<number>();
   /** Awareness client ids this connection announced as its own (awareness-guard.ts). */
@@ -44,10 +47,13 @@ export class Connection {
   private readonly rate: MessageRateLimiter;
   alive = true;
   private closed = false;
+  /** Messages admitted but not yet handled (see drain). */
+  private readonly inbox: Uint8Array[] = [];
+  private draining = false;
 
   constructor(
     readonly ws: WebSocket,
-    readonly room: Room,
+    readonly room: Room<Connection>,
     readonly principal: Principal,
     private readonly logger: Logger,
     private readonly limits: EditorLimits = DEFAULT_EDITOR_LIMITS,
@@ -142,6 +148,11 @@ export class Connection {
     return this.probe;
   }
 
+  /**
+   * Takes a message off the socket. Rates are admitted at once; handling is queued, because one
+   * socket read can carry hundreds of frames and handling them all in one turn of the event loop
+   * would stall every other request (docs/security.md: no stall past 250 ms).
+   */
   handle(data: Uint8Array, isBinary: boolean): void {
     if (this.closed) return;
     if (!isBinary) {
@@ -160,6 +171,34 @@ export class Connection {
       );
       return;
     }
+    this.inbox.push(data);
+    if (!this.draining) this.drain();
+  }
+
+  /**
+   * Handles queued messages in order for up to HANDLE_SLICE_MS, then yields to the event loop with
+   * the socket paused (back-pressure on the sender) and goes on in the next turn.
+   */
+  private drain(): void {
+    const start = performance.now();
+    while (this.inbox.length > 0 && !this.closed) {
+      if (performance.now() - start > HANDLE_SLICE_MS) {
+        this.draining = true;
+        this.ws.pause();
+        setImmediate(() => {
+          if (this.closed) return;
+          this.ws.resume();
+          this.drain();
+        });
+        return;
+      }
+      this.process(this.inbox.shift()!);
+    }
+    this.draining = false;
+    if (this.closed) this.inbox.length = 0;
+  }
+
+  private process(data: Uint8Array): void {
     let message;
     try {
       message = decodeClientMessage(data);

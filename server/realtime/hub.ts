@@ -40,7 +40,7 @@ export interface RealtimeOptions {
 
 export class RealtimeHub {
   private readonly wss: WebSocketServer;
-  private readonly rooms = new Map<string, Room>();
+  private readonly rooms = new Map<string, Room<Connection>>();
   private readonly connections = new Set<Connection>();
   /** Open plus handshaking connections, for the limits. */
   private readonly perJournal = new Map<string, number>();
@@ -183,11 +183,11 @@ export class RealtimeHub {
     conn.start();
   }
 
-  private roomFor(live: LiveJournal): Room {
+  private roomFor(live: LiveJournal): Room<Connection> {
     const existing = this.rooms.get(live.id);
     if (existing?.live === live) return existing;
     const bus = this.registry.bus;
-    const room = new Room(
+    const room = new Room<Connection>(
       live,
       (r) => {
         if (this.rooms.get(r.journalId) === r) this.rooms.delete(r.journalId);

@@ -7,7 +7,7 @@ import * as awarenessProtocol from 'y-protocols/awareness';
 import { RemoteOrigin, RestOrigin, type LiveJournal } from '../journals/live.ts';
 import type { RoomAwarenessView } from './awareness-guard.ts';
 import { closeCodeForUnload } from './close-codes.ts';
-import type { Connection } from './connection.ts';
+import type { Principal } from '../auth/keys.ts';
 import { encodeAwareness, encodeUpdate } from './protocol.ts';
 
 /** y-protocols drops a state not renewed for this long; clients renew every 15 s. */
@@ -24,18 +24,32 @@ export interface RoomPeers {
   query(): void;
 }
 
-export class Room {
-  readonly connections = new Set<Connection>();
+/**
+ * What the room needs of an editor's connection (connection.ts implements it). Declared here so
+ * that the room does not import the connection, which imports the room.
+ */
+export interface RoomMember {
+  readonly principal: Principal;
+  /** Awareness client ids whose state this connection holds. */
+  readonly awarenessClients: Set<number>;
+  /** Ids the connection's own client announced. */
+  readonly ownAwarenessClients: Set<number>;
+  send(message: Uint8Array): void;
+  close(code: number, reason: string): void;
+}
+
+export class Room<M extends RoomMember = RoomMember> {
+  readonly connections = new Set<M>();
   readonly awareness: awarenessProtocol.Awareness;
   /** Which connection holds each awareness client id that has a state. */
-  private readonly awarenessHolders = new Map<number, Connection>();
+  private readonly awarenessHolders = new Map<number, M>();
   private readonly offClose: () => void;
   private readonly offCommitted: () => void;
   private destroyed = false;
 
   constructor(
     readonly live: LiveJournal,
-    private readonly onEmpty: (room: Room) => void,
+    private readonly onEmpty: (room: Room<M>) => void,
     private readonly peers?: RoomPeers,
   ) {
     this.awareness = new awarenessProtocol.Awareness(live.doc);
@@ -51,13 +65,13 @@ export class Room {
     return this.live.id;
   }
 
-  add(conn: Connection): void {
+  add(conn: M): void {
     this.connections.add(conn);
     this.live.holders++;
     this.live.touch();
   }
 
-  remove(conn: Connection): void {
+  remove(conn: M): void {
     if (!this.connections.delete(conn)) return;
     this.live.holders--;
     this.live.touch();
@@ -122,7 +136,7 @@ export class Room {
     if (ids.length > 0) this.peers?.publish(awarenessProtocol.encodeAwarenessUpdate(this.awareness, ids));
   }
 
-  private hold(id: number, conn: Connection): void {
+  private hold(id: number, conn: M): void {
     const previous = this.awarenessHolders.get(id);
     if (previous && previous !== conn) previous.awarenessClients.delete(id);
     this.awarenessHolders.set(id, conn);
@@ -136,12 +150,12 @@ export class Room {
     this.awarenessHolders.delete(id);
   }
 
-  awarenessHolder(id: number): Connection | undefined {
+  awarenessHolder(id: number): M | undefined {
     return this.awarenessHolders.get(id);
   }
 
   /** What awareness-guard.ts needs to know about this room, seen from `conn`. */
-  awarenessView(conn: Connection): RoomAwarenessView {
+  awarenessView(conn: M): RoomAwarenessView {
     return {
       clock: (id) => this.awareness.meta.get(id)?.clock,
       hasState: (id) => this.awareness.states.has(id),
@@ -166,8 +180,8 @@ export class Room {
     }
   }
 
-  private connectionOf(origin: unknown): Connection | undefined {
-    return this.connections.has(origin as Connection) ? (origin as Connection) : undefined;
+  private connectionOf(origin: unknown): M | undefined {
+    return this.connections.has(origin as M) ? (origin as M) : undefined;
   }
 
   /** Detaches from the journal; the journal stays loaded until the registry's idle sweep. */

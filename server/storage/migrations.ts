@@ -242,4 +242,125 @@ export const migrations: readonly Migration[] = [
   );
   `,
   },
+  // practice sets and videos listed newest first by an integer keyset cursor like journals: both
+  // tables rebuilt with an AUTOINCREMENT seq (an identity column on PostgreSQL), rows copied in
+  // their insertion order; and stored flashcard decks (docs/flashcards-api.md)
+  {
+    name: 'resource-lists-and-decks',
+    sql: `
+  CREATE TABLE practice_sets_by_seq (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    org_id TEXT NOT NULL REFERENCES organizations(id),
+    set_name TEXT,
+    request TEXT NOT NULL,
+    context TEXT,
+    status TEXT NOT NULL,
+    engine TEXT,
+    total_problems INTEGER NOT NULL,
+    completed_problems INTEGER NOT NULL DEFAULT 0,
+    message TEXT,
+    webhook_url TEXT,
+    reservation_id TEXT,
+    cost_micros INTEGER,
+    job_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  INSERT INTO practice_sets_by_seq (id, key_id, org_id, set_name, request, context, status, engine, total_problems,
+    completed_problems, message, webhook_url, reservation_id, cost_micros, job_id, created_at, updated_at)
+    SELECT id, key_id, org_id, set_name, request, context, status, engine, total_problems,
+      completed_problems, message, webhook_url, reservation_id, cost_micros, job_id, created_at, updated_at
+    FROM practice_sets ORDER BY rowid;
+  DROP TABLE practice_sets;
+  ALTER TABLE practice_sets_by_seq RENAME TO practice_sets;
+  CREATE INDEX practice_sets_key ON practice_sets(key_id);
+  CREATE INDEX practice_sets_key_seq ON practice_sets(key_id, seq);
+  CREATE TABLE videos_by_seq (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    org_id TEXT NOT NULL REFERENCES organizations(id),
+    request TEXT NOT NULL,
+    outline TEXT,
+    status TEXT NOT NULL,
+    completion_percentage REAL NOT NULL DEFAULT 0,
+    message TEXT,
+    error TEXT,
+    result TEXT,
+    webhook_url TEXT,
+    reservation_id TEXT,
+    cost_micros INTEGER,
+    job_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    completed_at TEXT
+  );
+  INSERT INTO videos_by_seq (id, key_id, org_id, request, outline, status, completion_percentage, message, error,
+    result, webhook_url, reservation_id, cost_micros, job_id, created_at, updated_at, completed_at)
+    SELECT id, key_id, org_id, request, outline, status, completion_percentage, message, error,
+      result, webhook_url, reservation_id, cost_micros, job_id, created_at, updated_at, completed_at
+    FROM videos ORDER BY rowid;
+  DROP TABLE videos;
+  ALTER TABLE videos_by_seq RENAME TO videos;
+  CREATE INDEX videos_key ON videos(key_id);
+  CREATE INDEX videos_key_seq ON videos(key_id, seq);
+  CREATE TABLE flashcard_decks (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    key_id TEXT NOT NULL REFERENCES api_keys(id),
+    org_id TEXT NOT NULL REFERENCES organizations(id),
+    source TEXT NOT NULL,
+    journal_id TEXT,
+    requested_count INTEGER NOT NULL,
+    cards TEXT NOT NULL,
+    card_count INTEGER NOT NULL,
+    engine TEXT NOT NULL,
+    cost_micros INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX flashcard_decks_key_seq ON flashcard_decks(key_id, seq);
+  `,
+  },
+  // GET /readyz writes one row per instance to prove the store takes writes (server/ops/routes.ts)
+  {
+    name: 'readiness-probe',
+    sql: `
+  CREATE TABLE readiness_probe (
+    instance TEXT PRIMARY KEY,
+    checked_at TEXT NOT NULL
+  );
+  `,
+  },
+  // Deleting a journal moves it to the trash with its history; purged after TRASH_RETENTION_DAYS
+  {
+    name: 'journal-trash',
+    sql: `
+  ALTER TABLE journals ADD COLUMN trashed_at TEXT;
+  CREATE INDEX journals_trashed ON journals(trashed_at);
+  `,
+  },
+  // Version history (docs/versions.md): a base state or the delta since the version before
+  {
+    name: 'journal-versions',
+    sql: `
+  CREATE TABLE journal_versions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    journal_seq INTEGER NOT NULL,
+    name TEXT,
+    kind TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    block_count INTEGER NOT NULL,
+    bytes INTEGER NOT NULL,
+    base INTEGER NOT NULL,
+    state_vector BLOB NOT NULL,
+    data BLOB NOT NULL
+  );
+  CREATE INDEX journal_versions_journal ON journal_versions(journal_seq, seq);
+  `,
+  },
 ];

@@ -1,21 +1,21 @@
-/** HTTP routes of videos (POST /video/create, spec endpoint 12, and the files of a finished video). */
+/** HTTP routes of videos (POST /video/create, spec endpoint 12, list, delete, and the files of a finished video). */
 import { Router, type Request, type Response, type NextFunction } from 'express';
 import { z } from 'zod';
 import { principalOf } from '../auth/middleware.ts';
+import { chargeFor } from '../billing/middleware.ts';
 import { invalid, parseOr422 } from '../http/errors.ts';
+import { pageQuery } from '../http/paging.ts';
+import { idempotencyOf } from '../journals/idempotency.ts';
+import { exactlyOneSource, nonBlank } from '../sources/request.ts';
+import { SourceTextError } from '../sources/text-blocks.ts';
 import { nowIso } from '../storage/db.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { normalizeVoice } from './engine/speech.ts';
-import { buildOutline, MAX_VIDEO_SECONDS, OutlineError } from './outline.ts';
+import { buildOutline, MAX_VIDEO_SECONDS } from './outline.ts';
+import type { VideoCreateResponse, VideoDeleteResponse, VideoListResponse } from './schema.ts';
 import { MAX_VIDEO_TEXT_CHARS, type VideoService } from './service.ts';
 
 export const MAX_VIDEO_TITLE = 300;
-
-const nonBlank = (max: number, what: string) =>
-  z
-    .string()
-    .max(max, `${what} is limited to ${max} characters`)
-    .refine((s) => s.trim().length > 0, `${what} must not be blank`);
 
 const createBody = z.object({
   journal_id: z.string().min(1).max(200).optional(),
@@ -26,15 +26,6 @@ const createBody = z.object({
   webhook_url: z.string().optional(),
 });
 
-/** `{journal_id | text}`: exactly one, or a 422 at `body`. Shared with the flashcards route. */
-export function exactlyOneSource(b: { journal_id?: string; text?: string }): void {
-  const n = Number(b.journal_id !== undefined) + Number(b.text !== undefined);
-  if (n !== 1) {
-    throw invalid(['body'], 'give exactly one of journal_id and text', n === 0 ? 'missing' : 'value_error');
-  }
-  if (b.text !== undefined && !b.text.trim()) throw invalid(['body', 'text'], 'text must not be blank', 'value_error');
-}
-
 function body(req: Request): unknown {
   return req.body === undefined ? {} : req.body;
 }
@@ -43,7 +34,8 @@ export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: 
   const r = Router();
 
   r.post('/video/create', async (req, res) => {
-    const b = parseOr422(createBody, body(req), ['body']);
+    const raw = body(req);
+    const b = parseOr422(createBody, raw, ['body']);
     exactlyOneSource(b);
     let voice: string;
     try {
@@ -60,18 +52,41 @@ export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: 
       try {
         buildOutline({ text: b.text }, { maxDurationSeconds: b.max_duration_seconds });
       } catch (err) {
-        if (err instanceof OutlineError) throw invalid(['body', 'text'], `text has nothing to narrate: ${err.message}`, 'value_error');
+        if (err instanceof SourceTextError) throw invalid(['body', 'text'], `text has nothing to narrate: ${err.message}`, 'value_error');
         throw err;
       }
     }
-    const out = await videos.create(principalOf(req), { ...b, voice });
-    res.json({
-      success: true,
-      video_id: out.video_id,
-      status: 'pending',
-      message: `Rendering; poll GET /v1/video/status/${out.video_id}`,
-      timestamp: nowIso(),
+    const p = principalOf(req);
+    // Idempotency-Key: a retry with the same body replays this answer; nothing is reserved twice.
+    const out = await videos.idempotency.once(p.keyId, idempotencyOf(req, raw), async (tx) => {
+      const { video_id } = await videos.create(p, { ...b, voice }, tx);
+      const answer: VideoCreateResponse = { success: true, video_id, status: 'pending', message: `Rendering; poll GET /v1/video/status/${video_id}`, timestamp: nowIso() };
+      return { status: 200, body: answer };
     });
+    res.status(out.status).json(out.body);
+  });
+
+  r.get('/video/list', async (req, res) => {
+    const q = parseOr422(pageQuery, req.query, ['query']);
+    const page = await videos.list(principalOf(req), q.page_token, q.page_size);
+    const answer: VideoListResponse = {
+      success: true,
+      message: `${page.videos.length} videos`,
+      videos: page.videos,
+      ...(page.next !== undefined ? { next_page_token: page.next } : {}),
+    };
+    res.json(answer);
+  });
+
+  r.delete('/video/delete/:video_id', async (req, res) => {
+    const out = await videos.delete(principalOf(req), req.params.video_id, chargeFor(req));
+    const answer: VideoDeleteResponse = {
+      success: true,
+      message: out.cancelled ? 'Video deleted; its render was stopped and its credit refunded' : 'Video deleted',
+      ...out,
+      timestamp: nowIso(),
+    };
+    res.json(answer);
   });
 
   r.get('/video/status/:video_id', async (req, res) => {

@@ -19,8 +19,11 @@ import type { Logger } from '../logger.ts';
 import { nowIso } from '../storage/db.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
-import { renderVideo, type RenderResult } from './engine/index.ts';
-import { buildOutline, flattenInput, OutlineError, type Outline, type OutlineInput, type PMJSON } from './outline.ts';
+import type { RenderResult } from './engine/index.ts';
+import { IdempotencyStore } from '../journals/idempotency.ts';
+import { flattenInput, SourceTextError, type PMJSON, type SourceInput } from '../sources/text-blocks.ts';
+import { buildOutline, type Outline } from './outline.ts';
+import type { VideoDeleteResponse, VideoListItem } from './schema.ts';
 import { VideoStore, type VideoRequest, type VideoRow } from './store.ts';
 
 export const VIDEO_JOB = 'video_render';
@@ -142,9 +145,12 @@ class Unreadable extends Error {}
 export class VideoService {
   readonly store: VideoStore;
   readonly options: VideoOptions;
+  /** Idempotency-Key records of creates (the route runs a create through `once`). */
+  readonly idempotency: IdempotencyStore;
 
   constructor(private readonly deps: VideoDeps) {
     this.store = deps.store;
+    this.idempotency = new IdempotencyStore(deps.store.engine);
     this.options = deps.options;
     deps.jobs.register<{ video_id: string }>(VIDEO_JOB, {
       run: (ctx) => this.render(ctx),
@@ -160,10 +166,12 @@ export class VideoService {
 
   /**
    * Checks the journal (404 for unknown or foreign), reserves the price, records the video and
-   * queues its job, in one transaction (402 changes nothing).
+   * queues its job, in one transaction (402 changes nothing): `q`'s when given (the one that
+   * records an Idempotency-Key).
    */
-  async create(p: Principal, input: CreateVideoInput): Promise<{ video_id: string }> {
-    if (input.journal_id !== undefined) await this.deps.journals.owned(p, input.journal_id);
+  async create(p: Principal, input: CreateVideoInput, q: Queryable = this.store.engine): Promise<{ video_id: string }> {
+    // Read in `q`: inside a transaction the engine itself must not be used.
+    if (input.journal_id !== undefined && !(await this.deps.journals.store.findOwned(input.journal_id, p.keyId, q))) throw notFound('Journal');
     const id = randomUUID();
     const request: VideoRequest = {
       source: input.journal_id !== undefined ? 'journal' : 'text',
@@ -172,7 +180,7 @@ export class VideoService {
       voice: input.voice,
       max_duration_seconds: input.max_duration_seconds,
     };
-    await this.store.engine.transaction(async (tx) => {
+    await q.transaction(async (tx) => {
       const reservation = await this.deps.credits.reserve(p.orgId, videoPriceMicros(), `video ${id}`, tx);
       await this.store.insert({ id, key_id: p.keyId, org_id: p.orgId, request, webhook_url: input.webhook_url ?? null, reservation_id: reservation.id }, tx);
       const job = await this.deps.jobs.enqueue({ kind: VIDEO_JOB, payload: { video_id: id } }, tx);
@@ -184,6 +192,16 @@ export class VideoService {
   // ---- the job -------------------------------------------------------------------------------
 
   private async render(ctx: JobContext<{ video_id: string }>): Promise<void> {
+    try {
+      await this.renderOnce(ctx);
+    } finally {
+      // Deleted while rendering (perhaps by a request on another instance, which removed the
+      // files before this run stopped writing them): leave nothing behind.
+      if (!(await this.store.get(ctx.payload.video_id).catch(() => true))) await rm(this.workDir(ctx.payload.video_id), { recursive: true, force: true });
+    }
+  }
+
+  private async renderOnce(ctx: JobContext<{ video_id: string }>): Promise<void> {
     const id = ctx.payload.video_id;
     const row = await this.store.get(id);
     if (!row || row.status !== 'pending') return; // finished before a crash
@@ -201,8 +219,8 @@ export class VideoService {
       try {
         stored = await this.readSource(row, req);
       } catch (err) {
-        if (err instanceof OutlineError || err instanceof SourceGone) {
-          await this.finishFailed(id, err instanceof OutlineError ? `Nothing to narrate: ${err.message}.` : err.message);
+        if (err instanceof SourceTextError || err instanceof SourceGone) {
+          await this.finishFailed(id, err instanceof SourceTextError ? `Nothing to narrate: ${err.message}.` : err.message);
           return;
         }
         throw err;
@@ -224,6 +242,8 @@ export class VideoService {
     };
     let result: RenderResult;
     try {
+      // The render engines (canvas, speech, ffmpeg) load with the first video.
+      const { renderVideo } = await import('./engine/index.ts');
       result = await renderVideo(stored.outline, {
         workDir,
         voice: req.voice,
@@ -270,7 +290,7 @@ export class VideoService {
 
   /** Reads the journal (as it is now) or the stored text and builds the outline. */
   private async readSource(row: VideoRow, req: VideoRequest): Promise<StoredOutline> {
-    let input: OutlineInput;
+    let input: SourceInput;
     let title = req.title;
     if (req.source === 'journal') {
       const journal = await this.deps.journals.store.findById(req.journal_id ?? '');
@@ -331,6 +351,63 @@ export class VideoService {
       },
       tx,
     );
+  }
+
+  // ---- list and delete ----------------------------------------------------------------------
+
+  /** The key's videos, newest first, from before `pageToken` (the previous page's next_page_token). */
+  async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ videos: VideoListItem[]; next?: number }> {
+    const page = await this.store.page(p.keyId, pageToken, pageSize);
+    const videos = page.rows.map((r) => {
+      const req = parseOrUndefined(r.request) as Partial<VideoRequest> | undefined;
+      const result = r.result ? (parseOrUndefined(r.result) as Partial<StoredResult> | undefined) : undefined;
+      return {
+        video_id: r.id,
+        title: result?.title ?? req?.title ?? null,
+        source: req?.source === 'journal' ? ('journal' as const) : ('text' as const),
+        journal_id: req?.journal_id ?? null,
+        status: r.status,
+        completion_percentage: Number(r.completion_percentage) || 0,
+        cost: r.status === 'pending' ? null : usd(r.cost_micros ?? 0),
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+      };
+    });
+    return { videos, next: page.next };
+  }
+
+  /**
+   * Deletes a video of this key (404 otherwise) in one transaction that pays for the deletion
+   * first (`charge`; 402 deletes nothing). A video still pending has its job cancelled and its
+   * reservation refunded in full: a video is one piece of work, and none of it was delivered.
+   * Its files under DATA_DIR/videos/{id}/ are removed once that commits and a run of its job in
+   * this process has stopped. No webhook event is sent for a deletion.
+   */
+  async delete(p: Principal, id: string, charge?: (q: Queryable) => unknown): Promise<Omit<VideoDeleteResponse, 'success' | 'message' | 'timestamp'>> {
+    let jobId: string | undefined;
+    const out = await this.store.engine.transaction(async (tx) => {
+      const row = await this.store.getForUpdate(id, tx);
+      if (!row || row.key_id !== p.keyId) throw notFound('Video');
+      await charge?.(tx);
+      let cancelled = false;
+      let refunded = 0;
+      if (row.status === 'pending') {
+        if (row.job_id && (await this.deps.jobs.cancel(row.job_id, 'the video was deleted', tx))) {
+          cancelled = true;
+          jobId = row.job_id;
+        }
+        const held = row.reservation_id ? await this.deps.credits.reservation(row.reservation_id, tx) : undefined;
+        if (held?.status === 'held') {
+          await this.deps.credits.refund(held.id, tx);
+          refunded = held.amount_micros;
+        }
+      }
+      await this.store.delete(id, tx);
+      return { video_id: row.id, status: row.status, cancelled, cost: usd(row.status === 'pending' ? 0 : (row.cost_micros ?? 0)), refunded: usd(refunded) };
+    });
+    if (jobId) await this.deps.jobs.stopped(jobId);
+    await rm(this.workDir(id), { recursive: true, force: true });
+    return out;
   }
 
   // ---- status and files ----------------------------------------------------------------------
@@ -462,5 +539,13 @@ async function removeTmpFiles(workDir: string): Promise<void> {
       continue;
     }
     for (const f of names) if (f.endsWith('.tmp')) await rm(join(dir, f), { force: true });
+  }
+}
+
+function parseOrUndefined(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
   }
 }

@@ -3,6 +3,7 @@
  * is built, where it stands, the result once finished). Progress is a column written (throttled)
  * while the job runs, so a status poll after a restart still sees how far the render came.
  */
+import { JobResourceStore, type JobResourceRow } from '../jobs/resource-store.ts';
 import { nowIso } from '../storage/db.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 
@@ -18,10 +19,7 @@ export interface VideoRequest {
   max_duration_seconds: number;
 }
 
-export interface VideoRow {
-  id: string;
-  key_id: string;
-  org_id: string;
+export interface VideoRow extends JobResourceRow {
   request: string;
   /** JSON of StoredOutline once the job has read its source; reused when the job resumes. */
   outline: string | null;
@@ -31,17 +29,14 @@ export interface VideoRow {
   error: string | null;
   /** JSON of StoredResult when completed. */
   result: string | null;
-  webhook_url: string | null;
-  reservation_id: string | null;
   cost_micros: number | null;
-  job_id: string | null;
-  created_at: string;
-  updated_at: string;
   completed_at: string | null;
 }
 
-export class VideoStore {
-  constructor(readonly engine: StorageEngine) {}
+export class VideoStore extends JobResourceStore<VideoRow> {
+  constructor(engine: StorageEngine) {
+    super(engine, 'videos');
+  }
 
   async insert(
     row: { id: string; key_id: string; org_id: string; request: VideoRequest; webhook_url: string | null; reservation_id: string | null },
@@ -53,24 +48,6 @@ export class VideoStore {
        VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
       [row.id, row.key_id, row.org_id, JSON.stringify(row.request), row.webhook_url, row.reservation_id, now, now],
     );
-  }
-
-  get(id: string, q: Queryable = this.engine): Promise<VideoRow | undefined> {
-    return q.get<VideoRow>('SELECT * FROM videos WHERE id = ?', [id]);
-  }
-
-  /** The video, its row locked until `tx` ends: finishing it twice (two workers) is serialized. */
-  getForUpdate(id: string, tx: Queryable): Promise<VideoRow | undefined> {
-    return tx.get<VideoRow>(`SELECT * FROM videos WHERE id = ?${tx.dialect.forUpdate}`, [id]);
-  }
-
-  /** The video if this key created it; undefined for unknown and foreign ids alike. */
-  findOwned(id: string, keyId: string): Promise<VideoRow | undefined> {
-    return this.engine.get<VideoRow>('SELECT * FROM videos WHERE id = ? AND key_id = ?', [id, keyId]);
-  }
-
-  async attachJob(id: string, jobId: string, q: Queryable = this.engine): Promise<void> {
-    await q.run('UPDATE videos SET job_id = ? WHERE id = ?', [jobId, id]);
   }
 
   async saveOutline(id: string, outline: unknown): Promise<void> {

@@ -93,7 +93,9 @@ export class WorkerPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url));
+    // A larger young generation: conversions allocate many short-lived objects, and with the
+    // default size the scavenger took about a third of an import's time.
+    const worker = new Worker(new URL('./worker.mjs', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 96 } });
     const slot: Slot = { worker, ready: false };
     this.slots.add(slot);
     worker.unref();

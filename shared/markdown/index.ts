@@ -3,5 +3,5 @@
  * task lists, strikethrough and autolink literals). Pure functions: no I/O, no Node-only APIs.
  * Library choice and the known, deliberate differences: docs/markdown-fidelity.md.
  */
-export { markdownToDoc, parseMdast, checkNesting, MarkdownLimitError } from './parse.ts';
-export { docToMarkdown, blocksToMarkdown } from './serialize.ts';
+export { markdownToDoc, parseMarkdown, tokenize, MarkdownLimitError, type ParsedMarkdown } from './parse.ts';
+export { docToMarkdown, blocksToMarkdown, printTopBlock, type PrintedBlock } from './serialize.ts';

@@ -7,6 +7,8 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { DAY_START, newPrincipal } from './helpers.ts';
 
 const clock = new ManualClock(DAY_START);
+/** A body that passes validation and is then refused with 404: work was done, so it is counted. */
+const MISSING_JOURNAL = { journal_id: '00000000-0000-4000-8000-000000000000' };
 let server: TestServer;
 
 beforeAll(async () => {
@@ -182,24 +184,24 @@ describe('over HTTP', () => {
   it('limits endpoints whatever their route answers, and reports the tightest window', async () => {
     clock.set(DAY_START + 6 * 3_600_000 + 30_000);
     const c = await server.newClient('developer');
-    const first = await c.request('POST', '/v1/video/create', {});
-    expect(first.status).not.toBe(429); // counted whether the route exists yet (404) or refuses the empty body (422)
+    const first = await c.request('POST', '/v1/video/create', MISSING_JOURNAL);
+    expect(first.status).toBe(404); // counted: the journal was looked up (a 422 would give its slot back)
     expect(first.headers.get('ratelimit-policy')).toBe('"minute";q=3;w=60');
     expect(first.headers.get('ratelimit')).toBe('"minute";r=2;t=30');
-    await c.request('POST', '/v1/video/create', {});
-    await c.request('POST', '/v1/video/create', {});
-    const refused = await c.request('POST', '/v1/video/create', {});
+    await c.request('POST', '/v1/video/create', MISSING_JOURNAL);
+    await c.request('POST', '/v1/video/create', MISSING_JOURNAL);
+    const refused = await c.request('POST', '/v1/video/create', MISSING_JOURNAL);
     expect(refused.status).toBe(429);
     expect(refused.body.limit_type).toBe('minute');
     // with a day limit of 4 set for this organization, the day becomes the tightest window
     await server.svc.ctx.billing.setLimit(c.orgId, 'POST /video/create', 'day', 4);
     clock.advance(60_000);
-    const last = await c.request('POST', '/v1/video/create', {});
+    const last = await c.request('POST', '/v1/video/create', MISSING_JOURNAL);
     expect(last.status).not.toBe(429);
     expect(last.headers.get('ratelimit-policy')).toBe('"day";q=4;w=86400');
     expect(last.headers.get('ratelimit')).toBe(`"day";r=0;t=${86_400 - 6 * 3600 - 90}`);
     clock.advance(60_000);
-    const dayRefused = await c.request('POST', '/v1/video/create', {});
+    const dayRefused = await c.request('POST', '/v1/video/create', MISSING_JOURNAL);
     expect(dayRefused.status).toBe(429);
     expect(dayRefused.body).toMatchObject({ limit_type: 'day', retry_after: 86_400 - 6 * 3600 - 150 });
   });
@@ -208,15 +210,15 @@ describe('over HTTP', () => {
     clock.set(DAY_START + 7 * 3_600_000);
     const big = await server.newClient('enterprise');
     const other = await server.newClient('enterprise');
-    await server.svc.ctx.billing.setLimit(big.orgId, 'POST /interactives/practice/create', 'minute', 2);
-    expect((await big.request('POST', '/v1/interactives/practice/create', {})).headers.get('ratelimit-policy')).toBe('"minute";q=2;w=60');
-    await big.request('POST', '/v1/interactives/practice/create', {});
-    expect((await big.request('POST', '/v1/interactives/practice/create', {})).status).toBe(429);
-    const o = await other.request('POST', '/v1/interactives/practice/create', {});
+    await server.svc.ctx.billing.setLimit(big.orgId, 'POST /video/create', 'minute', 2);
+    expect((await big.request('POST', '/v1/video/create', MISSING_JOURNAL)).headers.get('ratelimit-policy')).toBe('"minute";q=2;w=60');
+    await big.request('POST', '/v1/video/create', MISSING_JOURNAL);
+    expect((await big.request('POST', '/v1/video/create', MISSING_JOURNAL)).status).toBe(429);
+    const o = await other.request('POST', '/v1/video/create', MISSING_JOURNAL);
     expect(o.status).not.toBe(429);
-    expect(o.headers.get('ratelimit-policy')).toBe('"minute";q=1000;w=60');
+    expect(o.headers.get('ratelimit-policy')).toBe('"minute";q=100;w=60');
     const usage = await big.get('/v1/usage');
-    expect(usage.body.limits).toContainEqual({ endpoint: 'POST /interactives/practice/create', per_minute: 2, per_day: null, custom: true });
+    expect(usage.body.limits).toContainEqual({ endpoint: 'POST /video/create', per_minute: 2, per_day: 10_000, custom: true });
   });
 });
 
@@ -226,7 +228,7 @@ describe('persistence', () => {
     const first = await startTestServer({ clock: restartClock });
     const c = await first.newClient('developer');
     await first.svc.ctx.billing.setLimit(c.orgId, 'POST /interactives/flashcards/create', 'day', 4);
-    for (let i = 0; i < 3; i++) expect((await c.request('POST', '/v1/interactives/flashcards/create', {})).status).not.toBe(429);
+    for (let i = 0; i < 3; i++) expect((await c.request('POST', '/v1/interactives/flashcards/create', MISSING_JOURNAL)).status).not.toBe(429);
     // read charges are held in memory and written at shutdown at the latest
     for (let i = 0; i < 2; i++) expect((await c.get('/v1/journals/list')).status).toBe(200);
     await first.close();
@@ -239,8 +241,8 @@ describe('persistence', () => {
       expect(usage.body.usage.day.requests).toEqual({ 'POST /interactives/flashcards/create': 3, 'GET /journals/list': 2, 'GET /usage': 1 });
       expect(usage.body.usage.minute.requests).toEqual({ 'GET /usage': 1 }); // a new minute
       expect(usage.body.credit_balance_micros).toBe(5_000_000 - 2 * 10);
-      expect((await again.request('POST', '/v1/interactives/flashcards/create', {})).status).not.toBe(429);
-      const refused = await again.request('POST', '/v1/interactives/flashcards/create', {});
+      expect((await again.request('POST', '/v1/interactives/flashcards/create', MISSING_JOURNAL)).status).not.toBe(429);
+      const refused = await again.request('POST', '/v1/interactives/flashcards/create', MISSING_JOURNAL);
       expect(refused.status).toBe(429);
       expect(refused.body.limit_type).toBe('day');
     } finally {

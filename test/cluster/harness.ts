@@ -27,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import * as Y from 'yjs';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
-import { openStorageEngine } from '../../server/storage/engine.ts';
+import { openStorageEngine } from '../../server/storage/open.ts';
 import { startChildServer } from '../helpers/child-server.ts';
 import { freshPostgres, POSTGRES_HINT, postgresAvailability, type FreshPostgres } from '../helpers/databases.ts';
 import { blocks, Client, tempDataDir, type Reply } from '../helpers/server.ts';

@@ -1,13 +1,13 @@
 /**
- * The server as a child process, for crash and shutdown tests. Node runs server/main.ts with tsx
- * as a loader (`node --import tsx`), not through the tsx CLI: the CLI is a parent process that
- * relays signals, and SIGKILL cannot be relayed, so it would kill the wrapper and leave the real
- * server running. The URL comes from the "listening" log line (PORT=0 picks a free port).
+ * The server as a child process, for crash and shutdown tests: what `npm start` runs, the compiled
+ * dist/server/main.mjs (built before the suites by test/helpers/build-server.ts), so that these
+ * suites also test the build. The URL comes from the "listening" log line (PORT=0 picks a free port).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
-import { openStorageEngine, type StorageEngine } from '../../server/storage/engine.ts';
+import type { StorageEngine } from '../../server/storage/engine.ts';
+import { openStorageEngine } from '../../server/storage/open.ts';
 import { tempDataDir, testDatabaseEnv } from './server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -45,7 +45,7 @@ export async function prepareDataDir(tier: Tier = 'enterprise'): Promise<{ dataD
 
 export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const database = await testDatabaseEnv(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['dist/server/main.mjs'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BOOTSTRAP_PRINT_KEY: 'false', ...database, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { blocksToMarkdown, markdownToDoc } from '../../shared/markdown/index.ts';
 import { generateMarkdown } from '../../bench/markdown.ts';
-import { OFFLOAD_EXPORT_BLOCKS } from '../../server/journals/markdown-offload.ts';
 import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -20,11 +19,11 @@ function expected(md: string): string {
   return blocksToMarkdown(blocks);
 }
 
-it('imports and exports large journals through the worker with the same result as inline', async () => {
+it('imports large journals through the worker and exports them with the same result as inline', async () => {
   const md = generateMarkdown(128 * 1024);
   const id = await c.importMarkdown(md);
   const model = await c.model(id);
-  expect(model.model.content.length).toBeGreaterThan(OFFLOAD_EXPORT_BLOCKS);
+  expect(model.model.content.length).toBeGreaterThan(1000);
   expect(await c.content(id)).toBe(expected(md));
 });
 

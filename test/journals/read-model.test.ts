@@ -278,7 +278,7 @@ describe('fragmentToDoc on hostile content', () => {
     expect(json(r.doc)).toEqual({
       type: 'doc',
       content: [
-        { type: 'paragraph', attrs: { id: 'outer' }, content: [{ type: 'text', text: 'x' }, { type: 'image', attrs: { src: '', alt: '', title: null } }] },
+        { type: 'paragraph', attrs: { id: 'outer' }, content: [{ type: 'text', text: 'x' }, { type: 'image', attrs: { src: '', alt: '', title: null, marks: null } }] },
         { type: 'blockquote', attrs: { id: 'q' } },
         { type: 'bullet_list', attrs: { id: 'l', tight: true }, content: [{ type: 'list_item', attrs: { id: 'li', checked: null } }] },
         { type: 'code_block', attrs: { id: null, language: null, meta: null }, content: [{ type: 'text', text: 'codex' }] },
@@ -312,7 +312,7 @@ describe('fragmentToDoc on hostile content', () => {
       element(f, 'code_block', { language: 'l'.repeat(500), meta: ['m'] });
       element(f, 'html_block', { html: { evil: true } });
       const p = element(f, 'paragraph', { onclick: 'x', id: null });
-      element(p, 'image', { src: 1, alt: null, title: 5 });
+      element(p, 'image', { src: 1, alt: null, title: 5, marks: [{ type: 'script' }] });
       text(p, [{ insert: 'link', attributes: { link: { href: 42, title: 'ok', extra: 1 } } }]);
       text(p, [{ insert: 'true', attributes: { link: true, em: 'yes' } }]);
       const row = element(element(f, 'table'), 'table_row');
@@ -334,14 +334,14 @@ describe('fragmentToDoc on hostile content', () => {
     expect(r.doc.child(3).firstChild!.attrs.checked).toBeNull();
     expect(r.doc.child(4).firstChild!.attrs.checked).toBe(false);
     expect(json(r.doc.child(7)).content).toEqual([
-      { type: 'image', attrs: { src: '', alt: '', title: null } },
+      { type: 'image', attrs: { src: '', alt: '', title: null, marks: null } },
       { type: 'text', text: 'link', marks: [{ type: 'link', attrs: { href: '', title: 'ok' } }] },
       { type: 'text', text: 'true', marks: [{ type: 'link', attrs: { href: '', title: null } }, { type: 'em' }] },
     ]);
     expect(r.doc.child(8).firstChild!.content.content.map((c) => c.attrs.align)).toEqual([null, 'right']);
     // id 7, level 1e9, 'x', 2.7, order -5, tight, checked, order 1e12, meta, html, src, alt,
-    // title, href, align (a long language string is kept as it is)
-    expect(r.issues).toEqual({ 'bad-attribute': 15 });
+    // title, marks of an unknown type, href, align (a long language string is kept as it is)
+    expect(r.issues).toEqual({ 'bad-attribute': 16 });
     expect(r.dropped).toBe(0);
   });
 

@@ -101,9 +101,13 @@ describe('the service converts any markdown within a time linear in its size', (
     }
   });
 
-  it('parseAll refuses a batch past its limit and the pool keeps working afterwards', async () => {
-    await expect(converter.parseAll([families['*a']!(200_000)])).rejects.toBeInstanceOf(MarkdownLimitError);
+  it('parseAll refuses a batch past its limits and the pool keeps working afterwards', async () => {
+    await expect(converter.parseAll([families['nested quotes']!(48 * 1024)])).rejects.toBeInstanceOf(MarkdownLimitError);
+    // A batch too large for the pool's time limit (these limits are tiny on purpose).
+    const slow = new MarkdownConverter(new WorkerPool({ baseMs: 1, perKibMs: 0, workers: 1 }));
+    await expect(slow.parseAll(['plain *text* '.repeat(20_000)])).rejects.toThrow(/time limit/);
+    await slow.pool.close();
     const trees = await converter.parseAll(['# fine', 'plain *text* '.repeat(200)]);
-    expect(trees.get('# fine')!.children[0]!.type).toBe('heading');
+    expect((trees.get('# fine') as { content: { type: string }[] }).content[0]!.type).toBe('heading');
   });
 });

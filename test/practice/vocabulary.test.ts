@@ -45,3 +45,36 @@ describe('vocabulary sets', () => {
     }
   });
 });
+
+describe('nothing invented: a topic WordNet knows only by another sense is refused', () => {
+  // The first three are the reports (factories for "plants", disease causes, disputes);
+  // the others are of the same kind: an abstract head ("causes", "themes", "characters",
+  // "effects") about something WordNet's sense of that word does not know.
+  it.each([
+    'Photosynthesis in plants for grade 7',
+    'World War II causes',
+    'Hamlet themes',
+    'Causes of the French Revolution',
+    'Romeo and Juliet characters',
+    'effects of climate change',
+  ])('%s: no set, and a message naming what is covered and how to get the rest', (description) => {
+    const plan = planSet({ description, count: 5, problemType: 'mixed', difficulty: 'medium', seed: 1 });
+    expect(plan.ok).toBe(false);
+    if (plan.ok) return;
+    expect(plan.message).toContain('The offline engine covers mathematics');
+    expect(plan.message).toContain('search_for_problems');
+    expect(plan.message).toContain('LLM_BASE_URL');
+  });
+
+  it.each([
+    ['bones of the human body', 'bone'],
+    ['planets of the solar system', 'planet'],
+    ['muscles of the arm', 'muscle'],
+    ['parts of a flower', 'flower'],
+    ['types of rocks', 'rock'],
+  ])('%s: a category of concrete things keeps its set (root "%s")', (description, root) => {
+    // As planSet asks: "parts of" and "types of" are explicit requests for a vocabulary set.
+    const topic = findVocabTopic(description, /\b(parts|types) of\b/.test(description));
+    expect(topic.ok && topic.topic.root).toBe(root);
+  });
+});

@@ -43,13 +43,15 @@ const hostile: Record<string, (chars: number) => string> = {
 };
 
 describe('markdown never holds the event loop', () => {
-  it('a 100 KB dry-run edit of `*a` is refused with the time limit named, while /healthz answers', async () => {
+  // markdown-it converts these in linear time (micromark did not): each is now converted or,
+  // on a slow machine, refused by the time limit; either way /healthz keeps answering.
+  it('a 100 KB dry-run edit of `*a` converts or is refused with the time limit named, while /healthz answers', async () => {
     const md = hostile['repeated *a']!(100_000);
     const { result, worstMs, probes } = await whileProbingHealth(server.url, () =>
       c.edit(journalId, [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: md }] }], { dry_run: true }),
     );
-    expect422(result, ['body', 'operations'], /time limit .*ms per KiB/);
-    expect(probes).toBeGreaterThan(3);
+    if (result.status !== 200) expect422(result, ['body', 'operations'], /time limit .*ms per KiB/);
+    expect(probes).toBeGreaterThan(0);
     expect(worstMs).toBeLessThan(250);
     await unchanged();
   });
@@ -64,12 +66,12 @@ describe('markdown never holds the event loop', () => {
     expect(worstMs).toBeLessThan(250);
   });
 
-  it('a 32 KB hostile import is refused and stores nothing', async () => {
+  it('a hostile import too deep for the limit is refused in the worker and stores nothing', async () => {
     const before = (await c.get('/v1/journals/list?page_size=100')).body.journals.length;
     const { result, worstMs } = await whileProbingHealth(server.url, () =>
-      c.put('/v1/journals/editor/import_from_markdown', { markdown: hostile['repeated *a']!(64_000) }),
+      c.put('/v1/journals/editor/import_from_markdown', { markdown: '> '.repeat(32_000) + hostile['repeated *a']!(64_000) }),
     );
-    expect422(result, ['body', 'markdown'], /time limit/);
+    expect422(result, ['body', 'markdown'], /nested too deeply/);
     expect(worstMs).toBeLessThan(250);
     expect((await c.get('/v1/journals/list?page_size=100')).body.journals.length).toBe(before);
   });
@@ -90,6 +92,32 @@ describe('markdown never holds the event loop', () => {
     const r = await c.edit(journalId, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: md }] }], { dry_run: true });
     expect(r.status).toBe(200);
     expect(r.body.results[0].data.nodeIds).toHaveLength(1500);
+  });
+});
+
+describe('the time limit of a conversion', () => {
+  let tight: TestServer;
+  let t: Client;
+  beforeAll(async () => {
+    // The smallest limit the configuration takes, and no share per KiB: 900 KB of markdown takes
+    // several times longer than 100 ms to convert, so the pool stops it.
+    tight = await startTestServer({ env: { WORKER_TIME_LIMIT_BASE_MS: '100', WORKER_TIME_LIMIT_MS_PER_KIB: '0' } });
+    t = await tight.newClient();
+  });
+  afterAll(() => tight.close());
+  const big = 'Some *text* with a [link](https://example.com) and `code`.\n\n'.repeat(15_000);
+
+  it('refuses an import past it with a 422 naming the limit, and stores nothing', async () => {
+    const r = await t.put('/v1/journals/editor/import_from_markdown', { markdown: big });
+    expect422(r, ['body', 'markdown'], /time limit .*ms per KiB/);
+    expect((await t.get('/v1/journals/list?page_size=100')).body.journals).toEqual([]);
+  });
+
+  it('refuses an edit past it with a 422 naming the limit', async () => {
+    const id = await t.importMarkdown('# small\n');
+    const r = await t.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: big }] }]);
+    expect422(r, ['body', 'operations'], /time limit .*ms per KiB/);
+    expect(await t.content(id)).toBe('# small\n');
   });
 });
 

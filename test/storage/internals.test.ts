@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FifoLock, normalizeParams } from '../../server/storage/engine-internals.ts';
-import { isPostgresUrl } from '../../server/storage/engine.ts';
+import { isPostgresUrl } from '../../server/storage/open.ts';
 import { toPostgresPlaceholders } from '../../server/storage/postgres-engine.ts';
 
 describe('toPostgresPlaceholders', () => {

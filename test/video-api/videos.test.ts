@@ -234,7 +234,9 @@ describe('validation', () => {
 
   it('applies the Developer limit of 3 creates per minute', async () => {
     const dev = await server.newClient('developer');
+    // Refused before any work (422): no slot used. A missing journal is looked up: counted.
     for (let i = 0; i < 3; i++) expect((await dev.post(CREATE, {})).status).toBe(422);
+    for (let i = 0; i < 3; i++) expect((await dev.post(CREATE, { journal_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
     const r = await dev.post(CREATE, { text: 'Hello.' });
     expect(r.status).toBe(429);
     expect(r.body.limit_type).toBe('minute');

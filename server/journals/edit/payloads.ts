@@ -4,10 +4,9 @@
  * HTML take their text verbatim. Positional forms: `[level, content]` for headings and
  * `[content]` for every other kind.
  */
-import type * as Md from 'mdast';
 import type { Node as PMNode } from 'prosemirror-model';
 import { z } from 'zod';
-import { markdownToDoc } from '../../../shared/markdown/index.ts';
+import { markdownToDoc, type ParsedMarkdown } from '../../../shared/markdown/index.ts';
 import { schema } from '../../../shared/schema.ts';
 import { invalid, parseOr422, type Loc } from '../../http/errors.ts';
 import type { EditNodeType } from './operations.ts';
@@ -15,10 +14,10 @@ import type { EditNodeType } from './operations.ts';
 /** Content that is well-formed JSON but does not make the requested block. Fails one operation. */
 export class ContentError extends Error {}
 
-/** Block ids, and the mdast tree of each markdown text (parsed ahead, off the event loop). */
+/** Block ids, and the parsed document of each markdown text (parsed ahead, off the event loop). */
 export interface BuildContext {
   newId: () => string;
-  tree: (markdown: string) => Md.Root;
+  tree: (markdown: string) => ParsedMarkdown;
 }
 
 const md = z.string().max(1024 * 1024, 'content is limited to 1 MiB of markdown');
@@ -105,7 +104,7 @@ export function markdownTexts(nodeType: EditNodeType, params: unknown[], loc: Lo
 }
 
 function parseBlocks(markdown: string, ctx: BuildContext): PMNode[] {
-  const doc = markdownToDoc(markdown, { newId: ctx.newId, root: ctx.tree(markdown) });
+  const doc = markdownToDoc(markdown, { newId: ctx.newId, tree: ctx.tree(markdown) });
   const blocks: PMNode[] = [];
   doc.forEach((b) => blocks.push(b));
   return blocks;

@@ -10,8 +10,7 @@ import * as Y from 'yjs';
 import { BLOCK_NODE_TYPES, schema } from '../../../shared/schema.ts';
 import type { LiveJournal } from '../live.ts';
 import type { EditNodeType, EditOperation } from './operations.ts';
-import type * as Md from 'mdast';
-import { MarkdownLimitError, parseMdast } from '../../../shared/markdown/index.ts';
+import { MarkdownLimitError, parseMarkdown, type ParsedMarkdown } from '../../../shared/markdown/index.ts';
 import { INLINE_PARSE_CHARS } from '../markdown-offload.ts';
 import { buildBlocks, ContentError, type BuildContext } from './payloads.ts';
 
@@ -216,7 +215,7 @@ export function planEdit(
   live: LiveJournal,
   ops: EditOperation[],
   newBlockId: () => string,
-  trees: ReadonlyMap<string, Md.Root> = new Map(),
+  trees: ReadonlyMap<string, ParsedMarkdown> = new Map(),
 ): EditPlan {
   const view = new VirtualJournal(live);
   const ctx: BuildContext = {
@@ -229,7 +228,7 @@ export function planEdit(
     tree(markdown) {
       const root = trees.get(markdown);
       if (root) return root;
-      if (markdown.length <= INLINE_PARSE_CHARS) return parseMdast(markdown);
+      if (markdown.length <= INLINE_PARSE_CHARS) return parseMarkdown(markdown);
       throw new ContentError('the target block changed while this edit was being prepared; send the operation again');
     },
   };

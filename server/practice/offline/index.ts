@@ -12,8 +12,9 @@ import { makeRng, problemSeed } from './rng.ts';
 import { findVocabTopic } from './vocab/topics.ts';
 import { vocabGenerator } from './vocab/generator.ts';
 
-export const OFFLINE_ENGINE = 'offline';
-export const MAX_COUNT = 15;
+import { MAX_COUNT, OFFLINE_ENGINE } from './limits.ts';
+
+export { MAX_COUNT, OFFLINE_ENGINE };
 
 const LLM_HINT =
   'To generate problems on other subjects, configure an LLM provider: set LLM_BASE_URL (an OpenAI-compatible endpoint), LLM_API_KEY and LLM_MODEL.';

@@ -23,6 +23,8 @@ export interface Synset {
   gloss: string;
   /** The definition part of the gloss, without the quoted examples. */
   definition: string;
+  /** WordNet's lexicographer file number (e.g. 8 noun.body, 6 noun.artifact, 9 noun.cognition). */
+  lexFile: number;
   pointers: Pointer[];
 }
 
@@ -123,7 +125,7 @@ export function synset(offset: number, pos: Pos = 'noun'): Synset {
     at += 4;
   }
   const definition = gloss.split(/;\s*"/)[0].replace(/;\s*$/, '').trim();
-  const s: Synset = { offset, pos, words, gloss, definition, pointers };
+  const s: Synset = { offset, pos, words, gloss, definition, lexFile: Number(head[1]), pointers };
   synsetCache.set(cacheKey, s);
   return s;
 }

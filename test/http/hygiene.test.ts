@@ -1,0 +1,73 @@
+/**
+ * HTTP hygiene (issue 16, item 2): a body not labelled JSON is a 415 that does nothing and costs
+ * nothing; a known path asked with the wrong method is a 405 naming the allowed ones.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+
+let server: TestServer;
+let c: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  c = await server.newClient('developer');
+});
+afterAll(() => server.close());
+
+// Read from storage: asking the API would itself be a paid, counted request.
+const balance = () => server.svc.ctx.billing.credits.balance(c.orgId);
+const journalCount = async () => (await server.svc.ctx.engine.get<{ n: number }>('SELECT COUNT(*) AS n FROM journals WHERE org_id = ?', [c.orgId]))!.n;
+
+describe('415 for a body that is not labelled JSON', () => {
+  it.each([
+    ['text/plain', 'PUT', '/v1/journals/editor/create', '{"title":"ct"}'],
+    ['text/plain', 'PUT', '/v1/journals/editor/import_from_markdown', '{"markdown":"# a"}'],
+    ['application/x-www-form-urlencoded', 'POST', '/v1/interactives/flashcards/create', 'text=abc'],
+    ['multipart/form-data; boundary=x', 'POST', '/v1/video/create', '--x--'],
+  ])('%s on %s %s: nothing stored, nothing charged', async (type, method, path, body) => {
+    const before = { balance: await balance(), journals: await journalCount() };
+    const r = await c.request(method, path, body, { 'content-type': type });
+    expect(r.status).toBe(415);
+    expect(r.body.error).toContain('application/json');
+    expect(r.body.error).toContain(type.split(';')[0]);
+    expect({ balance: await balance(), journals: await journalCount() }).toEqual(before);
+  });
+
+  it('names a missing Content-Type', async () => {
+    const res = await fetch(`${c.url}/v1/journals/editor/create`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${c.key}` },
+      body: new Uint8Array(Buffer.from('{"title":"x"}')),
+    });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { error: string }).error).toMatch(/Missing Content-Type.*application\/json/);
+  });
+
+  it('accepts JSON with a charset and +json types, and bodiless requests without a type', async () => {
+    const r = await c.put('/v1/journals/editor/create', { title: 'charset' }, { 'content-type': 'application/json; charset=utf-8' });
+    expect(r.status).toBe(200);
+    expect(r.body.title).toBe('charset');
+    expect((await c.put('/v1/journals/editor/create', { title: 'plus' }, { 'content-type': 'application/vnd.api+json' })).status).toBe(200);
+    expect((await c.del(`/v1/journals/editor/delete/${r.body.journal_id}`)).status).toBe(200);
+  });
+});
+
+describe('405 for a known path with the wrong method', () => {
+  it.each([
+    ['GET', '/v1/interactives/flashcards/create', 'POST'],
+    ['DELETE', '/v1/journals/list', 'GET, HEAD'],
+    ['POST', '/v1/journals/editor/create', 'PUT'],
+    ['GET', '/v1/journals/editor/delete/some-id', 'DELETE'],
+    ['PUT', '/v1/usage', 'GET, HEAD'],
+  ])('%s %s answers 405 with Allow: %s', async (method, path, allow) => {
+    const r = await c.request(method, path);
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe(allow);
+    expect(r.body.error).toContain(allow);
+  });
+
+  it('an unknown path stays a 404, and an unauthenticated wrong method a 401', async () => {
+    expect((await c.get('/v1/no/such/path')).status).toBe(404);
+    expect((await new Client(c.url, undefined, c.orgId).get('/v1/interactives/flashcards/create')).status).toBe(401);
+  });
+});

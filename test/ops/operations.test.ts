@@ -1,0 +1,125 @@
+/**
+ * Operations endpoints (issue 12, item 4): /healthz, /readyz (a real write to the store; 503
+ * while shutting down), /metrics in Prometheus text whose values follow what the service does,
+ * and METRICS_TOKEN.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { until } from '../practice-api/helpers.ts';
+import { connectEditor, waitFor } from '../realtime/helpers.ts';
+
+/** The value of one sample line of the exposition (`name{labels} value`), or undefined. */
+function sample(text: string, name: string, labels = ''): number | undefined {
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    if (m && m[1] === name && (m[2] ?? '').includes(labels)) return Number(m[3]);
+  }
+  return undefined;
+}
+
+describe('open metrics', () => {
+  let server: TestServer;
+  let c: Client;
+  beforeAll(async () => {
+    server = await startTestServer();
+    c = await server.newClient();
+  });
+  afterAll(() => server.close());
+
+  const metrics = async () => {
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    return res.text();
+  };
+
+  it('/healthz and /readyz answer without a key; readyz wrote its probe row', async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ ok: true });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true });
+    const rows = await server.svc.ctx.engine.all<{ checked_at: string }>('SELECT checked_at FROM readiness_probe');
+    expect(rows).toHaveLength(1);
+  });
+
+  it('counts requests by route template, never by raw path, and shows process metrics', async () => {
+    const id = await c.importMarkdown('# Metrics\n\nText.\n');
+    for (let i = 0; i < 3; i++) await c.content(id);
+    const text = await metrics();
+    expect(sample(text, 'http_request_duration_seconds_count', 'route="/v1/journals/content/:journal_id"')).toBeGreaterThanOrEqual(3);
+    expect(text).toContain('status="200"');
+    expect(text).not.toContain(id);
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(sample(text, 'journals_loaded')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'job_queue_depth', 'state="queued"')).toBe(0);
+    expect(sample(text, 'webhook_deliveries', 'state="failed"')).toBe(0);
+  });
+
+  it('follows open editor connections', async () => {
+    const id = await c.importMarkdown('# Editors\n');
+    expect(sample(await metrics(), 'realtime_editor_connections')).toBe(0);
+    const editor = connectEditor(server.url, id, { key: c.key });
+    await waitFor(() => editor.provider.synced, 'editor synced');
+    expect(sample(await metrics(), 'realtime_editor_connections')).toBe(1);
+    // The editor types: its update is committed by the group committer, which the metrics time.
+    const before = sample(await metrics(), 'journal_updates_persisted_total') ?? 0;
+    ((editor.fragment.get(0) as Y.XmlElement).get(0) as Y.XmlText).insert(0, 'typed ');
+    await until(async () => (sample(await metrics(), 'journal_updates_persisted_total') ?? 0) > before, 'update persisted');
+    expect(sample(await metrics(), 'journal_update_persist_seconds_count')).toBeGreaterThanOrEqual(1);
+    editor.destroy();
+    await waitFor(() => server.svc.realtime.connectionCount === 0, 'editor gone');
+    expect(sample(await metrics(), 'realtime_editor_connections')).toBe(0);
+  });
+
+  it('counts queued jobs', async () => {
+    // A practice set is a durable job; it is queued or running right after the create answers.
+    const r = await c.post('/v1/interactives/practice/create', { set_description: 'quadratic equations', count: 2 });
+    expect(r.status).toBe(200);
+    const text = await metrics();
+    const total = ['queued', 'running', 'done'].reduce((n, state) => n + (sample(text, 'job_queue_depth', `state="${state}"`) ?? 0), 0);
+    expect(total).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('readyz when not ready', () => {
+  it('shutdown marks the service not ready at once', async () => {
+    const server = await startTestServer();
+    const closing = server.close();
+    expect(server.svc.ctx.lifecycle.shuttingDown).toBe(true);
+    await closing;
+  });
+
+  it('answers 503 while shutting down, and when the store no longer takes writes', async () => {
+    const server = await startTestServer();
+    server.svc.ctx.lifecycle.shuttingDown = true;
+    const res = await fetch(`${server.url}/readyz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ ready: false, reason: 'shutting down' });
+    server.svc.ctx.lifecycle.shuttingDown = false;
+    await server.svc.ctx.engine.run('DROP TABLE readiness_probe');
+    const broken = await fetch(`${server.url}/readyz`);
+    expect(broken.status).toBe(503);
+    expect(((await broken.json()) as { reason: string }).reason).toMatch(/does not take writes/);
+    await server.close();
+  });
+});
+
+describe('METRICS_TOKEN', () => {
+  it('guards /metrics with a bearer token', async () => {
+    const token = 'metrics-token-0123456789';
+    const server = await startTestServer({ env: { METRICS_TOKEN: token } });
+    try {
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+      const ok = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('http_request_duration_seconds');
+      // /healthz and /readyz stay open for probes.
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * The compiled server (`npm start` runs dist/server/main.mjs, scripts/build-server.mjs): the paths
+ * that load on first use — the worker thread's own bundle, the grader, the practice engines — work
+ * from the build as they do from source.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { killChildServers, prepareDataDir, startChildServer, type ChildServer } from '../helpers/child-server.ts';
+import { Client } from '../helpers/server.ts';
+import { createSet, grade, waitForSet } from '../practice-api/helpers.ts';
+
+let server: ChildServer;
+let c: Client;
+
+beforeAll(async () => {
+  const { dataDir, key, orgId } = await prepareDataDir();
+  server = await startChildServer(dataDir);
+  c = new Client(server.url, key, orgId);
+});
+afterAll(() => killChildServers());
+
+it('imports and exports a document large enough for the worker thread', async () => {
+  const markdown = Array.from({ length: 300 }, (_, i) => `## Section ${i}\n\nSome *text* with a [link](https://example.org/${i}).\n`).join('\n');
+  expect(markdown.length).toBeGreaterThan(10_000);
+  const id = await c.importMarkdown(markdown);
+  expect(await c.content(id)).toBe(markdown);
+});
+
+it('grades with the offline grader and makes a practice set with the offline engines', async () => {
+  const g = await grade(c, { problem_type: 'frq', problem_statement: 'Simplify', user_answer: '3x^2+2', correct_answer: '2 + 3*x^2' });
+  expect(g).toMatchObject({ score: 1, max_score: 1, engine: 'offline' });
+  const set = await waitForSet(c, await createSet(c, { set_description: 'quadratic equations', count: 2 }));
+  expect(set.status).toBe('completed');
+  expect(set.response.problems).toHaveLength(2);
+});
+
+it('answers 422 from the worker for markdown past its limits, by the error class it names', async () => {
+  const deep = `${'> '.repeat(5000)}x\n`;
+  const r = await c.put('/v1/journals/editor/import_from_markdown', { markdown: deep });
+  expect(r.status).toBe(422);
+});
