@@ -43,7 +43,8 @@ async function measure(args: string[], env: Record<string, string>): Promise<{ s
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
       try {
-        await (await fetch(`http://127.0.0.1:${port}/healthz`)).arrayBuffer();
+        // A request accepted while the process is still starting must not hold the poll forever.
+        await (await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1000) })).arrayBuffer();
         break;
       } catch {
         await sleep(5);

@@ -27,6 +27,11 @@ const EXTERNAL = [
   'nerdamer-prime',
   '@khanacademy/kas',
   'mathjs',
+  // Loaded by Node from node_modules, their large data is read only when used (iconv-lite's
+  // code-page tables, required lazily) or parsed as JSON (mime-db), not compiled as JavaScript
+  // at every start.
+  'iconv-lite',
+  'mime-db',
 ];
 
 function newestMtime(dir) {
@@ -66,6 +71,8 @@ if (!process.argv.includes('--if-stale') || stale()) {
     external: EXTERNAL,
     // Errors are told apart by their class names (e.g. across the worker boundary).
     keepNames: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: 'linked',

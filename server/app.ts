@@ -167,6 +167,11 @@ export interface RunningService {
 export async function startService(config: Config, logger?: Logger, options: ContextOptions = {}): Promise<RunningService> {
   // Bind first: with PORT=0 and no PUBLIC_BASE_URL, links handed to clients need the real port.
   const server = http.createServer();
+  // Requests accepted while the service starts wait for it (an unanswered 'request' event would
+  // hold the connection forever); they are handed over once it is ready, or refused if it fails.
+  let handle: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | null = null;
+  const waiting: [http.IncomingMessage, http.ServerResponse][] = [];
+  server.on('request', (req, res) => (handle ? handle(req, res) : waiting.push([req, res])));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -178,11 +183,12 @@ export async function startService(config: Config, logger?: Logger, options: Con
   try {
     ctx = await createContext(config, logger, options);
   } catch (err) {
+    for (const [, res] of waiting.splice(0)) res.writeHead(503, { 'content-type': 'application/json', connection: 'close' }).end('{"error":"The service failed to start."}');
     server.close();
     throw err;
   }
-  // Attached in the same tick as the listen callback, before any request can be read.
-  server.on('request', createApp(ctx));
+  handle = createApp(ctx);
+  for (const [req, res] of waiting.splice(0)) handle(req, res);
   const realtime = new RealtimeHub(
     ctx.engine,
     ctx.journals.store,

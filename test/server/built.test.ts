@@ -38,3 +38,33 @@ it('answers 422 from the worker for markdown past its limits, by the error class
   const r = await c.put('/v1/journals/editor/import_from_markdown', { markdown: deep });
   expect(r.status).toBe(422);
 });
+
+it('answers a request accepted while it is still starting (the port is bound before storage opens)', async () => {
+  const net = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const { dataDir } = await prepareDataDir();
+  const starting = startChildServer(dataDir, { PORT: String(port) });
+  // The first connection the port accepts, polled every millisecond from spawn.
+  const socket = await new Promise<import('node:net').Socket>((resolve) => {
+    const attempt = () => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => resolve(s));
+      s.once('error', () => setTimeout(attempt, 1));
+    };
+    attempt();
+  });
+  socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const answer = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    socket.on('data', (d) => (text += d));
+    socket.once('end', () => resolve(text));
+    setTimeout(() => reject(new Error(`no answer within 10 s; got ${JSON.stringify(text)}`)), 10_000);
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 200/);
+  await starting;
+});
