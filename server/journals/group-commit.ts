@@ -5,11 +5,14 @@
  * at once (in a microtask, so appends made in the same task share it).
  */
 import type { StorageEngine } from '../storage/engine.ts';
+import type { Touches } from './activity.ts';
 import type { JournalStore } from './store.ts';
 
 interface Append {
   seq: number;
   updates: readonly Uint8Array[];
+  /** What each update touched, by actor (journal_activity). */
+  touches?: readonly (Touches | undefined)[];
   resolve(lastRevision: number | undefined): void;
   reject(err: unknown): void;
 }
@@ -32,9 +35,9 @@ export class GroupCommitter {
    * Resolves with the last revision written, or undefined when the journal no longer exists;
    * rejects when the transaction failed (nothing of it was written).
    */
-  append(seq: number, updates: readonly Uint8Array[]): Promise<number | undefined> {
+  append(seq: number, updates: readonly Uint8Array[], touches?: readonly (Touches | undefined)[]): Promise<number | undefined> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ seq, updates, resolve, reject });
+      this.queue.push({ seq, updates, touches, resolve, reject });
       if (!this.active) {
         this.active = true;
         queueMicrotask(() => void this.drain());
@@ -58,7 +61,10 @@ export class GroupCommitter {
       try {
         last = await this.engine.transaction(async (tx) => {
           const out = new Map<number, number | undefined>();
-          for (const [seq, appends] of bySeq) out.set(seq, await this.store.appendUpdates(tx, seq, appends.flatMap((a) => a.updates)));
+          for (const [seq, appends] of bySeq) {
+            const touches = appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
+            out.set(seq, await this.store.appendUpdates(tx, seq, appends.flatMap((a) => a.updates), false, touches));
+          }
           return out;
         });
       } catch (err) {

@@ -12,6 +12,7 @@
  */
 import * as Y from 'yjs';
 import { BLOCK_NODE_TYPES, FRAGMENT_NAME } from '../../shared/schema.ts';
+import { actorOf, addTouches, blockIdsOf, topLevel, touchedElements, type Touches } from './activity.ts';
 import type { GroupCommitter } from './group-commit.ts';
 import type { JournalStore, StoredState } from './store.ts';
 
@@ -20,7 +21,11 @@ import type { JournalStore, StoredState } from './store.ts';
  * carries the request's sync_realtime_state; editors' undo managers track only their own origin.
  */
 export class RestOrigin {
-  constructor(readonly broadcast: boolean) {}
+  constructor(
+    readonly broadcast: boolean,
+    /** Who made the change (journal_activity): `api_key:<key id>`; `service` when unset. */
+    readonly actor = 'service',
+  ) {}
 }
 
 /**
@@ -28,7 +33,10 @@ export class RestOrigin {
  * REST edit: pushed to every editor, never tracked by an editor's undo manager.
  */
 export class ServerOrigin extends RestOrigin {
-  constructor() {
+  constructor(
+    /** Top-level blocks the change is made for, by the actor who made them (ids for their new blocks). */
+    readonly onBehalf?: Map<Y.XmlElement, string>,
+  ) {
     super(true);
   }
 }
@@ -101,7 +109,12 @@ export class LiveJournal {
   private readonly committedListeners = new Set<CommittedListener>();
   private markdownCache?: { revision: number; markdown: string };
   /** Applied, not yet committed, in order. */
-  private uncommitted: { update: Uint8Array; origin: unknown }[] = [];
+  private uncommitted: { update: Uint8Array; origin: unknown; touches: Touches }[] = [];
+  /** What each own update touched, by actor, until it is committed (captured ones included). */
+  private readonly touchesByUpdate = new WeakMap<Uint8Array, Touches>();
+  /** Who added an element that still waits for assignBlockIds, so its id is theirs too. */
+  private readonly madeBy = new WeakMap<Y.XmlElement, string>();
+  private readonly touchesByTransaction = new WeakMap<Y.Transaction, Touches>();
   private flushing = false;
   /** While a settled task applies changes itself, its updates are collected here instead. */
   private capture?: Uint8Array[];
@@ -145,6 +158,10 @@ export class LiveJournal {
     this.fragment = this.doc.getXmlFragment(FRAGMENT_NAME);
     const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
     if (all.length > 0) Y.applyUpdate(this.doc, all.length === 1 ? all[0]! : Y.mergeUpdates(all), LOG_ORIGIN);
+    // Read before the transaction's cleanup garbage-collects what it deleted (a removed block's id).
+    this.doc.on('afterTransaction', (tr: Y.Transaction) => {
+      if (tr.origin !== LOG_ORIGIN && !(tr.origin instanceof RemoteOrigin)) this.touchesByTransaction.set(tr, this.touchesOf(tr));
+    });
     this.doc.on('update', this.captureUpdate);
     // A sync_realtime_state:false edit is written under a client id of its own. Later changes
     // under the journal's usual client id (broadcast REST edits, server id fixes) then do not
@@ -173,10 +190,12 @@ export class LiveJournal {
         if (e.target instanceof Y.XmlText) continue;
         if (e instanceof Y.YXmlEvent && e.attributesChanged.has('id') && e.target instanceof Y.XmlElement) {
           this.unchecked.add(e.target);
+          this.madeBy.set(e.target, actorOf(tr.origin));
         }
         for (const item of e.changes.added) {
           if (item.content instanceof Y.ContentType && item.content.type instanceof Y.XmlElement) {
             this.unchecked.add(item.content.type);
+            this.madeBy.set(item.content.type, actorOf(tr.origin));
           }
         }
       }
@@ -185,15 +204,34 @@ export class LiveJournal {
 
   // --- commit -----------------------------------------------------------------------------------
 
-  private readonly captureUpdate = (update: Uint8Array, origin: unknown): void => {
+  private readonly captureUpdate = (update: Uint8Array, origin: unknown, _doc: Y.Doc, tr: Y.Transaction): void => {
     if (origin === LOG_ORIGIN || origin instanceof RemoteOrigin) return; // already stored
+    const touches = this.touchesByTransaction.get(tr) ?? new Map();
     if (this.capture) {
       this.capture.push(update);
+      this.touchesByUpdate.set(update, touches);
       return;
     }
-    this.uncommitted.push({ update, origin });
+    this.uncommitted.push({ update, origin, touches });
     this.flush();
   };
+
+  /** The blocks a local transaction touched, by actor (the blocks' makers for id fixes). */
+  private touchesOf(tr: Y.Transaction): Touches {
+    const touches: Touches = new Map();
+    const actor = actorOf(tr.origin);
+    const onBehalf = tr.origin instanceof ServerOrigin ? tr.origin.onBehalf : undefined;
+    for (const el of touchedElements(tr, this.fragment)) {
+      const ids = blockIdsOf(el, tr);
+      if (ids.length) addTouches(touches, onBehalf?.get(el) ?? actor, ids);
+    }
+    return touches;
+  }
+
+  /** What captured `updates` touched, by actor, for the store's activity record. */
+  touchesFor(updates: readonly Uint8Array[]): (Touches | undefined)[] {
+    return updates.map((u) => this.touchesByUpdate.get(u));
+  }
 
   /** Whether everything applied is committed. */
   get settled(): boolean {
@@ -209,6 +247,7 @@ export class LiveJournal {
     this.committer.append(
       this.seq,
       batch.map((u) => u.update),
+      batch.map((u) => u.touches),
     ).then(
       (last) => {
         this.flushing = false;
@@ -544,13 +583,18 @@ export class LiveJournal {
       candidates = [...fresh];
     }
     const fixes: Y.XmlElement[] = [];
+    const onBehalf = new Map<Y.XmlElement, string>();
     for (const el of candidates) {
       if (!BLOCK_NODE_TYPES.has(el.nodeName)) continue;
       const id = el.getAttribute('id');
       const other = typeof id === 'string' && id !== '' ? this.blockIndex.get(id) : undefined;
       const taken = other !== undefined && other !== el && isLive(other) && other.getAttribute('id') === id;
-      if (typeof id !== 'string' || id === '' || taken) fixes.push(el);
-      else this.blockIndex.set(id, el);
+      if (typeof id !== 'string' || id === '' || taken) {
+        fixes.push(el);
+        const top = topLevel(el, this.fragment);
+        const maker = this.makerOf(el);
+        if (top && maker) onBehalf.set(top, maker);
+      } else this.blockIndex.set(id, el);
     }
     if (fixes.length === 0) return 0;
     this.doc.transact(() => {
@@ -560,8 +604,18 @@ export class LiveJournal {
         el.setAttribute('id', id);
         this.blockIndex.set(id, el);
       }
-    }, new ServerOrigin());
+    }, new ServerOrigin(onBehalf));
     return fixes.length;
+  }
+
+  /** Who added `el` or the element it was added inside. */
+  private makerOf(el: Y.XmlElement): string | undefined {
+    let t: Y.AbstractType<any> | null = el; // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (; t && t !== (this.fragment as Y.AbstractType<any>); t = t._item?.parent as Y.AbstractType<any> | null) { // eslint-disable-line @typescript-eslint/no-explicit-any
+      const maker = t instanceof Y.XmlElement ? this.madeBy.get(t) : undefined;
+      if (maker) return maker;
+    }
+    return undefined;
   }
 
   cachedMarkdown(): string | undefined {

@@ -297,7 +297,7 @@ export class JournalService {
       }
       const apply = !req.dry_run && !atomicFailure && plan.actions.length > 0;
       if (apply && (req.atomic || req.operations.length > BULK_EDIT_OPERATIONS)) await this.beforeBulkEdit?.(live, row, p);
-      const origin = new RestOrigin(req.sync_realtime_state);
+      const origin = new RestOrigin(req.sync_realtime_state, `api_key:${p.keyId}`);
       // Captured once: on PostgreSQL the transaction function may run again, the Y.Doc change must not.
       let updates: Uint8Array[] | undefined;
       let revision = live.revision;
@@ -310,7 +310,7 @@ export class JournalService {
           await charge?.(tx);
           if (apply) {
             updates ??= live.captureChanges(() => live.doc.transact((tr) => applyPlan(live, plan.actions, tr, newId), origin));
-            const last = await this.store.appendUpdates(tx, row.seq, updates, !req.sync_realtime_state);
+            const last = await this.store.appendUpdates(tx, row.seq, updates, !req.sync_realtime_state, live.touchesFor(updates));
             if (last === undefined) throw notFound('Journal');
             revision = last;
           }

@@ -6,6 +6,7 @@
  */
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
+import { activityRows, type ActivityRow, type Touches } from './activity.ts';
 
 export interface JournalRow {
   seq: number;
@@ -117,6 +118,7 @@ export class JournalStore {
       await tx.run('DELETE FROM journal_snapshots WHERE journal_seq = ?', [seq]);
       await tx.run('DELETE FROM journal_markdown_cache WHERE journal_seq = ?', [seq]);
       await tx.run('DELETE FROM journal_versions WHERE journal_seq = ?', [seq]);
+      await tx.run('DELETE FROM journal_activity WHERE journal_seq = ?', [seq]);
       return (await tx.run('DELETE FROM journals WHERE seq = ?', [seq])).changes > 0;
     });
   }
@@ -159,12 +161,20 @@ export class JournalStore {
     );
   }
 
+  /** Activity recorded for revisions after `after` up to `upTo`, oldest first. */
+  activityBetween(seq: number, after: number, upTo: number): Promise<ActivityRow[]> {
+    return this.engine.all<ActivityRow>(
+      'SELECT first_revision, last_revision, actor, at, blocks FROM journal_activity WHERE journal_seq = ? AND last_revision > ? AND first_revision <= ? ORDER BY seq',
+      [seq, after, upTo],
+    );
+  }
+
   /**
    * Appends updates to a journal's log, in order, with the next revisions of the journal (taken
    * under its row lock). Returns the last revision written, or undefined when the journal is gone.
    * `quiet`: a REST edit with sync_realtime_state false, not pushed to editors (on any instance).
    */
-  async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[], quiet = false): Promise<number | undefined> {
+  async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[], quiet = false, touches?: readonly (Touches | undefined)[]): Promise<number | undefined> {
     if (updates.length === 0) return undefined;
     const bumped = await q.get<{ revision: number }>('UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision', [
       updates.length,
@@ -178,6 +188,17 @@ export class JournalStore {
       const params: (number | Uint8Array)[] = [];
       chunk.forEach((u, i) => params.push(seq, first + start + i, u, quiet ? 1 : 0));
       await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, params);
+    }
+    // Who touched which blocks, kept after the log is compacted (docs/versions.md).
+    for (const r of touches ? activityRows(first, touches, nowIso()) : []) {
+      await q.run('INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)', [
+        seq,
+        r.first_revision,
+        r.last_revision,
+        r.actor,
+        r.at,
+        r.blocks,
+      ]);
     }
     return bumped.revision;
   }

@@ -61,6 +61,11 @@ export class Connection implements RoomMember {
     this.rate = new MessageRateLimiter(limits);
   }
 
+  /** The actor of this editor's changes (journal_activity): the key its editor token was minted with. */
+  get actor(): string {
+    return `editor:${this.principal.keyId}`;
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }

@@ -363,4 +363,20 @@ export const migrations: readonly Migration[] = [
   CREATE INDEX journal_versions_journal ON journal_versions(journal_seq, seq);
   `,
   },
+  // Who changed what (docs/versions.md): per committed update range, its actor and touched blocks
+  {
+    name: 'journal-activity',
+    sql: `
+  CREATE TABLE journal_activity (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    journal_seq INTEGER NOT NULL,
+    first_revision INTEGER NOT NULL,
+    last_revision INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    at TEXT NOT NULL,
+    blocks TEXT NOT NULL
+  );
+  CREATE INDEX journal_activity_journal ON journal_activity(journal_seq, last_revision);
+  `,
+  },
 ];

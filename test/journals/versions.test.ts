@@ -68,8 +68,9 @@ describe('versions', () => {
     const now = await c.get(`${V(id)}/diff?from=${v1}&to=current`);
     expect(now.status, JSON.stringify(now.body)).toBe(200);
     const { diff } = now.body;
-    expect(diff.removed).toEqual([{ block_id: cBlock!.id, type: 'paragraph', before: 'C goes.\n' }]);
-    expect(diff.changed).toEqual([{ block_id: d!.id, type: 'paragraph', before: 'D changes.\n', after: 'D has changed.\n' }]);
+    const by = [{ actor: 'api_key', key_id: now.body.from.created_by }];
+    expect(diff.removed).toEqual([{ block_id: cBlock!.id, type: 'paragraph', before: 'C goes.\n', changed_by: by }]);
+    expect(diff.changed).toEqual([{ block_id: d!.id, type: 'paragraph', before: 'D changes.\n', after: 'D has changed.\n', changed_by: by }]);
     expect(diff.added).toEqual([expect.objectContaining({ type: 'paragraph', after: 'F is new.\n' })]);
     expect(diff.moved).toEqual([]); // moves are covered by versions-diff.test.ts
     const v2 = await named(id, 'after');

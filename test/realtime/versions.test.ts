@@ -54,7 +54,7 @@ describe('restore with editors connected', () => {
     expect(undo.undoStack.length).toBe(1);
     // The diff from the typed version to now: the restore changed that one block back.
     const d = (await alice.get(`${V(id)}/diff?from=${after.version_id}`)).body.diff;
-    expect(d.changed).toEqual([{ block_id: ids[1], type: 'paragraph', before: 'oops Keep me\n', after: 'Keep me\n' }]);
+    expect(d.changed).toEqual([{ block_id: ids[1], type: 'paragraph', before: 'oops Keep me\n', after: 'Keep me\n', changed_by: [{ actor: 'api_key', key_id: after.created_by }] }]);
   });
 
   it('typing concurrent with a restore is not lost: it merges per the CRDT', async () => {

@@ -17,6 +17,7 @@ import type { Queryable, StorageEngine } from '../../storage/engine.ts';
 import { RestOrigin, type LiveJournal } from '../live.ts';
 import { fragmentToDoc } from '../read-model.ts';
 import { journalDoc, type JournalService } from '../service.ts';
+import type { ActivityRow } from '../activity.ts';
 import type { JournalRow } from '../store.ts';
 import { diffBlocks, type BlockDiff } from './diff.ts';
 import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
@@ -33,6 +34,43 @@ export interface VersionView {
   revision: number;
   block_count: number;
   bytes: number;
+  /** Who changed which blocks since the version before (the journal's start for the first). */
+  changed_by?: ChangedBy[];
+}
+
+/** An actor's changes over a range of revisions (journal_activity). */
+export interface ChangedBy {
+  /** `api_key` (REST edits and restores), `editor` (a WebSocket editor; key_id minted its token) or `service`. */
+  actor: 'api_key' | 'editor' | 'service';
+  key_id: string | null;
+  /** Ids of the blocks it added, changed or removed, first touched first. */
+  blocks: string[];
+  last_changed_at: string;
+}
+
+type Actor = Pick<ChangedBy, 'actor' | 'key_id'>;
+/** A block diff whose entries say who changed each block between the two versions. */
+export type AttributedDiff = { [K in keyof BlockDiff]: (BlockDiff[K][number] & { changed_by: Actor[] })[] };
+
+/** Activity rows (oldest first) summed per actor. */
+export function changedBy(rows: readonly ActivityRow[]): ChangedBy[] {
+  const out = new Map<string, ChangedBy & { seen: Set<string> }>();
+  for (const r of rows) {
+    let c = out.get(r.actor);
+    if (!c) {
+      const [actor, keyId] = r.actor.includes(':') ? (r.actor.split(':', 2) as [string, string]) : [r.actor, null];
+      c = { actor: actor as ChangedBy['actor'], key_id: keyId, blocks: [], last_changed_at: r.at, seen: new Set() };
+      out.set(r.actor, c);
+    }
+    for (const b of JSON.parse(r.blocks) as string[]) {
+      if (!c.seen.has(b)) {
+        c.seen.add(b);
+        c.blocks.push(b);
+      }
+    }
+    if (r.at > c.last_changed_at) c.last_changed_at = r.at;
+  }
+  return [...out.values()].map(({ seen: _seen, ...c }) => c);
 }
 
 export class VersionService {
@@ -48,7 +86,7 @@ export class VersionService {
     };
   }
 
-  view(row: VersionRow, journalId: string): VersionView {
+  view(row: VersionRow, journalId: string, changes?: ChangedBy[]): VersionView {
     return {
       version_id: row.id,
       journal_id: journalId,
@@ -59,7 +97,19 @@ export class VersionService {
       revision: Number(row.revision),
       block_count: Number(row.block_count),
       bytes: Number(row.bytes),
+      ...(changes ? { changed_by: changes } : {}),
     };
+  }
+
+  /** Activity after revision `after` up to `upTo`, per actor. */
+  private async changes(journalSeq: number, after: number, upTo: number): Promise<ChangedBy[]> {
+    return changedBy(await this.journals.store.activityBetween(journalSeq, Math.min(after, upTo), Math.max(after, upTo)));
+  }
+
+  /** A version with who changed what since the version before it. */
+  private async viewWithChanges(v: VersionRow, journalId: string): Promise<VersionView> {
+    const previous = await this.store.previous(Number(v.journal_seq), Number(v.seq));
+    return this.view(v, journalId, await this.changes(Number(v.journal_seq), previous ? Number(previous.revision) : 0, Number(v.revision)));
   }
 
   /** Takes a version of the live journal as it is committed now; call inside a settled task. */
@@ -129,7 +179,15 @@ export class VersionService {
     const rows = await this.store.page(row.seq, pageToken ?? Number.MAX_SAFE_INTEGER, pageSize + 1);
     const more = rows.length > pageSize;
     const page = more ? rows.slice(0, pageSize) : rows;
-    return { versions: page.map((v) => this.view(v, row.id)), next: more ? Number(page[page.length - 1]!.seq) : undefined };
+    // Each version's changes run from the revision of the one before it (the next row, older).
+    const oldest = more ? Number(rows[pageSize]!.revision) : 0;
+    const activity = page.length ? await this.journals.store.activityBetween(row.seq, oldest, Number(page[0]!.revision)) : [];
+    const versions = page.map((v, i) => {
+      const from = i + 1 < rows.length ? Number(rows[i + 1]!.revision) : 0;
+      const to = Number(v.revision);
+      return this.view(v, row.id, changedBy(activity.filter((a) => Number(a.last_revision) > from && Number(a.first_revision) <= to)));
+    });
+    return { versions, next: more ? Number(page[page.length - 1]!.seq) : undefined };
   }
 
   /** The journal as it was at a version. */
@@ -152,18 +210,36 @@ export class VersionService {
   async get(p: Principal, journalId: string, versionId: string): Promise<{ version: VersionView; doc: PMNode }> {
     const row = await this.journals.owned(p, journalId);
     const v = await this.version(row, versionId);
-    return { version: this.view(v, row.id), doc: await this.materialize(row.seq, v) };
+    return { version: await this.viewWithChanges(v, row.id), doc: await this.materialize(row.seq, v) };
   }
 
-  /** Block-level changes from one version to another, or to the journal as it is now (`current`). */
-  async diff(p: Principal, journalId: string, fromId: string, toId: string): Promise<{ from: VersionView; to: VersionView | 'current'; diff: BlockDiff }> {
+  /**
+   * Block-level changes from one version to another, or to the journal as it is now (`current`),
+   * each with who changed the block in between; `changed_by` sums them per actor.
+   */
+  async diff(
+    p: Principal,
+    journalId: string,
+    fromId: string,
+    toId: string,
+  ): Promise<{ from: VersionView; to: VersionView | 'current'; diff: AttributedDiff; changed_by: ChangedBy[] }> {
     const { row, live } = await this.opened(p, journalId);
     const from = await this.version(row, fromId);
     const to = toId === 'current' ? undefined : await this.version(row, toId);
     const fromDoc = await this.materialize(row.seq, from);
-    const toDoc = to ? await this.materialize(row.seq, to) : await live.settledTask(() => journalDoc(live));
+    const current = to ? undefined : await live.settledTask(() => ({ doc: journalDoc(live), revision: live.revision }));
+    const toDoc = to ? await this.materialize(row.seq, to) : current!.doc;
     const markdownOf = (block: PMNode) => docToMarkdown(schema.topNodeType.create(null, block));
-    return { from: this.view(from, row.id), to: to ? this.view(to, row.id) : 'current', diff: diffBlocks(fromDoc, toDoc, markdownOf) };
+    const changes = await this.changes(row.seq, Number(from.revision), to ? Number(to.revision) : current!.revision);
+    const who = (blockId: string) => changes.filter((c) => c.blocks.includes(blockId)).map((c) => ({ actor: c.actor, key_id: c.key_id }));
+    const d = diffBlocks(fromDoc, toDoc, markdownOf);
+    const attributed: AttributedDiff = {
+      added: d.added.map((c) => ({ ...c, changed_by: who(c.block_id) })),
+      removed: d.removed.map((c) => ({ ...c, changed_by: who(c.block_id) })),
+      changed: d.changed.map((c) => ({ ...c, changed_by: who(c.block_id) })),
+      moved: d.moved.map((c) => ({ ...c, changed_by: who(c.block_id) })),
+    };
+    return { from: this.view(from, row.id), to: to ? this.view(to, row.id) : 'current', diff: attributed, changed_by: changes };
   }
 
   /**
@@ -178,7 +254,7 @@ export class VersionService {
     const target = await this.materialize(row.seq, await this.version(row, versionId));
     return live.settledTask(async () => {
       const before = await this.take(live, row.seq, 'auto', 'before restore', p.keyId);
-      const origin = new RestOrigin(syncRealtime);
+      const origin = new RestOrigin(syncRealtime, `api_key:${p.keyId}`);
       let updates: Uint8Array[] | undefined;
       let revision = live.revision;
       try {
@@ -188,7 +264,7 @@ export class VersionService {
             live.doc.transact(() => updateYFragment(live.doc, live.fragment, target, { mapping: new Map(), isOMark: new Map() }), origin),
           );
           if (updates.length === 0) return;
-          const last = await this.journals.store.appendUpdates(tx, row.seq, updates, !syncRealtime);
+          const last = await this.journals.store.appendUpdates(tx, row.seq, updates, !syncRealtime, live.touchesFor(updates));
           if (last === undefined) throw notFound('Journal');
           revision = last;
         });

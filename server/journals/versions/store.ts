@@ -49,6 +49,11 @@ export class VersionStore {
     ) as Promise<VersionRow>;
   }
 
+  /** The version before version `seq` of the journal, if any. */
+  previous(journalSeq: number, seq: number): Promise<VersionRow | undefined> {
+    return this.engine.get<VersionRow>(`SELECT ${META} FROM journal_versions WHERE journal_seq = ? AND seq < ? ORDER BY seq DESC LIMIT 1`, [journalSeq, seq]);
+  }
+
   find(journalSeq: number, id: string): Promise<VersionRow | undefined> {
     return this.engine.get<VersionRow>(`SELECT ${META} FROM journal_versions WHERE journal_seq = ? AND id = ?`, [journalSeq, id]);
   }
