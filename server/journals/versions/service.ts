@@ -146,7 +146,7 @@ export class VersionService {
         return this.take(live, row.seq, 'named', name ?? null, p.keyId, tx);
       }),
     );
-    return this.view(taken, row.id);
+    return this.viewWithChanges(taken, row.id);
   }
 
   /**
