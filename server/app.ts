@@ -214,7 +214,13 @@ export async function startService(config: Config, logger?: Logger, options: Con
       (n) => n > 0 && ctx.logger.info({ purged: n }, 'trash sweep purged journals'),
       (err) => ctx.logger.warn({ err: (err as Error).message }, 'trash sweep failed'),
     );
-  const trashSweep = setInterval(() => void sweepTrash(), config.trash.sweepMs);
+  // On the same round: automatic versions past their tier's retention are thinned (docs/versions.md).
+  const thinVersions = () =>
+    ctx.versions.thin().then(
+      (n) => n > 0 && ctx.logger.info({ dropped: n }, 'automatic versions thinned'),
+      (err) => ctx.logger.warn({ err: (err as Error).message }, 'version thinning failed'),
+    );
+  const trashSweep = setInterval(() => void sweepTrash().then(thinVersions), config.trash.sweepMs);
   trashSweep.unref();
   // Checkpoint versions of journals that went quiet after editing (docs/versions.md).
   let checkpointing = false;

@@ -20,6 +20,7 @@ import { journalDoc, type JournalService } from '../service.ts';
 import type { ActivityRow } from '../activity.ts';
 import type { JournalRow } from '../store.ts';
 import { diffBlocks, type BlockDiff } from './diff.ts';
+import { versionsToThin } from './retention.ts';
 import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
 
 type Charge = (q?: Queryable) => Promise<void>;
@@ -75,6 +76,8 @@ export function changedBy(rows: readonly ActivityRow[]): ChangedBy[] {
 
 export class VersionService {
   readonly store: VersionStore;
+  /** Where the last thinning round stopped (a journal seq). */
+  private thinCursor = 0;
 
   constructor(
     private readonly engine: StorageEngine,
@@ -172,6 +175,29 @@ export class VersionService {
       if (made) taken++;
     }
     return taken;
+  }
+
+  /**
+   * Thins automatic versions past their retention (retention.ts) for up to `limit` journals;
+   * returns how many versions were dropped. Safe on several instances (a version already dropped
+   * is skipped).
+   */
+  async thin(now = Date.now(), limit = 100): Promise<number> {
+    let dropped = 0;
+    const due = await this.store.journalsToThin(new Date(now - 86_400_000).toISOString(), this.thinCursor, limit);
+    // The next round goes on after these, and starts over once it reaches the end.
+    this.thinCursor = due.length < limit ? 0 : Number(due[due.length - 1]!.journal_seq);
+    for (const { journal_seq, tier } of due) {
+      const seqs = versionsToThin(
+        (await this.store.retained(Number(journal_seq))).map((v) => ({ ...v, seq: Number(v.seq) })),
+        tier,
+        now,
+      );
+      if (seqs.length === 0) continue;
+      await this.store.drop(Number(journal_seq), seqs);
+      dropped += seqs.length;
+    }
+    return dropped;
   }
 
   async list(p: Principal, journalId: string, pageToken: number | undefined, pageSize: number): Promise<{ versions: VersionView[]; next?: number }> {

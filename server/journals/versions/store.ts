@@ -4,6 +4,8 @@
  * version before (`Y.encodeStateAsUpdate(doc, previous state vector)`), so a small edit's version
  * costs O(edit) bytes. A version is read back by applying its base and the deltas after it in order.
  */
+import * as Y from 'yjs';
+import type { Tier } from '../../auth/keys.ts';
 import type { Queryable, StorageEngine } from '../../storage/engine.ts';
 
 /** A base (the whole state) after this many deltas bounds the work of reading a version back. */
@@ -75,6 +77,45 @@ export class VersionStore {
         ORDER BY j.updated_at LIMIT ?`,
       [quietBefore, since, limit],
     );
+  }
+
+  /** Journals after `afterJournal` with automatic versions older than `before` (candidates for thinning), with their tier. */
+  journalsToThin(before: string, afterJournal: number, limit: number): Promise<{ journal_seq: number; tier: Tier }[]> {
+    return this.engine.all<{ journal_seq: number; tier: Tier }>(
+      `SELECT DISTINCT v.journal_seq AS journal_seq, o.tier AS tier FROM journal_versions v
+         JOIN journals j ON j.seq = v.journal_seq JOIN organizations o ON o.id = j.org_id
+        WHERE v.kind = 'auto' AND v.created_at < ? AND v.journal_seq > ? ORDER BY v.journal_seq LIMIT ?`,
+      [before, afterJournal, limit],
+    );
+  }
+
+  /**
+   * Drops versions of a journal (ascending seqs), keeping every other one readable: the version
+   * after a dropped one takes its changes (the two deltas merged, or a base when the dropped one
+   * was a base), so its chain still starts at a base.
+   */
+  drop(journalSeq: number, seqs: readonly number[]): Promise<void> {
+    return this.engine.transaction(async (tx) => {
+      for (const seq of seqs) {
+        const gone = await tx.get<{ base: number; data: Uint8Array }>('SELECT base, data FROM journal_versions WHERE journal_seq = ? AND seq = ?', [journalSeq, seq]);
+        if (!gone) continue;
+        const next = await tx.get<{ seq: number; base: number; data: Uint8Array }>(
+          'SELECT seq, base, data FROM journal_versions WHERE journal_seq = ? AND seq > ? ORDER BY seq LIMIT 1',
+          [journalSeq, seq],
+        );
+        if (!next) continue; // never the newest
+        if (Number(next.base) !== 1) {
+          const merged = Y.mergeUpdates([gone.data, next.data]);
+          await tx.run('UPDATE journal_versions SET data = ?, bytes = ?, base = ? WHERE seq = ?', [merged, merged.byteLength, Number(gone.base), next.seq]);
+        }
+        await tx.run('DELETE FROM journal_versions WHERE seq = ?', [seq]);
+      }
+    });
+  }
+
+  /** Kind and time of every version of a journal. */
+  retained(journalSeq: number): Promise<{ seq: number; kind: string; created_at: string }[]> {
+    return this.engine.all('SELECT seq, kind, created_at FROM journal_versions WHERE journal_seq = ?', [journalSeq]);
   }
 
   /** The updates that rebuild version `seq`: its base and every delta after it, in order. */
