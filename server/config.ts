@@ -3,7 +3,7 @@
  * in the README; an invalid value stops the process with a message naming the variable.
  */
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EditorLimits } from './realtime/limits.ts';
 
 const bool = z

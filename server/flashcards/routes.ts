@@ -3,7 +3,7 @@
  * paid per request, Idempotency-Key honoured); a deck is then read, listed and deleted by id.
  */
 import { Router, type Request } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';

@@ -2,7 +2,7 @@
  * zod schemas of the flashcard endpoints' answers that the OpenAPI document publishes: create
  * (also what an Idempotency-Key replay returns), get, list and delete of stored decks.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const flashcardSchema = z.object({
   front: z.string(),

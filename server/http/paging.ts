@@ -3,7 +3,7 @@
  * integer `next_page_token` of the previous page (a keyset cursor, stable under concurrent inserts
  * and deletes), `page_size` 1-100, default 20.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;

@@ -1,6 +1,6 @@
 /** HTTP routes of the journal endpoints (spec endpoints 1-8): parse, call the domain, shape. */
 import { Router, type Request } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';

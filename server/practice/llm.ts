@@ -4,7 +4,7 @@
  * stopped. Output is validated with the PracticeProblem schema; grading asks for a score, a
  * maximum and an explanation, validated the same way.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage, LlmClient } from '../llm/client.ts';
 import { problemTypeAt } from './offline/item.ts';
 import { practiceProblemSchema } from './schema.ts';

@@ -1,6 +1,6 @@
 /** HTTP routes of practice sets (spec endpoints 9-11, list and delete): parse, call the domain, shape. */
 import { Router, type Request } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { invalid, parseOr422 } from '../http/errors.ts';

@@ -3,7 +3,7 @@
  * an mcq's correct_answer is one of its keys, a select_all's lists some of its keys, an frq has no
  * choices. Used to check what an LLM produced and what a stored set holds.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PracticeProblem } from './types.ts';
 
 export const problemTypes = ['mcq', 'frq', 'select_all'] as const;

@@ -6,7 +6,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../auth/keys.ts';
 import type { CreditLedger } from '../billing/credits.ts';
 import { priceOf, usd } from '../billing/prices.ts';

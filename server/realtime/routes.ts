@@ -1,6 +1,6 @@
 /** `POST /v1/journals/editor/session`: a short-lived, journal-scoped token for browser editors. */
 import { Router } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';
 import type { JournalService } from '../journals/service.ts';

@@ -3,7 +3,7 @@
  * that video, flashcard and practice requests share, and reading the chosen source as a
  * SourceInput (a journal's model as it is now, or the text).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../auth/keys.ts';
 import { invalid } from '../http/errors.ts';
 import type { JournalService } from '../journals/service.ts';

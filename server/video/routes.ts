@@ -1,6 +1,6 @@
 /** HTTP routes of videos (POST /video/create, spec endpoint 12, list, delete, and the files of a finished video). */
 import { Router, type Request, type Response, type NextFunction } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { invalid, parseOr422 } from '../http/errors.ts';

@@ -2,7 +2,7 @@
  * zod schemas of the video endpoints' answers that the OpenAPI document publishes: create (also
  * what an Idempotency-Key replay returns), list and delete. Handlers type their answers with these.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const videoCreateResponseSchema = z.object({
   success: z.literal(true),

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../auth/keys.ts';
 import type { CreditLedger } from '../billing/credits.ts';
 import { priceOf, usd } from '../billing/prices.ts';

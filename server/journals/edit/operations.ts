@@ -3,7 +3,7 @@
  * whole request, found before anything is applied; content that does not fit (unknown block id,
  * a block kind not allowed where it would go) fails only its own operation.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MAX_OPERATIONS = 500;
 

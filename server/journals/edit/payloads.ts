@@ -5,7 +5,7 @@
  * `[content]` for every other kind.
  */
 import type { Node as PMNode } from 'prosemirror-model';
-import { z } from 'zod';
+import * as z from 'zod';
 import { markdownToDoc, type ParsedMarkdown } from '../../../shared/markdown/index.ts';
 import { schema } from '../../../shared/schema.ts';
 import { invalid, parseOr422, type Loc } from '../../http/errors.ts';

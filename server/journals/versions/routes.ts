@@ -1,6 +1,6 @@
 /** Routes of version history (docs/versions.md); thin over VersionService. */
 import { Router } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { docToMarkdown } from '../../../shared/markdown/index.ts';
 import { principalOf } from '../../auth/middleware.ts';
 import { chargeFor } from '../../billing/middleware.ts';
