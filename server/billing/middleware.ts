@@ -94,9 +94,9 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
           await billing.refundAdmission(p, a.charged);
         }
       };
-      // Error answers settle before they are sent (server/http/errors.ts); any other, once sent.
+      // Error answers settle before they are sent (server/http/errors.ts); any other 4xx/5xx once
+      // sent, from the request's one 'finish' listener (server/http/middleware.ts).
       res.locals.settleAdmission = settle;
-      res.on('finish', () => void settle(res.statusCode));
       next();
     };
     let a: Admission | Promise<Admission>;

@@ -21,6 +21,8 @@ export function requestContext(logger: Logger, observe?: (req: Request, res: Res
       return (writeHead as (...a: unknown[]) => Response).apply(this, args);
     } as Response['writeHead'];
     res.on('finish', () => {
+      // A refused or failed request's admission is settled (server/billing/middleware.ts).
+      if (res.statusCode >= 400) void (res.locals.settleAdmission as ((status: number) => Promise<void>) | undefined)?.(res.statusCode);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       // req.path has no query string: browser editors may carry a token there.
       logger.info({ request_id: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
