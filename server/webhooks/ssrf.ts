@@ -7,7 +7,6 @@
  * goes to the checked address itself (no second lookup that a rebinding DNS could answer
  * differently).
  */
-import dns from 'node:dns/promises';
 import net from 'node:net';
 
 const blocked = new net.BlockList();
@@ -122,7 +121,8 @@ export class RefusedTarget extends Error {}
 
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 
-export const systemResolver: Resolver = (host) => dns.lookup(host, { all: true, verbatim: true });
+// Loaded on the first delivery: a service that sends no webhooks does not load the resolver.
+export const systemResolver: Resolver = async (host) => (await import('node:dns/promises')).lookup(host, { all: true, verbatim: true });
 
 /**
  * Resolves the URL's host and checks every address; returns the address to connect to. Throws

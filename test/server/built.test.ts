@@ -68,3 +68,14 @@ it('answers a request accepted while it is still starting (the port is bound bef
   expect(answer).toMatch(/^HTTP\/1\.1 200/);
   await starting;
 });
+
+it('decodes a JSON body sent in UTF-16 (the charset decoder loads on first use in the build)', async () => {
+  const body = Buffer.from(JSON.stringify({ title: 'Grüße in UTF-16' }), 'utf16le');
+  const res = await fetch(`${server.url}/v1/journals/editor/create`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${c.key}`, 'content-type': 'application/json; charset=utf-16le' },
+    body,
+  });
+  expect(res.status).toBe(200);
+  expect((await res.json()).title).toBe('Grüße in UTF-16');
+});
