@@ -77,5 +77,5 @@ it('decodes a JSON body sent in UTF-16 (the charset decoder loads on first use i
     body,
   });
   expect(res.status).toBe(200);
-  expect((await res.json()).title).toBe('Grüße in UTF-16');
+  expect(((await res.json()) as { title: string }).title).toBe('Grüße in UTF-16');
 });
