@@ -22,19 +22,21 @@ export function requireApiKey(engine: StorageEngine) {
       res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'Missing API key: send Authorization: Bearer <key>' });
       return;
     }
-    const proceed = (principal: Principal | undefined) => {
-      if (!principal) {
-        res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'Invalid or revoked API key' });
-        return;
-      }
-      req.principal = principal;
-      next();
-    };
     // Synchronous on a cache hit: no await on the path of every request.
     const resolved = resolveApiKeyNow(engine, token);
-    if (resolved instanceof Promise) resolved.then(proceed, next);
-    else proceed(resolved);
+    if (resolved instanceof Promise) resolved.then((principal) => admitKey(req, res, next, principal), next);
+    else admitKey(req, res, next, resolved);
   };
+}
+
+// Module functions rather than closures made per request (the hot path of every call).
+function admitKey(req: Request, res: Response, next: NextFunction, principal: Principal | undefined): void {
+  if (!principal) {
+    res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'Invalid or revoked API key' });
+    return;
+  }
+  req.principal = principal;
+  next();
 }
 
 /** The principal of an authenticated request (set by requireApiKey). */

@@ -74,31 +74,6 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
       });
       return;
     }
-    const proceed = (a: Admission) => {
-      setHeaders(res, a);
-      if (!a.ok) {
-        if (a.status === 402) guard.note(p.keyId, billing.clock.now());
-        res.status(a.status).json(a.body);
-        return;
-      }
-      req.meter = new Meter(billing.credits, p, a.endpoint);
-      let settled = false;
-      const settle: SettleAdmission = async (status) => {
-        if (settled) return;
-        settled = true;
-        if (REFUSED_BEFORE_WORK.has(status)) {
-          guard.note(p.keyId, billing.clock.now());
-          await billing.release(p, a);
-        } else if (a.charged > 0 && status >= 400) {
-          // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
-          await billing.refundAdmission(p, a.charged);
-        }
-      };
-      // Error answers settle before they are sent (server/http/errors.ts); any other 4xx/5xx once
-      // sent, from the request's one 'finish' listener (server/http/middleware.ts).
-      res.locals.settleAdmission = settle;
-      next();
-    };
     let a: Admission | Promise<Admission>;
     try {
       a = billing.admitNow(p, matchEndpoint(req.method, req.path));
@@ -107,9 +82,48 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
       return;
     }
     // Synchronous when nothing needed storage: no await on the path of every request.
-    if (a instanceof Promise) a.then(proceed, next);
-    else proceed(a);
+    if (a instanceof Promise) a.then((admission) => proceed(billing, guard, p, req, res, next, admission), next);
+    else proceed(billing, guard, p, req, res, next, a);
   };
+}
+
+// Module functions and a small class rather than closures made per request (the hot path).
+function proceed(billing: BillingService, guard: RefusalGuard, p: Principal, req: Request, res: Response, next: NextFunction, a: Admission): void {
+  setHeaders(res, a);
+  if (!a.ok) {
+    if (a.status === 402) guard.note(p.keyId, billing.clock.now());
+    res.status(a.status).json(a.body);
+    return;
+  }
+  req.meter = new Meter(billing.credits, p, a.endpoint);
+  const settlement = new Settlement(billing, guard, p, a);
+  // Error answers settle before they are sent (server/http/errors.ts); any other 4xx/5xx once
+  // sent, from the request's one 'finish' listener (server/http/middleware.ts).
+  res.locals.settleAdmission = ((status) => settlement.settle(status)) satisfies SettleAdmission;
+  next();
+}
+
+/** Gives back what an admission took when the request was refused or failed; once. */
+class Settlement {
+  private settled = false;
+  constructor(
+    private readonly billing: BillingService,
+    private readonly guard: RefusalGuard,
+    private readonly p: Principal,
+    private readonly a: Extract<Admission, { ok: true }>,
+  ) {}
+
+  async settle(status: number): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    if (REFUSED_BEFORE_WORK.has(status)) {
+      this.guard.note(this.p.keyId, this.billing.clock.now());
+      await this.billing.release(this.p, this.a);
+    } else if (this.a.charged > 0 && status >= 400) {
+      // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
+      await this.billing.refundAdmission(this.p, this.a.charged);
+    }
+  }
 }
 
 /**

@@ -183,8 +183,10 @@ export class BillingService {
       { window: 'minute', start: minute.start, limit: limits.minute },
     ];
     const hit = this.store.hit(p.orgId, endpoint, checks);
-    const decide = (h: HitResult) => this.decide(p, endpoint, view.storedBalance, limits, view.overrides, { minute, day }, h);
-    return hit instanceof Promise ? hit.then(decide) : decide(hit);
+    const windows = { minute, day };
+    return hit instanceof Promise
+      ? hit.then((h) => this.decide(p, endpoint, view.storedBalance, limits, view.overrides, windows, h))
+      : this.decide(p, endpoint, view.storedBalance, limits, view.overrides, windows, hit);
   }
 
   private decide(
