@@ -8,6 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { openDatabase, type DB } from './db.ts';
+import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.ts';
 import {
   StorageUnavailableError,
   type Dialect,
@@ -84,11 +85,18 @@ export class SqliteEngine extends StatementRunner implements StorageEngine {
    *   the domains still use `db` directly, their synchronous statements would run inside whatever
    *   async transaction is open on this one connection.
    */
+  private readonly checkpointer?: WalCheckpointer;
+
   constructor(
     readonly db: DB,
     opts: { statementCacheSize?: number } = {},
   ) {
     super();
+    // Checkpoints off the event loop (wal-checkpointer.ts); an in-memory database has no log.
+    if (!db.memory) {
+      db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+      this.checkpointer = new WalCheckpointer(db.name);
+    }
     this.statements = new BoundedCache(opts.statementCacheSize ?? 1000);
     const stmt = (sql: string): Database.Statement => {
       let s = this.statements.get(sql);
@@ -184,7 +192,8 @@ export class SqliteEngine extends StatementRunner implements StorageEngine {
   close(): Promise<void> {
     if (this.closing) return this.lock.run(() => {});
     this.closing = true;
-    return this.lock.run(() => {
+    return this.lock.run(async () => {
+      await this.checkpointer?.close();
       if (this.db.open) this.db.close();
     });
   }
