@@ -7,9 +7,9 @@
  *   is stored.
  * Exports run on the main thread in slices (markdown-export.ts).
  */
-import { markdownToDoc, MarkdownLimitError, parseMarkdown, type ParsedMarkdown } from '../../shared/markdown/index.ts';
+import { MarkdownLimitError, parseMarkdown, type ParsedMarkdown } from '../../shared/markdown/index.ts';
 import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
-import { docToSnapshot } from './snapshot.ts';
+import { importedJournal, type ImportedJournal } from './snapshot.ts';
 
 /** Markdown of one request up to this many characters (all texts together) converts inline. */
 export const INLINE_PARSE_CHARS = 1024;
@@ -17,10 +17,10 @@ export const INLINE_PARSE_CHARS = 1024;
 export class MarkdownConverter {
   constructor(readonly pool: WorkerPool) {}
 
-  /** The first Yjs state of a journal imported from `markdown`. */
-  async toSnapshot(markdown: string): Promise<Uint8Array> {
-    if (markdown.length <= INLINE_PARSE_CHARS) return docToSnapshot(markdownToDoc(markdown));
-    return this.run<Uint8Array>('markdown.import', markdown, markdown.length);
+  /** The first Yjs state of a journal imported from `markdown`, and its export. */
+  async toJournal(markdown: string): Promise<ImportedJournal> {
+    if (markdown.length <= INLINE_PARSE_CHARS) return importedJournal(markdown);
+    return this.run<ImportedJournal>('markdown.import', markdown, markdown.length);
   }
 
   /**

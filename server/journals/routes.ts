@@ -144,11 +144,11 @@ export function journalRoutes(journals: JournalService): Router {
     const out = await journals.idempotency.once(
       p.keyId,
       idempotencyOf(req, raw),
-      async (tx, snapshot) => {
-        const row = await journals.insertImported(p, snapshot, b.title, b.team_slug || undefined, chargeFor(req, kib), tx);
+      async (tx, imported) => {
+        const row = await journals.insertImported(p, imported, b.title, b.team_slug || undefined, chargeFor(req, kib), tx);
         return { status: 200, body: { success: true, message: 'Journal imported', journal_id: row.id, journal_url: journals.journalUrl(row), timestamp: nowIso() } };
       },
-      () => journals.importSnapshot(b.markdown),
+      () => journals.importJournal(b.markdown),
     );
     res.status(out.status).json(out.body);
   });

@@ -21,7 +21,7 @@ import type { MarkdownConverter } from './markdown-offload.ts';
 import { exportMarkdown } from './markdown-export.ts';
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
 import type { Logger } from '../logger.ts';
-import { docToSnapshot } from './snapshot.ts';
+import { docToSnapshot, type ImportedJournal } from './snapshot.ts';
 import type { JournalRegistry } from './registry.ts';
 import type { JournalRow, JournalStore } from './store.ts';
 
@@ -104,23 +104,28 @@ export class JournalService {
 
   /** Imports `markdown` as a new journal; 422 when it is past the time or nesting limit. */
   async importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined, charge?: Charge): Promise<JournalRow> {
-    return this.insertImported(p, await this.importSnapshot(markdown), title, teamSlug, charge);
+    return this.insertImported(p, await this.importJournal(markdown), title, teamSlug, charge);
   }
 
   // ---- import in two steps, for Idempotency-Key (the conversion runs outside the transaction) ----
 
-  /** The Yjs snapshot of `markdown`; 422 when it is past the time or nesting limit. */
-  async importSnapshot(markdown: string): Promise<Uint8Array> {
+  /** The Yjs snapshot of `markdown` and its export; 422 when it is past the time or nesting limit. */
+  async importJournal(markdown: string): Promise<ImportedJournal> {
     try {
-      return await this.markdown.toSnapshot(markdown);
+      return await this.markdown.toJournal(markdown);
     } catch (err) {
       if (err instanceof MarkdownLimitError) throw invalid(['body', 'markdown'], err.message, 'value_error.markdown_limit');
       throw err;
     }
   }
 
-  insertImported(p: Principal, snapshot: Uint8Array, title: string | undefined, teamSlug: string | undefined, charge?: Charge, q?: Queryable): Promise<JournalRow> {
-    return this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, snapshot, teamSlug ?? null, charge, q);
+  /** Stores an imported journal with its export cached: the first read after an import prints nothing. */
+  insertImported(p: Principal, imported: ImportedJournal, title: string | undefined, teamSlug: string | undefined, charge?: Charge, q: Queryable = this.engine): Promise<JournalRow> {
+    return q.transaction(async (tx) => {
+      const row = await this.insertJournal(p, title ?? DEFAULT_IMPORT_TITLE, imported.snapshot, teamSlug ?? null, charge, tx);
+      await this.store.saveMarkdownCache(row.seq, row.revision, imported.markdown, tx);
+      return row;
+    });
   }
 
   async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ journals: JournalRow[]; next?: number }> {

@@ -1,4 +1,5 @@
 import type { Node as PMNode } from 'prosemirror-model';
+import { docToMarkdown, markdownToDoc } from '../../shared/markdown/index.ts';
 import { FRAGMENT_NAME } from '../../shared/schema.ts';
 import { docToUpdate } from './yjs-encode.ts';
 
@@ -8,4 +9,16 @@ import { docToUpdate } from './yjs-encode.ts';
  */
 export function docToSnapshot(doc: PMNode): Uint8Array {
   return docToUpdate(doc, FRAGMENT_NAME);
+}
+
+/** A journal made from markdown: its first state and the markdown it exports (cached at once). */
+export interface ImportedJournal {
+  snapshot: Uint8Array;
+  markdown: string;
+}
+
+/** The journal `markdown` imports to; its export is printed from the same document. */
+export function importedJournal(markdown: string): ImportedJournal {
+  const doc = markdownToDoc(markdown);
+  return { snapshot: docToSnapshot(doc), markdown: docToMarkdown(doc) };
 }

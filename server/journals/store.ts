@@ -247,8 +247,8 @@ export class JournalStore {
   }
 
   /** Keeps the newest export only; nothing when the journal is gone. */
-  async saveMarkdownCache(seq: number, revision: number, markdown: string): Promise<void> {
-    await this.engine.run(
+  async saveMarkdownCache(seq: number, revision: number, markdown: string, q: Queryable = this.engine): Promise<void> {
+    await q.run(
       `INSERT INTO journal_markdown_cache (journal_seq, revision, markdown) SELECT seq, ?, ? FROM journals WHERE seq = ?
        ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, markdown = excluded.markdown
        WHERE journal_markdown_cache.revision < excluded.revision`,

@@ -51,12 +51,16 @@ export function markdownCorpus(root = path.resolve('node_modules')): CorpusFile[
 /**
  * Import then export through the functions the service runs: the import task builds the Yjs
  * state a new journal stores, the read model reads it back as GET /content does, and the
- * exporter prints it.
+ * exporter prints it, which must be what the import cached as its export.
  */
 export function serviceRoundTrip(markdown: string): string {
+  const imported = importTask(markdown).result;
   const ydoc = new Y.Doc();
-  Y.applyUpdate(ydoc, importTask(markdown).result);
+  Y.applyUpdate(ydoc, imported.snapshot);
   const { doc } = fragmentToDoc(ydoc.getXmlFragment(FRAGMENT_NAME));
   ydoc.destroy();
-  return docToMarkdown(doc);
+  const read = docToMarkdown(doc);
+  // The service answers the first read after an import from the export cached at import.
+  if (read !== imported.markdown) throw new Error(`the export cached at import differs from the one read back:\n${imported.markdown}\n---\n${read}`);
+  return read;
 }

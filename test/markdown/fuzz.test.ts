@@ -89,7 +89,7 @@ describe('the service converts any markdown within a time linear in its size', (
       const t = performance.now();
       let outcome = 'converted';
       try {
-        await converter.toSnapshot(md);
+        await converter.toJournal(md);
       } catch (err) {
         expect(err).toBeInstanceOf(MarkdownLimitError);
         outcome = 'refused';
