@@ -68,8 +68,8 @@ if (!process.argv.includes('--if-stale') || stale()) {
     // Pure JavaScript dependencies are bundled (one file to load instead of hundreds); packages
     // with native code, their own workers or files found at run time stay in node_modules.
     external: EXTERNAL,
-    // iconv-lite loads on first use instead of at start (scripts/shims/iconv-lite.cjs).
-    alias: { 'iconv-lite': './scripts/shims/iconv-lite.cjs' },
+    // Loaded on first use instead of at start (scripts/shims/).
+    alias: { 'iconv-lite': './scripts/shims/iconv-lite.cjs', '@opentelemetry/api': './scripts/shims/opentelemetry-api.cjs' },
     // Errors are told apart by their class names (e.g. across the worker boundary).
     keepNames: true,
     minifyWhitespace: true,
