@@ -2,7 +2,7 @@
 // TypeScript compiler in the process, a start-up close to a minimal Node server. Run by `prepare`
 // (npm install / npm ci) and by `prestart` when a source file is newer than the build.
 // `--if-stale`: build only when dist/server is missing or older than server/ or shared/.
-import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -52,33 +52,58 @@ function stale() {
   return Math.max(newestMtime(path.join(root, 'server')), newestMtime(path.join(root, 'shared')), statSync(path.join(root, 'package-lock.json')).mtimeMs) > built;
 }
 
+// Shared by both bundles.
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // Pure JavaScript dependencies are bundled (one file to load instead of hundreds); packages
+  // with native code, their own workers or files found at run time stay in node_modules.
+  external: EXTERNAL,
+  // Loaded on first use instead of at start (scripts/shims/).
+  alias: { 'iconv-lite': './scripts/shims/iconv-lite.cjs', '@opentelemetry/api': './scripts/shims/opentelemetry-api.cjs' },
+  // Errors are told apart by their class names (e.g. across the worker boundary).
+  keepNames: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // Shorter local names: less source for V8 to hold and read (function and class names are kept).
+  minifyIdentifiers: true,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
 if (!process.argv.includes('--if-stale') || stale()) {
   const started = performance.now();
+  // A fresh directory: no chunk or code cache of an earlier build is left to be loaded.
+  rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  // The server: one CommonJS script, so that scripts/server-launcher.mjs can start it with V8's
+  // code cache (Node 20 has none for ES modules); what loads on first use (engines, PostgreSQL)
+  // is in it too, evaluated only when first imported.
   await build({
-    absWorkingDir: root,
-    entryPoints: { main: 'server/main.ts', worker: 'server/workers/worker-tasks.ts' },
+    ...common,
+    entryPoints: { server: 'server/main.ts' },
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    // Already the function the launcher calls: the launcher compiles the file as it is read, with
+    // no second copy of 1 MB of source made by wrapping it.
+    banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    footer: { js: '})' },
+  });
+  // The markdown worker thread (server/workers/pool.ts loads ./worker.mjs next to the server).
+  await build({
+    ...common,
+    entryPoints: { worker: 'server/workers/worker-tasks.ts' },
     outdir: out,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
     format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // Pure JavaScript dependencies are bundled (one file to load instead of hundreds); packages
-    // with native code, their own workers or files found at run time stay in node_modules.
-    external: EXTERNAL,
-    // Loaded on first use instead of at start (scripts/shims/).
-    alias: { 'iconv-lite': './scripts/shims/iconv-lite.cjs', '@opentelemetry/api': './scripts/shims/opentelemetry-api.cjs' },
-    // Errors are told apart by their class names (e.g. across the worker boundary).
-    keepNames: true,
-    minifyWhitespace: true,
-    minifySyntax: true,
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    sourcemap: 'linked',
-    logLevel: 'warning',
   });
+  copyFileSync(path.join(root, 'scripts/server-launcher.mjs'), stamp);
   // Loaded by path next to the code that starts it (new URL('./speech-worker.mjs', import.meta.url)).
   copyFileSync(path.join(root, 'server/video/engine/speech-worker.mjs'), path.join(out, 'speech-worker.mjs'));
   console.log(`built dist/server in ${Math.round(performance.now() - started)} ms`);
