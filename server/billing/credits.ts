@@ -65,6 +65,8 @@ export class CreditLedger {
   /** orgId -> micro-dollars of reads a flush is writing now (still counted until it commits). */
   private readonly flushing = new Map<string, number>();
   private readonly flushes = new Serial();
+  /** Flushes begun plus flushes ended: odd while one is writing. */
+  private flushEpoch = 0;
 
   /**
    * @param onStoredChange told after each committed change of an organization's stored balance
@@ -82,9 +84,16 @@ export class CreditLedger {
 
   /** Balance in micro-dollars (pending read charges deducted); throws for an unknown organization. */
   async balance(orgId: string, q: Queryable = this.engine): Promise<number> {
-    const row = await q.get<{ b: number }>(SELECT_BALANCE, [orgId]);
-    if (!row) throw new Error(`no organization with id ${orgId}`);
-    return row.b - this.unwritten(orgId);
+    // The stored balance and what is unwritten must be seen at one point: a flush that writes
+    // while the balance is read would count its charges twice or not at all. Read again until no
+    // flush started or ended during the read (flushes are short and a second apart).
+    for (let attempt = 0; ; attempt++) {
+      const epoch = this.flushEpoch;
+      const row = await q.get<{ b: number }>(SELECT_BALANCE, [orgId]);
+      if (!row) throw new Error(`no organization with id ${orgId}`);
+      if ((epoch === this.flushEpoch && epoch % 2 === 0) || attempt >= 20) return row.b - this.unwritten(orgId);
+      await new Promise((r) => setTimeout(r, 2));
+    }
   }
 
   /** Debits `micros` or returns undefined, changing nothing, when the balance (less pending reads) is short. */
@@ -152,6 +161,7 @@ export class CreditLedger {
     const batch = [...this.pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.pending.clear();
     for (const [orgId, micros] of batch) add(this.flushing, orgId, micros);
+    this.flushEpoch++; // odd while a flush is writing (see balance)
     try {
       await this.engine.transaction(async (tx) => {
         for (const [orgId, micros] of batch) await tx.run(TAKE_UP_TO, [micros, micros, orgId]);
@@ -161,6 +171,7 @@ export class CreditLedger {
       throw e;
     } finally {
       for (const [orgId, micros] of batch) subtract(this.flushing, orgId, micros);
+      this.flushEpoch++;
     }
     for (const [orgId] of batch) this.onStoredChange(orgId);
   }
