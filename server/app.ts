@@ -22,6 +22,9 @@ import { requestContext } from './http/middleware.ts';
 import { ServiceMetrics } from './ops/metrics.ts';
 import { opsRoutes, type Lifecycle } from './ops/routes.ts';
 import { JournalRegistry } from './journals/registry.ts';
+import { LastUsedRecorder } from './keys/last-used.ts';
+import { keyRoutes } from './keys/routes.ts';
+import { KeyService } from './keys/service.ts';
 import { journalRoutes } from './journals/routes.ts';
 import { versionRoutes } from './journals/versions/routes.ts';
 import { VersionService } from './journals/versions/service.ts';
@@ -74,6 +77,9 @@ export interface ServiceContext {
   versions: VersionService;
   /** GET /metrics (server/ops). */
   metrics: ServiceMetrics;
+  /** Key management by admin keys, and when each key was last used (server/keys). */
+  keys: KeyService;
+  lastUsed: LastUsedRecorder;
   /** Set when shutdown begins: GET /readyz answers 503 from then on. */
   lifecycle: Lifecycle;
 }
@@ -116,7 +122,28 @@ export async function createContext(
   const versions = new VersionService(engine, journals);
   const metrics = new ServiceMetrics(engine, registry);
   committer.onCommit = (seconds, updates) => metrics.observeCommit(seconds, updates);
-  return { config, logger, engine, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos, versions, metrics, lifecycle: { shuttingDown: false } };
+  const keys = new KeyService(engine);
+  const lastUsed = new LastUsedRecorder(engine);
+  return {
+    config,
+    logger,
+    engine,
+    workers,
+    journals,
+    registry,
+    editorTokens,
+    billing,
+    clock,
+    jobs,
+    webhooks,
+    practice,
+    videos,
+    versions,
+    metrics,
+    keys,
+    lastUsed,
+    lifecycle: { shuttingDown: false },
+  };
 }
 
 /**
@@ -126,7 +153,7 @@ export async function createContext(
  */
 export function createApp(
   ctx: ServiceContext,
-  admission: express.RequestHandler[] = [requireApiKey(ctx.engine), meterRequests(ctx.billing, new RefusalGuard(ctx.config.refusedRequestsPerMinute))],
+  admission: express.RequestHandler[] = [requireApiKey(ctx.engine, (keyId) => ctx.lastUsed.note(keyId)), meterRequests(ctx.billing, new RefusalGuard(ctx.config.refusedRequestsPerMinute))],
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -146,6 +173,7 @@ export function createApp(
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(flashcardRoutes(new FlashcardService(ctx.engine, ctx.journals, ctx.workers)));
   v1.use(billingRoutes(ctx.billing));
+  v1.use(keyRoutes(ctx.keys));
   v1.use(realtimeRoutes(ctx.journals, ctx.editorTokens, ctx.config.publicBaseUrl));
   v1.use(methodNotAllowed(v1));
   app.use('/v1', v1);
@@ -198,6 +226,8 @@ export async function startService(config: Config, logger?: Logger, options: Con
     ctx.billing,
   );
   realtime.attach(server);
+  // A key revoked over REST closes its editor connections here at once (other instances: their poll).
+  ctx.keys.onRevoked = () => void realtime.closeRevoked();
   ctx.metrics.watchEditors(() => realtime.connectionCount);
   ctx.jobs.start();
   ctx.webhooks.start();
@@ -240,6 +270,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       await ctx.workers.close();
       await ctx.registry.closeAll('server shutting down');
       await ctx.registry.bus?.close();
+      await ctx.lastUsed.close(); // writes the last-used times held in memory
       await ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       await ctx.engine.close();
     })());

@@ -15,7 +15,10 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-export function requireApiKey(engine: StorageEngine) {
+/**
+ * @param onUse told of every authenticated request's key (LastUsedRecorder.note: in memory, no I/O).
+ */
+export function requireApiKey(engine: StorageEngine, onUse?: (keyId: string) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const token = bearerToken(req.headers.authorization);
     if (!token) {
@@ -28,6 +31,7 @@ export function requireApiKey(engine: StorageEngine) {
         return;
       }
       req.principal = principal;
+      onUse?.(principal.keyId);
       next();
     };
     // Synchronous on a cache hit: no await on the path of every request.

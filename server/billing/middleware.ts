@@ -15,6 +15,7 @@ import type { CreditLedger } from './credits.ts';
 import { matchEndpoint, type EndpointKey } from './endpoints.ts';
 import { priceOf } from './prices.ts';
 import type { RefusalGuard } from './refusal-guard.ts';
+import type { SpendLog } from './spend.ts';
 import type { Admission, BillingService } from './service.ts';
 
 declare module 'express-serve-static-core' {
@@ -29,6 +30,7 @@ export class Meter {
     private readonly credits: CreditLedger,
     readonly principal: Principal,
     readonly endpoint: EndpointKey,
+    private readonly spend?: SpendLog,
   ) {}
 
   /**
@@ -39,7 +41,11 @@ export class Meter {
   charger(units = 0): (q?: Queryable) => Promise<void> {
     const micros = priceOf(this.endpoint, units);
     return async (q) => {
-      if (micros > 0) await this.credits.debit(this.principal.orgId, micros, q);
+      if (micros <= 0) return;
+      const on = q ?? this.credits.engine;
+      await this.credits.debit(this.principal.orgId, micros, on);
+      // Counted in the spend chart only once the payment committed with its effect.
+      on.afterCommit(() => this.spend?.add(this.principal.orgId, this.endpoint, micros));
     };
   }
 }
@@ -81,7 +87,7 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
         res.status(a.status).json(a.body);
         return;
       }
-      req.meter = new Meter(billing.credits, p, a.endpoint);
+      req.meter = new Meter(billing.credits, p, a.endpoint, billing.spend);
       let settled = false;
       const settle: SettleAdmission = async (status) => {
         if (settled) return;
@@ -91,7 +97,7 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
           await billing.release(p, a);
         } else if (a.charged > 0 && status >= 400) {
           // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
-          await billing.refundAdmission(p, a.charged);
+          await billing.refundAdmission(p, a.charged, a.endpoint);
         }
       };
       // Error answers settle before they are sent (server/http/errors.ts); any other, once sent.
