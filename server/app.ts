@@ -21,6 +21,7 @@ import { guardJsonBody } from './http/json-guard.ts';
 import { requestContext } from './http/middleware.ts';
 import { ServiceMetrics } from './ops/metrics.ts';
 import { opsRoutes, type Lifecycle } from './ops/routes.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { JournalRegistry } from './journals/registry.ts';
 import { LastUsedRecorder } from './keys/last-used.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -161,6 +162,8 @@ export function createApp(
   app.set('query parser', 'simple');
   app.use(requestContext(ctx.logger, (req, res, seconds) => ctx.metrics.observeRequest(req, res, seconds)));
   app.use(opsRoutes({ engine: ctx.engine, metrics: ctx.metrics, lifecycle: ctx.lifecycle, instance: INSTANCE_ID, metricsToken: ctx.config.metricsToken }));
+  // The API description and its docs page, without a key (server/openapi).
+  app.use(openApiRoutes());
   const v1 = express.Router();
   for (const handler of admission) v1.use(handler);
   v1.use(requireJsonBodies());
