@@ -23,6 +23,8 @@ const STORAGE_SUITES = [
   'test/video-api/**/*.test.ts',
   'test/flashcards-api/**/*.test.ts',
   'test/ops/**/*.test.ts',
+  'test/keys/**/*.test.ts',
+  'test/openapi/**/*.test.ts',
 ];
 
 const CLUSTER_SUITES = ['test/cluster/**/*.test.ts'];

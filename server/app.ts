@@ -21,7 +21,11 @@ import { guardJsonBody } from './http/json-guard.ts';
 import { requestContext } from './http/middleware.ts';
 import { ServiceMetrics } from './ops/metrics.ts';
 import { opsRoutes, type Lifecycle } from './ops/routes.ts';
+import { openApiRoutes } from './openapi/routes.ts';
 import { JournalRegistry } from './journals/registry.ts';
+import { LastUsedRecorder } from './keys/last-used.ts';
+import { keyRoutes } from './keys/routes.ts';
+import { KeyService } from './keys/service.ts';
 import { journalRoutes } from './journals/routes.ts';
 import { versionRoutes } from './journals/versions/routes.ts';
 import { VersionService } from './journals/versions/service.ts';
@@ -74,6 +78,9 @@ export interface ServiceContext {
   versions: VersionService;
   /** GET /metrics (server/ops). */
   metrics: ServiceMetrics;
+  /** Key management by admin keys, and when each key was last used (server/keys). */
+  keys: KeyService;
+  lastUsed: LastUsedRecorder;
   /** Set when shutdown begins: GET /readyz answers 503 from then on. */
   lifecycle: Lifecycle;
 }
@@ -116,7 +123,28 @@ export async function createContext(
   const versions = new VersionService(engine, journals);
   const metrics = new ServiceMetrics(engine, registry);
   committer.onCommit = (seconds, updates) => metrics.observeCommit(seconds, updates);
-  return { config, logger, engine, workers, journals, registry, editorTokens, billing, clock, jobs, webhooks, practice, videos, versions, metrics, lifecycle: { shuttingDown: false } };
+  const keys = new KeyService(engine);
+  const lastUsed = new LastUsedRecorder(engine);
+  return {
+    config,
+    logger,
+    engine,
+    workers,
+    journals,
+    registry,
+    editorTokens,
+    billing,
+    clock,
+    jobs,
+    webhooks,
+    practice,
+    videos,
+    versions,
+    metrics,
+    keys,
+    lastUsed,
+    lifecycle: { shuttingDown: false },
+  };
 }
 
 /**
@@ -126,7 +154,7 @@ export async function createContext(
  */
 export function createApp(
   ctx: ServiceContext,
-  admission: express.RequestHandler[] = [requireApiKey(ctx.engine), meterRequests(ctx.billing, new RefusalGuard(ctx.config.refusedRequestsPerMinute))],
+  admission: express.RequestHandler[] = [requireApiKey(ctx.engine, (keyId) => ctx.lastUsed.note(keyId)), meterRequests(ctx.billing, new RefusalGuard(ctx.config.refusedRequestsPerMinute))],
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -134,6 +162,8 @@ export function createApp(
   app.set('query parser', 'simple');
   app.use(requestContext(ctx.logger, (req, res, seconds) => ctx.metrics.observeRequest(req, res, seconds)));
   app.use(opsRoutes({ engine: ctx.engine, metrics: ctx.metrics, lifecycle: ctx.lifecycle, instance: INSTANCE_ID, metricsToken: ctx.config.metricsToken }));
+  // The API description and its docs page, without a key (server/openapi).
+  app.use(openApiRoutes());
   const v1 = express.Router();
   for (const handler of admission) v1.use(handler);
   v1.use(requireJsonBodies());
@@ -146,6 +176,7 @@ export function createApp(
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(flashcardRoutes(new FlashcardService(ctx.engine, ctx.journals, ctx.workers)));
   v1.use(billingRoutes(ctx.billing));
+  v1.use(keyRoutes(ctx.keys));
   v1.use(realtimeRoutes(ctx.journals, ctx.editorTokens, ctx.config.publicBaseUrl));
   v1.use(methodNotAllowed(v1));
   app.use('/v1', v1);
@@ -204,6 +235,8 @@ export async function startService(config: Config, logger?: Logger, options: Con
     ctx.billing,
   );
   realtime.attach(server);
+  // A key revoked over REST closes its editor connections here at once (other instances: their poll).
+  ctx.keys.onRevoked = () => void realtime.closeRevoked();
   ctx.metrics.watchEditors(() => realtime.connectionCount);
   ctx.jobs.start();
   ctx.webhooks.start();
@@ -252,6 +285,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       await ctx.workers.close();
       await ctx.registry.closeAll('server shutting down');
       await ctx.registry.bus?.close();
+      await ctx.lastUsed.close(); // writes the last-used times held in memory
       await ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       await ctx.engine.close();
     })());

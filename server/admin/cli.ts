@@ -15,6 +15,8 @@ import {
   listApiKeys,
   listOrganizations,
   revokeApiKey,
+  ROLES,
+  type Role,
   setOrganizationTier,
   TIERS,
   type Organization,
@@ -38,7 +40,7 @@ const USAGE = `Usage: npm run --silent admin -- <command>
   org set-limit --org ORG_ID --endpoint "POST /interactives/practice/create" --window minute|day --limit N|default
   credits set --org ORG_ID --usd X
   credits grant --org ORG_ID --usd X
-  key create --org ORG_ID [--name LABEL]
+  key create --org ORG_ID [--name LABEL] [--role admin|member]
   key list --org ORG_ID
   key revoke --key-id KEY_ID
   webhook secret --org ORG_ID
@@ -61,6 +63,12 @@ function tierOf(v: string | undefined): Tier {
   if (v === undefined) return 'developer';
   if (!(TIERS as readonly string[]).includes(v)) throw new UsageError(`--tier must be one of ${TIERS.join(', ')}`);
   return v as Tier;
+}
+
+function roleOf(v: string | undefined): Role {
+  if (v === undefined) return 'member';
+  if (!(ROLES as readonly string[]).includes(v)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return v as Role;
 }
 
 async function orgOf(db: StorageEngine, flags: Flags): Promise<Organization> {
@@ -144,8 +152,10 @@ const commands: Record<string, (db: StorageEngine, flags: Flags, billing: Billin
     return { org_id: org.id, credit_balance_usd: usd(await billing.credits.credit(org.id, micros)) };
   },
   'key create': async (db, f) => {
+    // An admin key may manage the organization's keys over REST (docs/keys.md); member is the default.
+    const role = roleOf(f.role);
     const org = await orgOf(db, f);
-    return createApiKey(db, org.id, f.name);
+    return createApiKey(db, org.id, f.name, role);
   },
   'key list': async (db, f) => {
     const org = await orgOf(db, f);
@@ -178,6 +188,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.
         limit: { type: 'string' },
         usd: { type: 'string' },
         'key-id': { type: 'string' },
+        role: { type: 'string' },
       },
     });
   } catch (e) {

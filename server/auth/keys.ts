@@ -10,6 +10,13 @@ import { changeWatch, noteChange, type ChangeWatch } from './changes.ts';
 export const TIERS = ['developer', 'scale', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
 
+/**
+ * What a key may do: `admin` also manages the organization's keys (docs/keys.md); `member`, the
+ * default, everything else.
+ */
+export const ROLES = ['admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface Organization {
   id: string;
   name: string;
@@ -23,6 +30,7 @@ export interface Principal {
   orgId: string;
   orgName: string;
   tier: Tier;
+  role: Role;
 }
 
 const KEY_PREFIX = 'sk_study_';
@@ -41,19 +49,29 @@ export function getOrganization(q: Queryable, orgId: string): Promise<Organizati
   return q.get<Organization>('SELECT id, name, tier, created_at FROM organizations WHERE id = ? LIMIT 1', [orgId]);
 }
 
-export async function createApiKey(q: Queryable, orgId: string, name?: string): Promise<{ key_id: string; api_key: string }> {
+export interface CreatedApiKey {
+  key_id: string;
+  /** The secret: returned here once, never stored (only its hash). */
+  api_key: string;
+  name: string | null;
+  role: Role;
+  created_at: string;
+}
+
+export async function createApiKey(q: Queryable, orgId: string, name?: string, role: Role = 'member'): Promise<CreatedApiKey> {
   if (!(await getOrganization(q, orgId))) throw new Error(`no organization with id ${orgId}`);
   const apiKey = KEY_PREFIX + randomBytes(24).toString('base64url');
-  const keyId = randomUUID();
-  await q.run('INSERT INTO api_keys (id, org_id, name, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    keyId,
+  const key = { key_id: randomUUID(), api_key: apiKey, name: name ?? null, role, created_at: nowIso() };
+  await q.run('INSERT INTO api_keys (id, org_id, name, key_hash, prefix, role, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+    key.key_id,
     orgId,
-    name ?? null,
+    key.name,
     hashKey(apiKey),
     apiKey.slice(0, KEY_PREFIX.length + 4),
-    nowIso(),
+    role,
+    key.created_at,
   ]);
-  return { key_id: keyId, api_key: apiKey };
+  return key;
 }
 
 /**
@@ -75,7 +93,7 @@ const MAX_CACHED_KEYS = 10_000;
 /** Changes made by this process: every cache of the process drops its principals when it moves. */
 let localChanges = 0;
 
-const LOOKUP = `SELECT k.id AS "keyId", o.id AS "orgId", o.name AS "orgName", o.tier AS tier
+const LOOKUP = `SELECT k.id AS "keyId", o.id AS "orgId", o.name AS "orgName", o.tier AS tier, k.role AS role
   FROM api_keys k JOIN organizations o ON o.id = k.org_id
  WHERE k.key_hash = ? AND k.revoked_at IS NULL LIMIT 1`;
 
@@ -139,7 +157,9 @@ export function bootstrapIfEmpty(q: Queryable): Promise<{ org: Organization; key
     async (tx) => {
       if ((await countOrganizations(tx)) > 0) return undefined;
       const org = await createOrganization(tx, 'Default organization', 'developer');
-      return { org, ...(await createApiKey(tx, org.id, 'bootstrap')) };
+      // The first key manages the organization's keys (docs/keys.md).
+      const key = await createApiKey(tx, org.id, 'bootstrap', 'admin');
+      return { org, key_id: key.key_id, api_key: key.api_key };
     },
     { immediate: true },
   );
@@ -163,13 +183,17 @@ export interface ApiKeyInfo {
   key_id: string;
   name: string | null;
   prefix: string;
+  role: Role;
   created_at: string;
+  last_used_at: string | null;
   revoked_at: string | null;
 }
 
+export const API_KEY_COLUMNS = 'id AS key_id, name, prefix, role, created_at, last_used_at, revoked_at';
+
 /** An organization's keys without secrets (only the hash is stored anyway). */
 export function listApiKeys(q: Queryable, orgId: string): Promise<ApiKeyInfo[]> {
-  return q.all<ApiKeyInfo>('SELECT id AS key_id, name, prefix, created_at, revoked_at FROM api_keys WHERE org_id = ? ORDER BY created_at, id', [orgId]);
+  return q.all<ApiKeyInfo>(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE org_id = ? ORDER BY created_at, id`, [orgId]);
 }
 
 /**
@@ -184,7 +208,7 @@ export function revokeApiKey(q: Queryable, keyId: string): Promise<(ApiKeyInfo &
       tx.afterCommit(() => forgetCachedKeys());
     }
     return tx.get<ApiKeyInfo & { org_id: string }>(
-      'SELECT id AS key_id, org_id, name, prefix, created_at, revoked_at FROM api_keys WHERE id = ? LIMIT 1',
+      `SELECT ${API_KEY_COLUMNS}, org_id FROM api_keys WHERE id = ? LIMIT 1`,
       [keyId],
     );
   });

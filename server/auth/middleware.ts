@@ -15,7 +15,10 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-export function requireApiKey(engine: StorageEngine) {
+/**
+ * @param onUse told of every authenticated request's key (LastUsedRecorder.note: in memory, no I/O).
+ */
+export function requireApiKey(engine: StorageEngine, onUse?: (keyId: string) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const token = bearerToken(req.headers.authorization);
     if (!token) {
@@ -24,18 +27,19 @@ export function requireApiKey(engine: StorageEngine) {
     }
     // Synchronous on a cache hit: no await on the path of every request.
     const resolved = resolveApiKeyNow(engine, token);
-    if (resolved instanceof Promise) resolved.then((principal) => admitKey(req, res, next, principal), next);
-    else admitKey(req, res, next, resolved);
+    if (resolved instanceof Promise) resolved.then((principal) => admitKey(req, res, next, principal, onUse), next);
+    else admitKey(req, res, next, resolved, onUse);
   };
 }
 
 // Module functions rather than closures made per request (the hot path of every call).
-function admitKey(req: Request, res: Response, next: NextFunction, principal: Principal | undefined): void {
+function admitKey(req: Request, res: Response, next: NextFunction, principal: Principal | undefined, onUse?: (keyId: string) => void): void {
   if (!principal) {
     res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'Invalid or revoked API key' });
     return;
   }
   req.principal = principal;
+  onUse?.(principal.keyId);
   next();
 }
 

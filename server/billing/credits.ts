@@ -72,9 +72,14 @@ export class CreditLedger {
    * @param onStoredChange told after each committed change of an organization's stored balance
    *   made by this process, so a cache of it (BillingService's) can drop the entry.
    */
+  /**
+   * @param onSettled told after a settlement committed, with the cost charged: the spend chart
+   *   (BillingService) records it under the endpoint that made the reservation.
+   */
   constructor(
     readonly engine: StorageEngine,
     private readonly onStoredChange: (orgId: string) => void = () => {},
+    private readonly onSettled: (orgId: string, purpose: string, costMicros: number) => void = () => {},
   ) {}
 
   /** Read charges of this process not yet in the stored balance. */
@@ -258,6 +263,7 @@ export class CreditLedger {
         cost = r.amount_micros + extra;
       }
       await tx.run('UPDATE credit_reservations SET cost_micros = ? WHERE id = ?', [cost, id]);
+      tx.afterCommit(() => this.onSettled(r.org_id, r.purpose, cost));
       return { cost_micros: cost, balance_micros: await this.balance(r.org_id, tx) };
     });
   }
@@ -272,9 +278,9 @@ export class CreditLedger {
   }
 
   /** Closes a held reservation (one atomic UPDATE); throws when there is none or it is closed. */
-  private async close(id: string, status: 'settled' | 'refunded', tx: Queryable): Promise<{ org_id: string; amount_micros: number }> {
-    const r = await tx.get<{ org_id: string; amount_micros: number }>(
-      `UPDATE credit_reservations SET status = ?, closed_at = ? WHERE id = ? AND status = 'held' RETURNING org_id, amount_micros`,
+  private async close(id: string, status: 'settled' | 'refunded', tx: Queryable): Promise<{ org_id: string; amount_micros: number; purpose: string }> {
+    const r = await tx.get<{ org_id: string; amount_micros: number; purpose: string }>(
+      `UPDATE credit_reservations SET status = ?, closed_at = ? WHERE id = ? AND status = 'held' RETURNING org_id, amount_micros, purpose`,
       [status, nowIso(), id],
     );
     if (r) return r;

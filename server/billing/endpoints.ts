@@ -39,6 +39,10 @@ export const ENDPOINTS = [
   'GET /journals/versions/{journal_id}/diff',
   'GET /journals/versions/{journal_id}/{version_id}',
   'POST /journals/versions/{journal_id}/{version_id}/restore',
+  // Key management by admin keys (docs/keys.md).
+  'GET /keys',
+  'POST /keys',
+  'DELETE /keys/{key_id}',
 ] as const;
 
 export type KnownEndpoint = (typeof ENDPOINTS)[number];

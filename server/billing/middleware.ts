@@ -15,6 +15,7 @@ import type { CreditLedger } from './credits.ts';
 import { matchEndpoint, type EndpointKey } from './endpoints.ts';
 import { priceOf } from './prices.ts';
 import type { RefusalGuard } from './refusal-guard.ts';
+import type { SpendLog } from './spend.ts';
 import type { Admission, BillingService } from './service.ts';
 
 declare module 'express-serve-static-core' {
@@ -29,6 +30,7 @@ export class Meter {
     private readonly credits: CreditLedger,
     readonly principal: Principal,
     readonly endpoint: EndpointKey,
+    private readonly spend?: SpendLog,
   ) {}
 
   /**
@@ -39,7 +41,11 @@ export class Meter {
   charger(units = 0): (q?: Queryable) => Promise<void> {
     const micros = priceOf(this.endpoint, units);
     return async (q) => {
-      if (micros > 0) await this.credits.debit(this.principal.orgId, micros, q);
+      if (micros <= 0) return;
+      const on = q ?? this.credits.engine;
+      await this.credits.debit(this.principal.orgId, micros, on);
+      // Counted in the spend chart only once the payment committed with its effect.
+      on.afterCommit(() => this.spend?.add(this.principal.orgId, this.endpoint, micros));
     };
   }
 }
@@ -95,7 +101,7 @@ function proceed(billing: BillingService, guard: RefusalGuard, p: Principal, req
     res.status(a.status).json(a.body);
     return;
   }
-  req.meter = new Meter(billing.credits, p, a.endpoint);
+  req.meter = new Meter(billing.credits, p, a.endpoint, billing.spend);
   const settlement = new Settlement(billing, guard, p, a);
   // Error answers settle before they are sent (server/http/errors.ts); any other 4xx/5xx once
   // sent, from the request's one 'finish' listener (server/http/middleware.ts).
@@ -121,7 +127,7 @@ class Settlement {
       await this.billing.release(this.p, this.a);
     } else if (this.a.charged > 0 && status >= 400) {
       // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
-      await this.billing.refundAdmission(this.p, this.a.charged);
+      await this.billing.refundAdmission(this.p, this.a.charged, this.a.endpoint);
     }
   }
 }

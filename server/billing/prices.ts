@@ -62,6 +62,9 @@ export const PRICES: Record<EndpointKey, PriceRule> = {
   'GET /journals/versions/{journal_id}/diff': read(20),
   'GET /journals/versions/{journal_id}/{version_id}': read(10),
   'POST /journals/versions/{journal_id}/{version_id}/restore': { base: 100, billing: 'request', note: 'the version taken before the restore is included' },
+  'GET /keys': read(0),
+  'POST /keys': { base: 0, billing: 'request' },
+  'DELETE /keys/{key_id}': { base: 0, billing: 'request' },
   OTHER: read(0),
 };
 

@@ -14,6 +14,8 @@ import { CreditLedger } from './credits.ts';
 import { ENDPOINTS, type EndpointKey } from './endpoints.ts';
 import { limitsFor, WINDOW_SECONDS, windowAt, type EffectiveLimits, type LimitOverrides, type WindowName } from './limits.ts';
 import { chargedOnAdmission, PRICES, priceTable, usd } from './prices.ts';
+import { SpendLog, utcDay, type SpendRow } from './spend.ts';
+import { DEFAULT_SPEND_DAYS, type UsageReport } from './usage-schema.ts';
 import { SharedRateLimitStore, type CountedWindow, type HitResult, type RateLimitStore, type WindowCheck } from './rate-limit-store.ts';
 
 /** How often counts and read charges held in memory are written. */
@@ -75,6 +77,8 @@ const ORG_STATE = `SELECT o.credit_balance_micros AS b, l.win AS win, l.limit_va
 
 export class BillingService {
   readonly credits: CreditLedger;
+  /** What each organization paid per UTC day and endpoint (GET /v1/usage's `spend`). */
+  readonly spend: SpendLog;
   /**
    * Stored balance and own limits per organization and endpoint, so that admission runs no SQL.
    * Dropped per organization when this process changes them (CreditLedger, setLimit), entirely
@@ -97,7 +101,12 @@ export class BillingService {
     readonly clock: Clock,
     readonly store: RateLimitStore = new SharedRateLimitStore(engine),
   ) {
-    this.credits = new CreditLedger(engine, (orgId) => this.drop(orgId));
+    this.spend = new SpendLog(engine, () => clock.now());
+    this.credits = new CreditLedger(
+      engine,
+      (orgId) => this.drop(orgId),
+      (orgId, purpose, cost) => this.spend.add(orgId, reservationEndpoint(purpose), cost),
+    );
     this.watch = changeWatch(engine);
     this.timer = setInterval(() => {
       // Kept in memory on failure (the store is unreachable): retried on the next tick.
@@ -108,7 +117,7 @@ export class BillingService {
 
   /** Writes the counts and read charges held in memory. */
   async flush(): Promise<void> {
-    const results = await Promise.allSettled([this.store.flush(), this.credits.flush()]);
+    const results = await Promise.allSettled([this.store.flush(), this.credits.flush(), this.spend.flush()]);
     for (const r of results) if (r.status === 'rejected') throw r.reason;
   }
 
@@ -237,6 +246,7 @@ export class BillingService {
         charged: 0 as const,
       }));
     }
+    if (price > 0) this.spend.add(p.orgId, endpoint, price);
     return { ok: true, endpoint, headers, charged: price, counted };
   }
 
@@ -302,8 +312,10 @@ export class BillingService {
    * Gives back what `admit` charged, when the request then failed. Never rejects (callers need
    * not await it): a refund the store cannot take now is dropped, at most one read's price.
    */
-  async refundAdmission(p: Principal, charged: number): Promise<void> {
-    if (charged > 0) await this.credits.refundRead(p.orgId, charged).catch(() => {});
+  async refundAdmission(p: Principal, charged: number, endpoint: EndpointKey): Promise<void> {
+    if (charged <= 0) return;
+    this.spend.add(p.orgId, endpoint, -charged);
+    await this.credits.refundRead(p.orgId, charged).catch(() => {});
   }
 
   /**
@@ -311,22 +323,28 @@ export class BillingService {
    * its rate-limit slots and any price paid on admission are given back. Never rejects.
    */
   async release(p: Principal, a: Extract<Admission, { ok: true }>): Promise<void> {
-    await Promise.all([Promise.resolve(this.store.uncount(p.orgId, a.endpoint, a.counted)).catch(() => {}), this.refundAdmission(p, a.charged)]);
+    await Promise.all([Promise.resolve(this.store.uncount(p.orgId, a.endpoint, a.counted)).catch(() => {}), this.refundAdmission(p, a.charged, a.endpoint)]);
   }
 
-  /** The GET /v1/usage report. */
-  async usage(p: Principal) {
+  /**
+   * The GET /v1/usage report: balance, the limits in force with what each window has left, the
+   * requests counted per window, spend per UTC day and endpoint over the last `days` days (today
+   * included, oldest first, every day listed), and the prices.
+   */
+  async usage(p: Principal, days = DEFAULT_SPEND_DAYS): Promise<UsageReport> {
     const org = { id: p.orgId, name: p.orgName, tier: p.tier };
     const now = this.clock.now();
     const minute = windowAt('minute', now);
     const day = windowAt('day', now);
-    const [balance, minuteCounts, dayCounts, overrideRows] = await Promise.all([
+    const dates = Array.from({ length: days }, (_, i) => utcDay(now - (days - 1 - i) * 86_400_000));
+    const [balance, minuteCounts, dayCounts, overrideRows, spent] = await Promise.all([
       this.credits.balance(p.orgId),
       this.store.counts(p.orgId, 'minute', minute.start),
       this.store.counts(p.orgId, 'day', day.start),
       this.engine.all<{ endpoint: string; win: WindowName; limit_value: number }>('SELECT endpoint, win, limit_value FROM org_limits WHERE org_id = ?', [
         p.orgId,
       ]),
+      this.spend.read(p.orgId, dates[0]!, dates[dates.length - 1]!),
     ]);
     const own = new Map<string, LimitOverrides>();
     for (const r of overrideRows) {
@@ -336,12 +354,40 @@ export class BillingService {
     }
     const limits = ENDPOINTS.map((endpoint) => {
       const l = limitsFor(org.tier, endpoint, own.get(endpoint));
-      return { endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom };
+      const used = { minute: minuteCounts[endpoint] ?? 0, day: dayCounts[endpoint] ?? 0 };
+      return {
+        endpoint,
+        per_minute: l.minute,
+        per_day: l.day ?? null,
+        custom: l.custom,
+        used,
+        remaining: { minute: Math.max(0, l.minute - used.minute), day: l.day === undefined ? null : Math.max(0, l.day - used.day) },
+      };
     });
     const window = (name: WindowName, start: number, counts: Record<string, number>) => ({
       window_start: new Date(start * 1000).toISOString(),
       resets_at: new Date((start + WINDOW_SECONDS[name]) * 1000).toISOString(),
       requests: counts,
+    });
+    const byDay = new Map<string, SpendRow[]>();
+    for (const r of spent) {
+      // A refund recorded just after midnight for a read paid before it: never below zero.
+      if (r.micros <= 0) continue;
+      let list = byDay.get(r.day);
+      if (!list) byDay.set(r.day, (list = []));
+      list.push(r);
+    }
+    let totalMicros = 0;
+    const spendDays = dates.map((date) => {
+      const rows = (byDay.get(date) ?? []).sort((a, b) => b.micros - a.micros || (a.endpoint < b.endpoint ? -1 : 1));
+      const micros = rows.reduce((n, r) => n + r.micros, 0);
+      totalMicros += micros;
+      return {
+        date,
+        usd: usd(micros),
+        micros,
+        endpoints: rows.map((r) => ({ endpoint: r.endpoint, usd: usd(r.micros), micros: r.micros, charges: Math.max(0, r.charges) })),
+      };
     });
     return {
       success: true,
@@ -350,9 +396,17 @@ export class BillingService {
       credit_balance_micros: balance,
       limits,
       usage: { minute: window('minute', minute.start, minuteCounts), day: window('day', day.start, dayCounts) },
+      spend: { from: dates[0]!, to: dates[dates.length - 1]!, total_usd: usd(totalMicros), total_micros: totalMicros, days: spendDays },
       prices: priceTable(),
     };
   }
+}
+
+/** The endpoint whose request made a reservation (`practice_set <id>`, `video <id>`). */
+function reservationEndpoint(purpose: string): EndpointKey {
+  if (purpose.startsWith('practice_set')) return 'POST /interactives/practice/create';
+  if (purpose.startsWith('video')) return 'POST /video/create';
+  return 'OTHER';
 }
 
 /** The window closest to refusing: fewest requests left; on a tie, the one that resets later. */

@@ -18,7 +18,7 @@ import type { FlashcardService } from './service.ts';
 /** Longest `text` accepted (characters). */
 export const MAX_FLASHCARD_TEXT_CHARS = 100_000;
 
-const createBody = z.object({
+export const createBody = z.object({
   journal_id: z.string().min(1).max(200).optional(),
   text: z.string().max(MAX_FLASHCARD_TEXT_CHARS, `text is limited to ${MAX_FLASHCARD_TEXT_CHARS} characters`).optional(),
   count: z.number().int().min(1).max(FLASHCARD_COUNT_MAX).default(FLASHCARD_COUNT_DEFAULT),

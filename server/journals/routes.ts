@@ -8,6 +8,17 @@ import { pageQuery } from '../http/paging.ts';
 import { nowIso } from '../storage/db.ts';
 import { editRequest } from './edit/operations.ts';
 import { idempotencyOf, IdempotencyStore } from './idempotency.ts';
+import type {
+  JournalContentResponse,
+  JournalCreateResponse,
+  JournalDeleteResponse,
+  JournalImportResponse,
+  JournalListResponse,
+  JournalModelResponse,
+  JournalRenameResponse,
+  JournalRestoreResponse,
+  JournalTrashResponse,
+} from './schema.ts';
 import type { JournalService } from './service.ts';
 
 export const MAX_TITLE = 300;
@@ -19,9 +30,9 @@ const title = z
   .refine((t) => t.trim().length > 0, 'title must not be blank');
 const journalId = z.string().min(1).max(100);
 
-const createBody = z.object({ title: title.optional() });
-const renameBody = z.object({ journal_id: journalId, title });
-const importBody = z.object({
+export const createBody = z.object({ title: title.optional() });
+export const renameBody = z.object({ journal_id: journalId, title });
+export const importBody = z.object({
   markdown: z
     .string()
     .refine((m) => Buffer.byteLength(m) <= MAX_MARKDOWN_BYTES, `markdown is limited to ${MAX_MARKDOWN_BYTES} bytes (1 MiB)`),
@@ -29,7 +40,7 @@ const importBody = z.object({
   team_slug: z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, 'team_slug may hold letters, digits, - and _').optional(),
 });
 
-const deleteQuery = z.object({
+export const deleteQuery = z.object({
   permanent: z
     .enum(['true', 'false'], { message: "permanent must be 'true' or 'false'" })
     .optional()
@@ -51,10 +62,8 @@ export function journalRoutes(journals: JournalService): Router {
     // Idempotency-Key: a retry with the same body replays this answer and pays nothing again.
     const out = await journals.idempotency.once(p.keyId, idempotencyOf(req, raw), async (tx) => {
       const row = await journals.create(p, b.title, chargeFor(req), tx);
-      return {
-        status: 200,
-        body: { success: true, message: 'Journal created', journal_id: row.id, title: row.title, created_at: row.created_at, timestamp: nowIso() },
-      };
+      const answer: JournalCreateResponse = { success: true, message: 'Journal created', journal_id: row.id, title: row.title, created_at: row.created_at, timestamp: nowIso() };
+      return { status: 200, body: answer };
     });
     res.status(out.status).json(out.body);
   });
@@ -62,38 +71,33 @@ export function journalRoutes(journals: JournalService): Router {
   r.get('/journals/list', async (req, res) => {
     const q = parseOr422(pageQuery, req.query, ['query']);
     const page = await journals.list(principalOf(req), q.page_token, q.page_size);
-    res.json({
+    const answer: JournalListResponse = {
       success: true,
       message: `${page.journals.length} journals`,
       journals: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at })),
       ...(page.next !== undefined ? { next_page_token: page.next } : {}),
-    });
+    };
+    res.json(answer);
   });
 
   r.get('/journals/content/:journal_id', async (req, res) => {
     const row = await journals.owned(principalOf(req), req.params.journal_id);
     const { markdown, revision } = await journals.content(row);
-    res.json({
-      success: true,
-      message: null,
-      title: row.title,
-      journal_id: row.id,
-      content: markdown,
-      timestamp: nowIso(),
-      revision,
-    });
+    const answer: JournalContentResponse = { success: true, message: null, title: row.title, journal_id: row.id, content: markdown, timestamp: nowIso(), revision };
+    res.json(answer);
   });
 
   r.patch('/journals/editor/rename', async (req, res) => {
     const b = parseOr422(renameBody, body(req), ['body']);
     const row = await journals.rename(principalOf(req), b.journal_id, b.title, chargeFor(req));
-    res.json({ success: true, message: 'Journal renamed', journal_id: row.id, title: row.title, timestamp: nowIso() });
+    const answer: JournalRenameResponse = { success: true, message: 'Journal renamed', journal_id: row.id, title: row.title, timestamp: nowIso() };
+    res.json(answer);
   });
 
   r.delete('/journals/editor/delete/:journal_id', async (req, res) => {
     const { permanent } = parseOr422(deleteQuery, req.query, ['query']);
     const { row, markdown, trashedAt } = await journals.delete(principalOf(req), req.params.journal_id, chargeFor(req), { permanent });
-    res.json({
+    const answer: JournalDeleteResponse = {
       success: true,
       message: permanent ? 'Journal deleted for good, with its history' : 'Journal moved to the trash',
       timestamp: nowIso(),
@@ -115,23 +119,26 @@ export function journalRoutes(journals: JournalService): Router {
         order_indexes: null,
         pending_invites: null,
       },
-    });
+    };
+    res.json(answer);
   });
 
   r.get('/journals/trash', async (req, res) => {
     const q = parseOr422(pageQuery, req.query, ['query']);
     const page = await journals.trashList(principalOf(req), q.page_token, q.page_size);
-    res.json({
+    const answer: JournalTrashResponse = {
       success: true,
       message: `${page.journals.length} journals in the trash`,
       journals: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at, trashed_at: j.trashed_at })),
       ...(page.next !== undefined ? { next_page_token: page.next } : {}),
-    });
+    };
+    res.json(answer);
   });
 
   r.post('/journals/editor/restore/:journal_id', async (req, res) => {
     const row = await journals.restore(principalOf(req), req.params.journal_id, chargeFor(req));
-    res.json({ success: true, message: 'Journal restored from the trash', journal_id: row.id, title: row.title, created_at: row.created_at, updated_at: row.updated_at });
+    const answer: JournalRestoreResponse = { success: true, message: 'Journal restored from the trash', journal_id: row.id, title: row.title, created_at: row.created_at, updated_at: row.updated_at };
+    res.json(answer);
   });
 
   r.put('/journals/editor/import_from_markdown', async (req, res) => {
@@ -146,7 +153,8 @@ export function journalRoutes(journals: JournalService): Router {
       idempotencyOf(req, raw),
       async (tx, imported) => {
         const row = await journals.insertImported(p, imported, b.title, b.team_slug || undefined, chargeFor(req, kib), tx);
-        return { status: 200, body: { success: true, message: 'Journal imported', journal_id: row.id, journal_url: journals.journalUrl(row), timestamp: nowIso() } };
+        const answer: JournalImportResponse = { success: true, message: 'Journal imported', journal_id: row.id, journal_url: journals.journalUrl(row), timestamp: nowIso() };
+        return { status: 200, body: answer };
       },
       () => journals.importJournal(b.markdown),
     );
@@ -167,7 +175,8 @@ export function journalRoutes(journals: JournalService): Router {
   r.get('/journals/editor/model/:journal_id', async (req, res) => {
     const row = await journals.owned(principalOf(req), req.params.journal_id);
     const { model, revision } = await journals.model(row);
-    res.json({ success: true, model, message: null, timestamp: nowIso(), revision });
+    const answer: JournalModelResponse = { success: true, model: model as JournalModelResponse['model'], message: null, timestamp: nowIso(), revision };
+    res.json(answer);
   });
 
   return r;

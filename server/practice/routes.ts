@@ -11,7 +11,7 @@ import { nowIso } from '../storage/db.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { GradingInputError } from './grading/errors.ts';
 import { MAX_COUNT } from './offline/limits.ts';
-import { difficulties, type PracticeSetCreateResponse, type PracticeSetDeleteResponse, type PracticeSetListResponse } from './schema.ts';
+import { difficulties, type GradeResponse, type PracticeSetStatusResponse, type PracticeSetCreateResponse, type PracticeSetDeleteResponse, type PracticeSetListResponse } from './schema.ts';
 import type { PracticeService } from './service.ts';
 
 export const MAX_DESCRIPTION = 2000;
@@ -20,7 +20,7 @@ const MAX_ANSWER = 20_000;
 
 const engine = z.enum(['offline', 'llm']).optional();
 
-const createBody = z.object({
+export const createBody = z.object({
   set_description: nonBlank(MAX_DESCRIPTION, 'set_description'),
   count: z.number().int().min(1).max(MAX_COUNT).default(5),
   set_name: nonBlank(MAX_SET_NAME, 'set_name').optional(),
@@ -32,7 +32,7 @@ const createBody = z.object({
   engine,
 });
 
-const gradeBody = z.object({
+export const gradeBody = z.object({
   problem: z.object({
     problem_type: z.string().min(1).max(40),
     problem_statement: z.string().max(10_000),
@@ -101,7 +101,8 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
   });
 
   r.get('/interactives/practice/status/:set_id', async (req, res) => {
-    res.json(await practice.status(principalOf(req), req.params.set_id));
+    const answer: PracticeSetStatusResponse = await practice.status(principalOf(req), req.params.set_id);
+    res.json(answer);
   });
 
   r.post('/interactives/practice/grade', async (req, res) => {
@@ -118,7 +119,8 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
     }
     // Paid only when graded (docs/billing.md); 402 when the balance is short.
     await chargeFor(req)?.();
-    res.json({ success: true, ...grade, timestamp: nowIso() });
+    const answer: GradeResponse = { success: true, ...grade, timestamp: nowIso() };
+    res.json(answer);
   });
 
   return r;

@@ -91,3 +91,43 @@ export type PracticeSetListItem = z.infer<typeof practiceSetListItemSchema>;
 export type PracticeSetListResponse = z.infer<typeof practiceSetListResponseSchema>;
 export type PracticeSetDeleteResponse = z.infer<typeof practiceSetDeleteResponseSchema>;
 export type PracticeSetCreateResponse = z.infer<typeof practiceSetCreateResponseSchema>;
+
+/** Answer of GET /v1/interactives/practice/status/{set_id} (StatusView in service.ts). */
+export const practiceSetStatusResponseSchema = z.object({
+  set_id: z.string(),
+  success: z.boolean(),
+  status: z.enum(['pending', 'completed', 'failed', 'status_error']),
+  total_problems: z.number().int(),
+  completed_problems: z.number().int(),
+  timestamp: z.string(),
+  message: z.string(),
+  engine: z.string().nullable(),
+  set_name: z.string().nullable(),
+  created_at: z.string(),
+  response: z
+    .object({
+      set_id: z.string(),
+      set_name: z.string(),
+      problems: problemListSchema,
+      cost: z.number(),
+      engine: z.string(),
+    })
+    .optional()
+    .describe('the problems, once completed'),
+});
+
+/** Answer of POST /v1/interactives/practice/grade. */
+export const gradeResponseSchema = z.object({
+  success: z.literal(true),
+  score: z.number(),
+  max_score: z.number(),
+  explanation: z.string(),
+  method: z.enum(['choice', 'math', 'rubric', 'llm']),
+  met: z.array(z.string()),
+  missed: z.array(z.string()),
+  engine: z.string(),
+  fallback_reason: z.string().optional(),
+  timestamp: z.string(),
+});
+export type PracticeSetStatusResponse = z.infer<typeof practiceSetStatusResponseSchema>;
+export type GradeResponse = z.infer<typeof gradeResponseSchema>;

@@ -90,7 +90,7 @@ export function isEditorToken(credential: string): boolean {
 /** The principal of a key id that exists and is not revoked. */
 export function resolveKeyId(q: Queryable, keyId: string): Promise<Principal | undefined> {
   return q.get<Principal>(
-    `SELECT k.id AS "keyId", o.id AS "orgId", o.name AS "orgName", o.tier AS tier
+    `SELECT k.id AS "keyId", o.id AS "orgId", o.name AS "orgName", o.tier AS tier, k.role AS role
        FROM api_keys k JOIN organizations o ON o.id = k.org_id
       WHERE k.id = ? AND k.revoked_at IS NULL`,
     [keyId],

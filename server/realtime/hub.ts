@@ -117,7 +117,7 @@ export class RealtimeHub {
     const admission = await this.billing?.checkRateLimit(auth.principal, 'GET /journals/realtime/{journal_id}');
     if (admission && !admission.ok) return rejectUpgrade(socket, admission);
     const refuseAndRefund = (message: string) => {
-      if (admission?.ok) this.billing!.refundAdmission(auth.principal, admission.charged);
+      if (admission?.ok) this.billing!.refundAdmission(auth.principal, admission.charged, admission.endpoint);
       refuse(socket, 429, message, { 'Retry-After': '5' });
     };
     if ((this.perJournal.get(row.id) ?? 0) >= this.opts.maxConnectionsPerJournal) {

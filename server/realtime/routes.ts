@@ -8,7 +8,20 @@ import { nowIso } from '../storage/db.ts';
 import type { EditorTokens } from './credentials.ts';
 import { REALTIME_PATH } from './hub.ts';
 
-const sessionBody = z.object({ journal_id: z.string().min(1).max(100) });
+/** Answer of POST /v1/journals/editor/session (docs/realtime.md). */
+export const sessionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  journal_id: z.string(),
+  token: z.string().describe('editor token: pass it as y-websocket `params: { token }`, or `#token=` to the web editor'),
+  expires_at: z.string(),
+  ws_url: z.string().describe('the journal\'s WebSocket URL (without the token)'),
+  server_url: z.string().describe('y-websocket serverUrl; the room name is the journal id'),
+  timestamp: z.string(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+export const sessionBody = z.object({ journal_id: z.string().min(1).max(100) });
 
 export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, publicBaseUrl: string): Router {
   const r = Router();
@@ -18,7 +31,7 @@ export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, p
     const row = await journals.owned(p, b.journal_id);
     const { token, expiresAt } = tokens.mint(row.id, p.keyId);
     const server = `${wsBase(publicBaseUrl)}${REALTIME_PATH}`;
-    res.set('Cache-Control', 'no-store').json({
+    const answer: SessionResponse = {
       success: true,
       message: `Editor token valid for ${tokens.ttlSeconds} s`,
       journal_id: row.id,
@@ -28,7 +41,8 @@ export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, p
       ws_url: `${server}/${encodeURIComponent(row.id)}`,
       server_url: server,
       timestamp: nowIso(),
-    });
+    };
+    res.set('Cache-Control', 'no-store').json(answer);
   });
   return r;
 }

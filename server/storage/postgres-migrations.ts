@@ -354,4 +354,25 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   CREATE INDEX journal_activity_journal ON journal_activity(journal_seq, last_revision);
   `,
   },
+  // Key roles (docs/keys.md): `admin` keys manage the organization's keys, `member` keys (the
+  // default) do everything else. Keys that existed before roles become admins, so that no
+  // organization loses key management; `last_used_at` is written at most once a second per key.
+  // Spend per organization, UTC day and endpoint, for GET /v1/usage (server/billing/spend.ts).
+  {
+    name: 'key-roles-and-daily-spend',
+    sql: `
+  ALTER TABLE api_keys ADD COLUMN role TEXT COLLATE "C" NOT NULL DEFAULT 'member' CHECK (role IN ('admin', 'member'));
+  ALTER TABLE api_keys ADD COLUMN last_used_at TEXT COLLATE "C";
+  UPDATE api_keys SET role = 'admin';
+  CREATE INDEX api_keys_org_created ON api_keys(org_id, created_at, id);
+  CREATE TABLE spend_daily (
+    org_id TEXT COLLATE "C" NOT NULL,
+    day TEXT COLLATE "C" NOT NULL,
+    endpoint TEXT COLLATE "C" NOT NULL,
+    micros BIGINT NOT NULL,
+    charges BIGINT NOT NULL,
+    PRIMARY KEY (org_id, day, endpoint)
+  );
+  `,
+  },
 ];

@@ -12,12 +12,12 @@ import { nowIso } from '../storage/db.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { normalizeVoice } from './engine/speech.ts';
 import { buildOutline, MAX_VIDEO_SECONDS } from './outline.ts';
-import type { VideoCreateResponse, VideoDeleteResponse, VideoListResponse } from './schema.ts';
+import type { VideoStatusResponse, VideoCreateResponse, VideoDeleteResponse, VideoListResponse } from './schema.ts';
 import { MAX_VIDEO_TEXT_CHARS, type VideoService } from './service.ts';
 
 export const MAX_VIDEO_TITLE = 300;
 
-const createBody = z.object({
+export const createBody = z.object({
   journal_id: z.string().min(1).max(200).optional(),
   text: z.string().max(MAX_VIDEO_TEXT_CHARS, `text is limited to ${MAX_VIDEO_TEXT_CHARS} characters`).optional(),
   title: nonBlank(MAX_VIDEO_TITLE, 'title').optional(),
@@ -90,7 +90,8 @@ export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: 
   });
 
   r.get('/video/status/:video_id', async (req, res) => {
-    res.json(await videos.status(principalOf(req), req.params.video_id!));
+    const answer: VideoStatusResponse = await videos.status(principalOf(req), req.params.video_id!);
+    res.json(answer);
   });
 
   const send = (which: 'video' | 'captions') => async (req: Request, res: Response, next: NextFunction) => {

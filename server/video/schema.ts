@@ -53,3 +53,38 @@ export type VideoCreateResponse = z.infer<typeof videoCreateResponseSchema>;
 export type VideoListItem = z.infer<typeof videoListItemSchema>;
 export type VideoListResponse = z.infer<typeof videoListResponseSchema>;
 export type VideoDeleteResponse = z.infer<typeof videoDeleteResponseSchema>;
+
+/** Answer of GET /v1/video/status/{video_id} (VideoStatusView in service.ts). */
+export const videoStatusResponseSchema = z.object({
+  success: z.boolean(),
+  status: z.enum(['pending', 'completed', 'failed', 'status_error']),
+  message: z.string(),
+  completion_percentage: z.number(),
+  video_id: z.string(),
+  response: z
+    .object({
+      success: z.boolean(),
+      error: z.string(),
+      s3_url: z.string(),
+      b64_video: z.string(),
+      title: z.string(),
+      transcript: z.string(),
+      sources: z.array(z.object({ url: z.string(), content: z.string() })),
+      cost: z.number(),
+      model: z.string(),
+      timestamp: z.string(),
+      captions_url: z.string(),
+      duration_seconds: z.number(),
+      narration_seconds: z.number(),
+      size_bytes: z.number(),
+      truncated: z.boolean(),
+      notes: z.array(z.string()),
+      chapters: z.array(z.unknown()),
+    })
+    .optional()
+    .describe('the result, once completed'),
+  error: z.string().optional(),
+  timestamp: z.string(),
+  created_at: z.string(),
+});
+export type VideoStatusResponse = z.infer<typeof videoStatusResponseSchema>;

@@ -218,7 +218,7 @@ describe('over HTTP', () => {
     expect(o.status).not.toBe(429);
     expect(o.headers.get('ratelimit-policy')).toBe('"minute";q=100;w=60');
     const usage = await big.get('/v1/usage');
-    expect(usage.body.limits).toContainEqual({ endpoint: 'POST /video/create', per_minute: 2, per_day: 10_000, custom: true });
+    expect(usage.body.limits).toContainEqual(expect.objectContaining({ endpoint: 'POST /video/create', per_minute: 2, per_day: 10_000, custom: true }));
   });
 });
 

@@ -4,6 +4,7 @@
  * a block kind not allowed where it would go) fails only its own operation.
  */
 import * as z from 'zod';
+import { documentAs } from '../../openapi/documented.ts';
 
 export const MAX_OPERATIONS = 500;
 
@@ -58,7 +59,7 @@ const OP_SCHEMAS = { create_node: createNode, update_node: updateNode, delete_no
 export const OPERATION_TYPES = Object.keys(OP_SCHEMAS) as (keyof typeof OP_SCHEMAS)[];
 
 /** Picks the schema by `type` first, so an unknown type gets one clear message. */
-export const operation = z.unknown().transform((value, ctx): EditOperation => {
+const pickOperation = z.unknown().transform((value, ctx): EditOperation => {
   const t = (value as { type?: unknown } | null)?.type;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     ctx.addIssue({ code: 'custom', message: 'An operation must be an object with a "type"' });
@@ -81,6 +82,8 @@ export const operation = z.unknown().transform((value, ctx): EditOperation => {
   }
   return r.data;
 });
+/** Documented (OpenAPI) as the union of the three operation schemas it picks from. */
+export const operation = documentAs(pickOperation, z.discriminatedUnion('type', [createNode, updateNode, deleteNode]));
 
 export const editRequest = z.object({
   journal_id: z.string().min(1),

@@ -1,0 +1,526 @@
+/**
+ * Every HTTP operation of the service for the OpenAPI document, pointing at the zod schemas the
+ * routes validate requests with and type their answers with (nothing is described twice). A test
+ * (test/openapi/document.test.ts) checks that every route the app registers is listed here, and the
+ * test client validates every answer the suites see against the document (test/helpers/openapi.ts).
+ */
+import * as z from 'zod';
+import { usageQuery, usageResponseSchema } from '../billing/usage-schema.ts';
+import { createBody as flashcardCreateBody } from '../flashcards/routes.ts';
+import { deckCreateResponseSchema, deckDeleteResponseSchema, deckListResponseSchema, deckResponseSchema } from '../flashcards/schema.ts';
+import { pageQuery } from '../http/paging.ts';
+import { editRequest } from '../journals/edit/operations.ts';
+import { createBody as journalCreateBody, deleteQuery, importBody, renameBody } from '../journals/routes.ts';
+import {
+  editResponseSchema,
+  journalContentResponseSchema,
+  journalCreateResponseSchema,
+  journalDeleteResponseSchema,
+  journalImportResponseSchema,
+  journalListResponseSchema,
+  journalModelResponseSchema,
+  journalRenameResponseSchema,
+  journalRestoreResponseSchema,
+  journalTrashResponseSchema,
+} from '../journals/schema.ts';
+import { createBody as versionCreateBody, diffQuery, formatQuery, restoreBody } from '../journals/versions/routes.ts';
+import {
+  versionCreateResponseSchema,
+  versionDiffResponseSchema,
+  versionGetResponseSchema,
+  versionListResponseSchema,
+  versionRestoreResponseSchema,
+} from '../journals/versions/schema.ts';
+import { createKeyBody, keyCreateResponseSchema, keyListQuery, keyListResponseSchema, keyRevokeResponseSchema } from '../keys/schema.ts';
+import { createBody as practiceCreateBody, gradeBody } from '../practice/routes.ts';
+import {
+  gradeResponseSchema,
+  practiceSetCreateResponseSchema,
+  practiceSetDeleteResponseSchema,
+  practiceSetListResponseSchema,
+  practiceSetStatusResponseSchema,
+} from '../practice/schema.ts';
+import { sessionBody, sessionResponseSchema } from '../realtime/routes.ts';
+import { createBody as videoCreateBody } from '../video/routes.ts';
+import { videoCreateResponseSchema, videoDeleteResponseSchema, videoListResponseSchema, videoStatusResponseSchema } from '../video/schema.ts';
+
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/** Error statuses an operation can answer besides those every /v1 operation has (401, 405, 429, 500, 503). */
+export type ErrorStatus = 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422;
+
+export interface Operation {
+  method: Method;
+  /** OpenAPI path, `{name}` for parameters. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** `key`: Authorization: Bearer <API key> (every /v1 operation); `none`; `metrics`: METRICS_TOKEN when set. */
+  auth: 'key' | 'none' | 'metrics';
+  params?: Record<string, string>;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Takes an Idempotency-Key header. */
+  idempotent?: boolean;
+  success: { status: number; description: string; schema?: z.ZodType; contentType?: string };
+  errors: ErrorStatus[];
+  /** Other documented answers (e.g. 503 of /readyz), with their own schemas. */
+  extra?: Record<number, { description: string; schema: z.ZodType }>;
+}
+
+const JOURNAL = { journal_id: 'the journal id' };
+const READ: ErrorStatus[] = [402, 404, 422];
+const WRITE: ErrorStatus[] = [402, 404, 413, 415, 422];
+const CREATE: ErrorStatus[] = [402, 413, 415, 422];
+
+export const operations: Operation[] = [
+  // ---- operations -----------------------------------------------------------------------------
+  {
+    method: 'get',
+    path: '/healthz',
+    operationId: 'healthz',
+    tag: 'Operations',
+    summary: 'The process is alive',
+    auth: 'none',
+    success: { status: 200, description: 'alive', schema: z.object({ ok: z.literal(true) }) },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readyz',
+    tag: 'Operations',
+    summary: 'The store of record takes writes and the service is not shutting down',
+    auth: 'none',
+    success: { status: 200, description: 'ready', schema: z.object({ ready: z.literal(true) }) },
+    errors: [],
+    extra: { 503: { description: 'not ready', schema: z.object({ ready: z.literal(false), reason: z.string() }) } },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics (text exposition format)',
+    auth: 'metrics',
+    success: { status: 200, description: 'Prometheus text', contentType: 'text/plain; version=0.0.4; charset=utf-8' },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/v1/openapi.json',
+    operationId: 'openapi',
+    tag: 'Operations',
+    summary: 'This document (no key needed)',
+    auth: 'none',
+    success: { status: 200, description: 'the OpenAPI 3.1 document', schema: z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }) },
+    errors: [],
+  },
+  // ---- journals -------------------------------------------------------------------------------
+  {
+    method: 'put',
+    path: '/v1/journals/editor/create',
+    operationId: 'createJournal',
+    tag: 'Journals',
+    summary: 'Create a blank journal',
+    auth: 'key',
+    body: journalCreateBody,
+    idempotent: true,
+    success: { status: 200, description: 'created', schema: journalCreateResponseSchema },
+    errors: CREATE,
+  },
+  {
+    method: 'put',
+    path: '/v1/journals/editor/import_from_markdown',
+    operationId: 'importJournal',
+    tag: 'Journals',
+    summary: 'Create a journal from markdown (CommonMark + GFM)',
+    auth: 'key',
+    body: importBody,
+    idempotent: true,
+    success: { status: 200, description: 'imported', schema: journalImportResponseSchema },
+    errors: CREATE,
+  },
+  {
+    method: 'get',
+    path: '/v1/journals/list',
+    operationId: 'listJournals',
+    tag: 'Journals',
+    summary: "The key's journals, newest first, paged",
+    auth: 'key',
+    query: pageQuery,
+    success: { status: 200, description: 'a page', schema: journalListResponseSchema },
+    errors: [402, 422],
+  },
+  {
+    method: 'get',
+    path: '/v1/journals/content/{journal_id}',
+    operationId: 'journalContent',
+    tag: 'Journals',
+    summary: 'The journal as markdown, with its revision',
+    auth: 'key',
+    params: JOURNAL,
+    success: { status: 200, description: 'the markdown', schema: journalContentResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'get',
+    path: '/v1/journals/editor/model/{journal_id}',
+    operationId: 'journalModel',
+    tag: 'Journals',
+    summary: 'The ProseMirror block model; every block has attrs.id',
+    auth: 'key',
+    params: JOURNAL,
+    success: { status: 200, description: 'the model', schema: journalModelResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'patch',
+    path: '/v1/journals/editor/edit',
+    operationId: 'editJournal',
+    tag: 'Journals',
+    summary: 'Ordered block operations as one Yjs transaction',
+    description: 'dry_run, expected_revision (409 when it does not match), atomic, sync_realtime_state (README "Edit operations").',
+    auth: 'key',
+    body: editRequest,
+    idempotent: true,
+    success: { status: 200, description: 'the result of each operation', schema: editResponseSchema },
+    errors: [...WRITE, 409],
+  },
+  {
+    method: 'patch',
+    path: '/v1/journals/editor/rename',
+    operationId: 'renameJournal',
+    tag: 'Journals',
+    summary: 'Rename a journal',
+    auth: 'key',
+    body: renameBody,
+    success: { status: 200, description: 'renamed', schema: journalRenameResponseSchema },
+    errors: WRITE,
+  },
+  {
+    method: 'delete',
+    path: '/v1/journals/editor/delete/{journal_id}',
+    operationId: 'deleteJournal',
+    tag: 'Journals',
+    summary: 'Move a journal to the trash (permanent=true: purge it and its history); its editors are closed',
+    auth: 'key',
+    params: JOURNAL,
+    query: deleteQuery,
+    success: { status: 200, description: 'deleted', schema: journalDeleteResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'get',
+    path: '/v1/journals/trash',
+    operationId: 'listTrash',
+    tag: 'Journals',
+    summary: "The key's deleted journals, paged",
+    auth: 'key',
+    query: pageQuery,
+    success: { status: 200, description: 'a page', schema: journalTrashResponseSchema },
+    errors: [402, 422],
+  },
+  {
+    method: 'post',
+    path: '/v1/journals/editor/restore/{journal_id}',
+    operationId: 'restoreJournal',
+    tag: 'Journals',
+    summary: 'Bring a journal back from the trash',
+    auth: 'key',
+    params: JOURNAL,
+    success: { status: 200, description: 'restored', schema: journalRestoreResponseSchema },
+    errors: WRITE,
+  },
+  {
+    method: 'post',
+    path: '/v1/journals/editor/session',
+    operationId: 'editorSession',
+    tag: 'Realtime',
+    summary: 'An editor token and the WebSocket URL for a browser editor',
+    description: 'Connect with y-websocket to `server_url`, room = journal id, `params: { token }` (docs/realtime.md). The WebSocket endpoint itself, `GET /v1/journals/realtime/{journal_id}`, is an upgrade, not described here.',
+    auth: 'key',
+    body: sessionBody,
+    success: { status: 200, description: 'a token', schema: sessionResponseSchema },
+    errors: WRITE,
+  },
+  // ---- versions -------------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/journals/versions/{journal_id}',
+    operationId: 'createVersion',
+    tag: 'Versions',
+    summary: 'Take a named version of the journal',
+    auth: 'key',
+    params: JOURNAL,
+    body: versionCreateBody,
+    success: { status: 200, description: 'the version', schema: versionCreateResponseSchema },
+    errors: WRITE,
+  },
+  {
+    method: 'get',
+    path: '/v1/journals/versions/{journal_id}',
+    operationId: 'listVersions',
+    tag: 'Versions',
+    summary: "The journal's versions, newest first, paged",
+    auth: 'key',
+    params: JOURNAL,
+    query: pageQuery,
+    success: { status: 200, description: 'a page', schema: versionListResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'get',
+    path: '/v1/journals/versions/{journal_id}/diff',
+    operationId: 'diffVersions',
+    tag: 'Versions',
+    summary: 'Block-level changes between two versions, or a version and now',
+    auth: 'key',
+    params: JOURNAL,
+    query: diffQuery,
+    success: { status: 200, description: 'the changes', schema: versionDiffResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'get',
+    path: '/v1/journals/versions/{journal_id}/{version_id}',
+    operationId: 'getVersion',
+    tag: 'Versions',
+    summary: 'The journal at a version (markdown and/or model)',
+    auth: 'key',
+    params: { ...JOURNAL, version_id: 'the version id' },
+    query: formatQuery,
+    success: { status: 200, description: 'the version', schema: versionGetResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'post',
+    path: '/v1/journals/versions/{journal_id}/{version_id}/restore',
+    operationId: 'restoreVersion',
+    tag: 'Versions',
+    summary: 'Make the journal equal to a version, live',
+    auth: 'key',
+    params: { ...JOURNAL, version_id: 'the version id' },
+    body: restoreBody,
+    success: { status: 200, description: 'restored', schema: versionRestoreResponseSchema },
+    errors: WRITE,
+  },
+  // ---- practice -------------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/interactives/practice/create',
+    operationId: 'createPracticeSet',
+    tag: 'Practice',
+    summary: 'A practice set, generated by a job (webhook when done)',
+    auth: 'key',
+    body: practiceCreateBody,
+    idempotent: true,
+    success: { status: 200, description: 'accepted; poll the status', schema: practiceSetCreateResponseSchema },
+    errors: CREATE,
+  },
+  {
+    method: 'get',
+    path: '/v1/interactives/practice/status/{set_id}',
+    operationId: 'practiceSetStatus',
+    tag: 'Practice',
+    summary: 'Progress, then the problems',
+    auth: 'key',
+    params: { set_id: 'the set id' },
+    success: { status: 200, description: 'the status', schema: practiceSetStatusResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'get',
+    path: '/v1/interactives/practice/list',
+    operationId: 'listPracticeSets',
+    tag: 'Practice',
+    summary: "The key's sets, paged",
+    auth: 'key',
+    query: pageQuery,
+    success: { status: 200, description: 'a page', schema: practiceSetListResponseSchema },
+    errors: [402, 422],
+  },
+  {
+    method: 'delete',
+    path: '/v1/interactives/practice/delete/{set_id}',
+    operationId: 'deletePracticeSet',
+    tag: 'Practice',
+    summary: 'Delete a set; a running one stops and is refunded for what was not made',
+    auth: 'key',
+    params: { set_id: 'the set id' },
+    success: { status: 200, description: 'deleted', schema: practiceSetDeleteResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'post',
+    path: '/v1/interactives/practice/grade',
+    operationId: 'gradeAnswer',
+    tag: 'Practice',
+    summary: 'Grade one answer (choice, math, text, rubric)',
+    auth: 'key',
+    body: gradeBody,
+    success: { status: 200, description: 'the grade', schema: gradeResponseSchema },
+    errors: CREATE,
+  },
+  // ---- flashcards -----------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/interactives/flashcards/create',
+    operationId: 'createDeck',
+    tag: 'Flashcards',
+    summary: 'A stored deck of cards from a journal or text',
+    auth: 'key',
+    body: flashcardCreateBody,
+    idempotent: true,
+    success: { status: 200, description: 'the deck', schema: deckCreateResponseSchema },
+    errors: WRITE,
+  },
+  {
+    method: 'get',
+    path: '/v1/interactives/flashcards/list',
+    operationId: 'listDecks',
+    tag: 'Flashcards',
+    summary: "The key's decks, paged",
+    auth: 'key',
+    query: pageQuery,
+    success: { status: 200, description: 'a page', schema: deckListResponseSchema },
+    errors: [402, 422],
+  },
+  {
+    method: 'get',
+    path: '/v1/interactives/flashcards/{deck_id}',
+    operationId: 'getDeck',
+    tag: 'Flashcards',
+    summary: 'One deck',
+    auth: 'key',
+    params: { deck_id: 'the deck id' },
+    success: { status: 200, description: 'the deck', schema: deckResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'delete',
+    path: '/v1/interactives/flashcards/delete/{deck_id}',
+    operationId: 'deleteDeck',
+    tag: 'Flashcards',
+    summary: 'Delete a deck',
+    auth: 'key',
+    params: { deck_id: 'the deck id' },
+    success: { status: 200, description: 'deleted', schema: deckDeleteResponseSchema },
+    errors: READ,
+  },
+  // ---- videos ---------------------------------------------------------------------------------
+  {
+    method: 'post',
+    path: '/v1/video/create',
+    operationId: 'createVideo',
+    tag: 'Videos',
+    summary: 'A narrated video from a journal or text, rendered by a job',
+    auth: 'key',
+    body: videoCreateBody,
+    idempotent: true,
+    success: { status: 200, description: 'accepted; poll the status', schema: videoCreateResponseSchema },
+    errors: CREATE,
+  },
+  {
+    method: 'get',
+    path: '/v1/video/status/{video_id}',
+    operationId: 'videoStatus',
+    tag: 'Videos',
+    summary: 'Progress, then the result',
+    auth: 'key',
+    params: { video_id: 'the video id' },
+    success: { status: 200, description: 'the status', schema: videoStatusResponseSchema },
+    errors: READ,
+  },
+  {
+    method: 'get',
+    path: '/v1/video/download/{video_id}',
+    operationId: 'downloadVideo',
+    tag: 'Videos',
+    summary: 'The MP4 (Range requests answered with 206)',
+    auth: 'key',
+    params: { video_id: 'the video id' },
+    success: { status: 200, description: 'the video', contentType: 'video/mp4' },
+    errors: [...READ, 409, 410],
+  },
+  {
+    method: 'get',
+    path: '/v1/video/captions/{video_id}',
+    operationId: 'videoCaptions',
+    tag: 'Videos',
+    summary: 'The captions (WebVTT)',
+    auth: 'key',
+    params: { video_id: 'the video id' },
+    success: { status: 200, description: 'the captions', contentType: 'text/vtt; charset=utf-8' },
+    errors: [...READ, 409, 410],
+  },
+  {
+    method: 'get',
+    path: '/v1/video/list',
+    operationId: 'listVideos',
+    tag: 'Videos',
+    summary: "The key's videos, paged",
+    auth: 'key',
+    query: pageQuery,
+    success: { status: 200, description: 'a page', schema: videoListResponseSchema },
+    errors: [402, 422],
+  },
+  {
+    method: 'delete',
+    path: '/v1/video/delete/{video_id}',
+    operationId: 'deleteVideo',
+    tag: 'Videos',
+    summary: 'Delete a video and its files; a running render stops and is refunded',
+    auth: 'key',
+    params: { video_id: 'the video id' },
+    success: { status: 200, description: 'deleted', schema: videoDeleteResponseSchema },
+    errors: READ,
+  },
+  // ---- organization -----------------------------------------------------------------------------
+  {
+    method: 'get',
+    path: '/v1/usage',
+    operationId: 'usage',
+    tag: 'Organization',
+    summary: 'Balance, limits in force with what is left, requests per window, spend per day and endpoint, prices',
+    auth: 'key',
+    query: usageQuery,
+    success: { status: 200, description: 'the report', schema: usageResponseSchema },
+    errors: [422],
+  },
+  {
+    method: 'get',
+    path: '/v1/keys',
+    operationId: 'listKeys',
+    tag: 'Organization',
+    summary: "The organization's keys, newest first, paged (admin keys only; never the secrets)",
+    auth: 'key',
+    query: keyListQuery,
+    success: { status: 200, description: 'a page', schema: keyListResponseSchema },
+    errors: [403, 422],
+  },
+  {
+    method: 'post',
+    path: '/v1/keys',
+    operationId: 'createKey',
+    tag: 'Organization',
+    summary: 'Create a key of the organization (admin keys only); the secret is shown once',
+    auth: 'key',
+    body: createKeyBody,
+    success: { status: 201, description: 'created', schema: keyCreateResponseSchema },
+    errors: [403, 413, 415, 422],
+  },
+  {
+    method: 'delete',
+    path: '/v1/keys/{key_id}',
+    operationId: 'revokeKey',
+    tag: 'Organization',
+    summary: "Revoke a key (admin keys only): refused at once, its editor connections closed; 409 for the organization's last admin key",
+    auth: 'key',
+    params: { key_id: 'the key id' },
+    success: { status: 200, description: 'revoked', schema: keyRevokeResponseSchema },
+    errors: [403, 404, 409],
+  },
+];
