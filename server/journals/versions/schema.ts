@@ -5,16 +5,26 @@
 import * as z from 'zod';
 import { pmNodeSchema } from '../schema.ts';
 
+const actor = z.object({
+  actor: z.enum(['api_key', 'editor', 'service']).describe('api_key: REST edits and restores; editor: a WebSocket editor; service: the service itself'),
+  key_id: z.string().nullable().describe('the API key (for an editor, the key its connection was opened with); null for service'),
+});
+
+const changedBy = z
+  .array(actor.extend({ blocks: z.array(z.string()).describe('ids of the blocks it added, changed or removed'), last_changed_at: z.string() }))
+  .describe('who changed which blocks (docs/versions.md, "Who changed what")');
+
 export const versionSchema = z.object({
   version_id: z.string(),
   journal_id: z.string(),
   name: z.string().nullable(),
-  kind: z.string().describe('named, checkpoint or auto (docs/versions.md)'),
+  kind: z.enum(['named', 'auto', 'restore']).describe('docs/versions.md'),
   created_at: z.string(),
   created_by: z.string(),
   revision: z.number().int(),
   block_count: z.number().int(),
   bytes: z.number().int(),
+  changed_by: changedBy.optional().describe('changes since the version before (listed and read versions)'),
 });
 
 export const versionCreateResponseSchema = versionSchema.extend({ success: z.literal(true), message: z.string(), timestamp: z.string() });
@@ -31,7 +41,13 @@ export const versionGetResponseSchema = versionSchema.extend({
   model: pmNodeSchema.optional().describe('ProseMirror JSON (format model or both)'),
 });
 
-const blockChange = z.object({ block_id: z.string(), type: z.string(), before: z.string().optional(), after: z.string().optional() });
+const blockChange = z.object({
+  block_id: z.string(),
+  type: z.string(),
+  before: z.string().optional(),
+  after: z.string().optional(),
+  changed_by: z.array(actor).describe('who touched the block between the two versions'),
+});
 
 export const versionDiffResponseSchema = z.object({
   success: z.literal(true),
@@ -42,8 +58,9 @@ export const versionDiffResponseSchema = z.object({
     added: z.array(blockChange),
     removed: z.array(blockChange),
     changed: z.array(blockChange),
-    moved: z.array(z.object({ block_id: z.string(), type: z.string(), from_index: z.number().int(), to_index: z.number().int() })),
+    moved: z.array(z.object({ block_id: z.string(), type: z.string(), from_index: z.number().int(), to_index: z.number().int(), changed_by: z.array(actor) })),
   }),
+  changed_by: changedBy,
 });
 
 export const versionRestoreResponseSchema = z.object({
