@@ -14,7 +14,8 @@ import { buildDocument } from '../../server/openapi/document.ts';
 type Json = Record<string, any>;
 
 interface CompiledOperation {
-  responses: Map<string, { contentType: string; validate?: ValidateFunction }>;
+  /** Compiled on first use: most suites see a few operations, and compiling costs. */
+  responses: Map<string, { contentType: string; validate?: () => ValidateFunction }>;
 }
 
 interface CompiledPath {
@@ -31,7 +32,14 @@ const DOC_ID = 'https://study-content-service.local/openapi.json';
 
 let compiled: { doc: Json; paths: CompiledPath[]; anyError: ValidateFunction } | undefined;
 
-const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+/** `#/components/...` references pointed at the registered components document. */
+function refsToDoc(schema: unknown): any {
+  if (Array.isArray(schema)) return schema.map(refsToDoc);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/components/') ? `${DOC_ID}${v}` : refsToDoc(v);
+  return out;
+}
 
 function compile() {
   if (compiled) return compiled;
@@ -39,18 +47,18 @@ function compile() {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   const formats = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (a: unknown) => void;
   formats(ajv);
-  ajv.addSchema({ ...doc, $id: DOC_ID });
+  // Only the shared components are a schema of their own; each answer's schema refers to them.
+  ajv.addSchema({ $id: DOC_ID, components: doc.components });
   const paths: CompiledPath[] = [];
   for (const [template, item] of Object.entries(doc.paths as Json)) {
     const operations = new Map<string, CompiledOperation>();
     for (const [method, op] of Object.entries(item as Json)) {
-      const responses = new Map<string, { contentType: string; validate?: ValidateFunction }>();
+      const responses = new Map<string, { contentType: string; validate?: () => ValidateFunction }>();
       for (const [status, r] of Object.entries((op as Json).responses as Json)) {
         const [contentType] = Object.keys((r as Json).content ?? {});
-        const validate =
-          contentType === 'application/json'
-            ? ajv.compile({ $ref: `${DOC_ID}#/${pointer('paths', template, method, 'responses', status, 'content', 'application/json', 'schema')}` })
-            : undefined;
+        let fn: ValidateFunction | undefined;
+        const schema = (r as Json).content?.['application/json']?.schema;
+        const validate = contentType === 'application/json' ? () => (fn ??= ajv.compile(refsToDoc(schema))) : undefined;
         responses.set(status, { contentType: contentType ?? '', validate });
       }
       operations.set(method.toUpperCase(), { responses });
@@ -61,7 +69,7 @@ function compile() {
   }
   // Static segments win over parameters, as the service's routes do (`/flashcards/list` is not a deck).
   paths.sort((a, b) => a.params - b.params);
-  const anyError = ajv.compile({ anyOf: [{ $ref: `${DOC_ID}#/components/schemas/Error` }, { $ref: `${DOC_ID}#/components/schemas/ValidationError` }] });
+  const anyError = ajv.compile({ anyOf: [refsToDoc((doc.components as Json).schemas.Error), refsToDoc((doc.components as Json).schemas.ValidationError)] });
   compiled = { doc, paths, anyError };
   return compiled;
 }
@@ -101,7 +109,8 @@ export function assertDocumented(method: string, urlPath: string, status: number
   const type = headers.get('content-type') ?? '';
   if (r.validate) {
     if (!type.startsWith('application/json')) throw new OpenApiMismatch(`${where}: content-type ${type}, documented application/json`);
-    if (!r.validate(body)) throw new OpenApiMismatch(`${where}: body does not match the document: ${describeErrors(r.validate)}; body ${JSON.stringify(body)?.slice(0, 300)}`);
+    const validate = r.validate();
+    if (!validate(body)) throw new OpenApiMismatch(`${where}: body does not match the document: ${describeErrors(validate)}; body ${JSON.stringify(body)?.slice(0, 300)}`);
   } else if (r.contentType && !type.startsWith(r.contentType.split(';')[0]!)) {
     throw new OpenApiMismatch(`${where}: content-type ${type}, documented ${r.contentType}`);
   }
