@@ -123,7 +123,9 @@ function operationObject(op: Operation): JsonSchema {
     ...(op.auth === 'key' ? { headers: RATE_HEADERS } : {}),
     content: s.schema ? json(jsonSchemaOf(s.schema, 'output')) : { [s.contentType!]: { schema: { type: 'string' } } },
   };
-  for (const [status, r] of Object.entries(op.extra ?? {})) responses[status] = { description: r.description, content: json(jsonSchemaOf(r.schema, 'output')) };
+  for (const [status, r] of Object.entries(op.extra ?? {})) {
+    responses[status] = { description: r.description, content: r.schema ? json(jsonSchemaOf(r.schema, 'output')) : { [r.contentType!]: { schema: { type: 'string' } } } };
+  }
   const errors = op.auth === 'key' ? [...new Set([...op.errors, ...COMMON_V1_ERRORS])] : op.auth === 'metrics' ? [401] : op.errors;
   for (const status of errors.sort((a, b) => a - b)) {
     responses[String(status)] =
@@ -174,7 +176,10 @@ export function buildDocument(opts: { serverUrl?: string; version?: string } = {
 
 let cached: JsonSchema | undefined;
 
-/** The document with relative server URL `/` (same origin as whoever serves it), built once. */
+/**
+ * The document as served, built once. No `servers`: OpenAPI's default is the origin that served
+ * the document, so the /docs playground sends its requests to this service, wherever it runs.
+ */
 export function openApiDocument(): JsonSchema {
-  return (cached ??= buildDocument({ serverUrl: '/' }));
+  return (cached ??= buildDocument());
 }

@@ -67,7 +67,7 @@ export interface Operation {
   success: { status: number; description: string; schema?: z.ZodType; contentType?: string };
   errors: ErrorStatus[];
   /** Other documented answers (e.g. 503 of /readyz), with their own schemas. */
-  extra?: Record<number, { description: string; schema: z.ZodType }>;
+  extra?: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
 }
 
 const JOURNAL = { journal_id: 'the journal id' };
@@ -443,6 +443,7 @@ export const operations: Operation[] = [
     auth: 'key',
     params: { video_id: 'the video id' },
     success: { status: 200, description: 'the video', contentType: 'video/mp4' },
+    extra: { 206: { description: 'the range asked for (Range header)', contentType: 'video/mp4' } },
     errors: [...READ, 409, 410],
   },
   {
@@ -454,6 +455,7 @@ export const operations: Operation[] = [
     auth: 'key',
     params: { video_id: 'the video id' },
     success: { status: 200, description: 'the captions', contentType: 'text/vtt; charset=utf-8' },
+    extra: { 206: { description: 'the range asked for (Range header)', contentType: 'text/vtt; charset=utf-8' } },
     errors: [...READ, 409, 410],
   },
   {

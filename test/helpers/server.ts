@@ -11,6 +11,7 @@ import type { Clock } from '../../server/billing/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { afterAll } from 'vitest';
 import { freshPostgres, type FreshPostgres } from './databases.ts';
+import { assertDocumented } from './openapi.ts';
 import type { Logger } from '../../server/logger.ts';
 
 export interface TestServer {
@@ -114,6 +115,8 @@ export class Client {
     } catch {
       /* keep text */
     }
+    // Every answer the suites see must be one the OpenAPI document describes (test/helpers/openapi.ts).
+    assertDocumented(method, p, res.status, res.headers, parsed);
     return { status: res.status, body: parsed, headers: res.headers };
   }
 
