@@ -74,10 +74,15 @@ export class SpendLog {
       const batch = [...this.pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
       this.pending = new Map();
       try {
-        await this.engine.transaction(async (tx) => {
-          for (const p of batch) await tx.run(ADD, [p.orgId, p.day, p.endpoint, p.micros, p.charges]);
-          if (prune) await tx.run('DELETE FROM spend_daily WHERE day < ?', [utcDay(this.now() - SPEND_RETENTION_DAYS * DAY_MS)]);
-        });
+        // Immediate: a write transaction on SQLite that starts as a read fails at once (busy) when
+        // another process wrote meanwhile, instead of waiting its turn.
+        await this.engine.transaction(
+          async (tx) => {
+            for (const p of batch) await tx.run(ADD, [p.orgId, p.day, p.endpoint, p.micros, p.charges]);
+            if (prune) await tx.run('DELETE FROM spend_daily WHERE day < ?', [utcDay(this.now() - SPEND_RETENTION_DAYS * DAY_MS)]);
+          },
+          { immediate: true },
+        );
         if (prune) this.prunedDay = today;
       } catch (e) {
         for (const p of batch) this.merge(p);

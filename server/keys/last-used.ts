@@ -37,13 +37,17 @@ export class LastUsedRecorder {
       const batch = [...this.pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       this.pending = new Map();
       try {
-        await this.engine.transaction(async (tx) => {
-          for (const [keyId, ms] of batch) {
-            // Whole seconds: the time is a coarse "last used", and equal strings skip the write.
-            const at = new Date(ms - (ms % 1000)).toISOString();
-            await tx.run(TOUCH, [at, keyId, at]);
-          }
-        });
+        // Immediate: see SpendLog.flush (a write that starts as a read is refused when another process wrote).
+        await this.engine.transaction(
+          async (tx) => {
+            for (const [keyId, ms] of batch) {
+              // Whole seconds: the time is a coarse "last used", and equal strings skip the write.
+              const at = new Date(ms - (ms % 1000)).toISOString();
+              await tx.run(TOUCH, [at, keyId, at]);
+            }
+          },
+          { immediate: true },
+        );
       } catch (e) {
         for (const [keyId, ms] of batch) if ((this.pending.get(keyId) ?? 0) < ms) this.pending.set(keyId, ms);
         throw e;

@@ -47,7 +47,7 @@ import { videoCreateResponseSchema, videoDeleteResponseSchema, videoListResponse
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 
 /** Error statuses an operation can answer besides those every /v1 operation has (401, 405, 429, 500, 503). */
-export type ErrorStatus = 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422;
+export type ErrorStatus = 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 502;
 
 export interface Operation {
   method: Method;
@@ -74,6 +74,8 @@ const JOURNAL = { journal_id: 'the journal id' };
 const READ: ErrorStatus[] = [402, 404, 422];
 const WRITE: ErrorStatus[] = [402, 404, 413, 415, 422];
 const CREATE: ErrorStatus[] = [402, 413, 415, 422];
+/** Creates that may name a journal (404) or go through the LLM provider when one is configured (502). */
+const CREATE_FROM_SOURCES: ErrorStatus[] = [...CREATE, 404, 502];
 
 export const operations: Operation[] = [
   // ---- operations -----------------------------------------------------------------------------
@@ -318,7 +320,7 @@ export const operations: Operation[] = [
     body: practiceCreateBody,
     idempotent: true,
     success: { status: 200, description: 'accepted; poll the status', schema: practiceSetCreateResponseSchema },
-    errors: CREATE,
+    errors: CREATE_FROM_SOURCES,
   },
   {
     method: 'get',
@@ -362,7 +364,7 @@ export const operations: Operation[] = [
     auth: 'key',
     body: gradeBody,
     success: { status: 200, description: 'the grade', schema: gradeResponseSchema },
-    errors: CREATE,
+    errors: CREATE_FROM_SOURCES,
   },
   // ---- flashcards -----------------------------------------------------------------------------
   {
@@ -375,7 +377,7 @@ export const operations: Operation[] = [
     body: flashcardCreateBody,
     idempotent: true,
     success: { status: 200, description: 'the deck', schema: deckCreateResponseSchema },
-    errors: WRITE,
+    errors: [...WRITE, 502],
   },
   {
     method: 'get',
@@ -421,7 +423,7 @@ export const operations: Operation[] = [
     body: videoCreateBody,
     idempotent: true,
     success: { status: 200, description: 'accepted; poll the status', schema: videoCreateResponseSchema },
-    errors: CREATE,
+    errors: CREATE_FROM_SOURCES,
   },
   {
     method: 'get',
