@@ -84,6 +84,8 @@ function errorResponse(status: number | ErrorStatus): JsonSchema {
         headers: { 'Retry-After': { description: 'seconds until the window resets', schema: { type: 'integer' } }, ...RATE_HEADERS },
         content: json(ref('RateLimited')),
       };
+    case 502:
+      return { description: 'the LLM provider failed and the offline engine could not take over (both reasons given)', content: json(ref('Error')) };
     case 500:
       return { description: 'a bug (details only in the log)', content: json(ref('InternalError')) };
     case 503:

@@ -47,7 +47,7 @@ import { videoCreateResponseSchema, videoDeleteResponseSchema, videoListResponse
 export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 
 /** Error statuses an operation can answer besides those every /v1 operation has (401, 405, 429, 500, 503). */
-export type ErrorStatus = 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422;
+export type ErrorStatus = 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 502;
 
 export interface Operation {
   method: Method;
@@ -362,7 +362,7 @@ export const operations: Operation[] = [
     auth: 'key',
     body: gradeBody,
     success: { status: 200, description: 'the grade', schema: gradeResponseSchema },
-    errors: CREATE,
+    errors: [...CREATE, 502],
   },
   // ---- flashcards -----------------------------------------------------------------------------
   {
@@ -421,7 +421,7 @@ export const operations: Operation[] = [
     body: videoCreateBody,
     idempotent: true,
     success: { status: 200, description: 'accepted; poll the status', schema: videoCreateResponseSchema },
-    errors: CREATE,
+    errors: [...CREATE, 404],
   },
   {
     method: 'get',
