@@ -140,7 +140,9 @@ function operationObject(op: Operation): JsonSchema {
     ...(op.description ? { description: op.description } : {}),
     ...(op.auth === 'key' ? { security: [{ apiKey: [] }] } : op.auth === 'metrics' ? { security: [{}, { metricsToken: [] }] } : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: true, content: json(jsonSchemaOf(op.body, 'input')) } } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input'), ...(op.example !== undefined ? { example: op.example } : {}) } } } }
+      : {}),
     responses,
   };
 }
