@@ -5,7 +5,7 @@
  * its reservation is settled (at the cost charged). Amounts are summed in memory and added to
  * `spend_daily` once a second and at close (`micros = micros + ?`: additive, so several
  * instances add up exactly), like the read charges they mirror; a crash forgets at most a second.
- * Rows older than SPEND_RETENTION_DAYS are dropped once a day.
+ * Rows older than SPEND_RETENTION_DAYS are dropped once a day, with the day's first write.
  */
 import type { StorageEngine } from '../storage/engine.ts';
 import { Serial } from './serial.ts';
@@ -67,9 +67,10 @@ export class SpendLog {
 
   flush(): Promise<void> {
     return this.flushes.run(async () => {
+      // Nothing to add, nothing written (pruning waits for the next write: no write at an idle close).
+      if (this.pending.size === 0) return;
       const today = utcDay(this.now());
       const prune = today !== this.prunedDay;
-      if (this.pending.size === 0 && !prune) return;
       // Sorted: instances flushing the same rows lock them in the same order.
       const batch = [...this.pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
       this.pending = new Map();

@@ -4,7 +4,7 @@
  * 3.1): request bodies and queries as the client sends them (`io: 'input'`: defaults optional),
  * answers as the service sends them (`io: 'output'`). Built once per process.
  */
-import * as z from 'zod';
+import { z } from 'zod';
 import { MAX_BODY_BYTES_DOC, PAGE_DOC } from './constants.ts';
 import { documentedShape } from './documented.ts';
 import { operations, type ErrorStatus, type Operation } from './operations.ts';
@@ -85,7 +85,7 @@ function errorResponse(status: number | ErrorStatus): JsonSchema {
         content: json(ref('RateLimited')),
       };
     case 502:
-      return { description: 'the configured LLM provider failed and the offline engine could not take over (the message says why)', content: json(ref('Error')) };
+      return { description: 'the LLM provider failed and the offline engine could not take over (both reasons given)', content: json(ref('Error')) };
     case 500:
       return { description: 'a bug (details only in the log)', content: json(ref('InternalError')) };
     case 503:
@@ -140,7 +140,9 @@ function operationObject(op: Operation): JsonSchema {
     ...(op.description ? { description: op.description } : {}),
     ...(op.auth === 'key' ? { security: [{ apiKey: [] }] } : op.auth === 'metrics' ? { security: [{}, { metricsToken: [] }] } : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: true, content: json(jsonSchemaOf(op.body, 'input')) } } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.body, 'input'), ...(op.example !== undefined ? { example: op.example } : {}) } } } }
+      : {}),
     responses,
   };
 }

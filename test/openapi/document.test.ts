@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.ts';
+import { operations } from '../../server/openapi/operations.ts';
 import { assertDocumented, documentedOperations, OpenApiMismatch } from '../helpers/openapi.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
 
@@ -91,6 +92,16 @@ describe('GET /v1/openapi.json', () => {
     expect(usage.responses['200'].content['application/json'].schema.properties.spend.properties.days.type).toBe('array');
     expect(doc.paths['/v1/journals/list'].get.parameters.map((p: any) => p.name).sort()).toEqual(['page_size', 'page_token']);
     expect(doc.paths['/v1/journals/editor/create'].put.parameters.map((p: any) => p.name)).toEqual(['Idempotency-Key']);
+  });
+
+  it("every request body has an example its zod schema accepts", () => {
+    const withBody = operations.filter((op) => op.body);
+    expect(withBody.length).toBe(12);
+    for (const op of withBody) {
+      expect(op.example, op.operationId).toBeDefined();
+      const r = op.body!.safeParse(op.example);
+      expect(r.success, `${op.operationId}: ${JSON.stringify(r.error?.issues)}`).toBe(true);
+    }
   });
 
   it('documents every route the app registers, and only those', async () => {
