@@ -15,7 +15,13 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
-parentPort.on('message', () => {
+parentPort.on('message', (m) => {
+  if (m === 'close') {
+    // Its locks go with the connection: a thread ended with the database open would keep them.
+    db.close();
+    parentPort.close();
+    return;
+  }
   try {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
     parentPort.postMessage({ frames: r.checkpointed });
@@ -88,6 +94,11 @@ export class WalCheckpointer {
     clearInterval(this.timer);
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.terminate();
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage('close');
+    const timer = setTimeout(() => void worker.terminate(), 2000);
+    await exited;
+    clearTimeout(timer);
   }
 }
