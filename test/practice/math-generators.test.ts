@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { distinctDistractors, type TopicGenerator } from '../../server/practice/offline/item.ts';
 import { MATH_GENERATORS } from '../../server/practice/offline/detect.ts';
+import { planSet } from '../../server/practice/offline/index.ts';
 import { arithmetic } from '../../server/practice/offline/math/arithmetic.ts';
 import { derivatives } from '../../server/practice/offline/math/derivatives.ts';
 import { exponents } from '../../server/practice/offline/math/exponents.ts';
@@ -103,6 +104,29 @@ describe('math generators compute correct answers (checked independently with ka
         expect(grade(item.answer).score, `${gen.id}: ${item.answer}`).toBe(1);
         for (const d of ds) expect(grade(d.value).score, `${gen.id}: ${d.value} vs ${item.answer}`).toBeLessThan(1);
         expect(item.explanation.length).toBeGreaterThan(20);
+      }
+    }
+  });
+});
+
+describe('multiple choice is always possible', () => {
+  it('a set asked for mcq gets mcq for every seed, though some draws leave fewer than two distinct wrong choices', () => {
+    let degenerate = 0;
+    for (const gen of MATH_GENERATORS) {
+      for (const d of LEVELS) {
+        for (let seed = 1; seed <= 300; seed++) {
+          const item = gen.make(makeRng(seed * 7919 + d.length), d, seed % 5);
+          if (distinctDistractors(item.answer, item.distractors).length < 2) degenerate++;
+        }
+      }
+    }
+    // Such draws exist (1/2 − 1/2, a system whose x equals y): the set draws again for them.
+    expect(degenerate).toBeGreaterThan(0);
+    for (const description of ['fractions', 'systems of linear equations', 'exponents', 'linear equations']) {
+      for (let seed = 1; seed <= 40; seed++) {
+        const plan = planSet({ description, count: 15, problemType: 'mcq', difficulty: (['easy', 'medium', 'hard'] as const)[seed % 3], seed });
+        if (!plan.ok) throw new Error(`${description}: ${plan.message}`);
+        for (let i = 0; i < plan.total; i++) expect(plan.next(i).problem_type, `${description} seed ${seed} #${i}`).toBe('mcq');
       }
     }
   });

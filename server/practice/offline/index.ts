@@ -4,11 +4,11 @@
  * Every answer is computed (CAS for mathematics, WordNet for vocabulary, the caller's own notes
  * for context questions); a description no generator covers fails with a message that says so.
  */
-import type { GenerateRequest, PlanResult, PracticeProblem } from '../types.ts';
+import type { Difficulty, GenerateRequest, PlanResult, PracticeProblem } from '../types.ts';
 import { contextGenerator, extractFacts, type Fact } from './context.ts';
 import { detectMath, MATH_GENERATORS, wantsVocabulary } from './detect.ts';
-import { assembleChoiceOrFree, assembleSelectAll, problemTypeAt, type TopicGenerator } from './item.ts';
-import { makeRng, problemSeed } from './rng.ts';
+import { assembleChoiceOrFree, assembleSelectAll, distinctDistractors, problemTypeAt, type Item, type TopicGenerator } from './item.ts';
+import { makeRng, problemSeed, type Rng } from './rng.ts';
 import { findVocabTopic } from './vocab/topics.ts';
 import { vocabGenerator } from './vocab/generator.ts';
 
@@ -91,7 +91,18 @@ export function planSet(req: GenerateRequest): PlanResult {
         const items = [0, 1, 2, 3].map((k) => gen.make(rng, difficulty, index * 4 + k));
         return assembleSelectAll(items, `${gen.title}.`, difficulty, rng);
       }
-      return assembleChoiceOrFree(gen.make(rng, difficulty, index), type, difficulty, rng);
+      return assembleChoiceOrFree(type === 'mcq' ? withChoices(gen, rng, difficulty, index) : gen.make(rng, difficulty, index), type, difficulty, rng);
     },
   };
+}
+
+/**
+ * An item that can be asked as multiple choice: some draws leave fewer than two distinct wrong
+ * choices (1/2 − 1/2, a system whose x equals y), which would turn an mcq into a free response.
+ * Draws again, a bounded number of times, from the same seeded stream.
+ */
+function withChoices(gen: TopicGenerator, rng: Rng, difficulty: Difficulty, index: number): Item {
+  let item = gen.make(rng, difficulty, index);
+  for (let i = 0; i < 20 && distinctDistractors(item.answer, item.distractors).length < 2; i++) item = gen.make(rng, difficulty, index);
+  return item;
 }

@@ -30,7 +30,12 @@ export const systems: TopicGenerator = {
       c = rng.nonzero(-lim, lim);
       d = rng.nonzero(-lim, lim);
     } while (a * d - b * c === 0 || (difficulty === 'easy' && Math.abs(a * d - b * c) > 6));
-    const [x0, y0] = [rng.int(-6, 6), rng.int(-6, 6)];
+    // x ≠ ±y: otherwise swapping or flipping the values gives the answer or each other again,
+    // and the problem has too few distinct wrong choices to be asked as multiple choice.
+    let x0: number, y0: number;
+    do {
+      [x0, y0] = [rng.int(-6, 6), rng.int(-6, 6)];
+    } while (x0 === y0 || x0 === -y0);
     const e = a * x0 + b * y0;
     const f = c * x0 + d * y0;
     const e1 = `${a}x+${b}y=${e}`.replace(/\+-/g, '-');
