@@ -103,6 +103,9 @@ export function planSet(req: GenerateRequest): PlanResult {
  */
 function withChoices(gen: TopicGenerator, rng: Rng, difficulty: Difficulty, index: number): Item {
   let item = gen.make(rng, difficulty, index);
+  // Only computed problems are drawn again: a list-based generator (terms, facts) could give a
+  // term another problem of the set already asks about.
+  if (gen.family !== 'math') return item;
   for (let i = 0; i < 20 && distinctDistractors(item.answer, item.distractors).length < 2; i++) item = gen.make(rng, difficulty, index);
   return item;
 }
