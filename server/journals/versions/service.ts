@@ -19,35 +19,19 @@ import { fragmentToDoc } from '../read-model.ts';
 import { journalDoc, type JournalService } from '../service.ts';
 import type { ActivityRow } from '../activity.ts';
 import type { JournalRow } from '../store.ts';
+import type * as z from 'zod';
 import { diffBlocks, type BlockDiff } from './diff.ts';
+import type { versionSchema } from './schema.ts';
 import { versionsToThin } from './retention.ts';
 import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
 
 type Charge = (q?: Queryable) => Promise<void>;
 
-export interface VersionView {
-  version_id: string;
-  journal_id: string;
-  name: string | null;
-  kind: VersionKind;
-  created_at: string;
-  created_by: string;
-  revision: number;
-  block_count: number;
-  bytes: number;
-  /** Who changed which blocks since the version before (the journal's start for the first). */
-  changed_by?: ChangedBy[];
-}
+/** A version as the API answers it (its zod schema is what the OpenAPI document publishes). */
+export type VersionView = z.infer<typeof versionSchema>;
 
 /** An actor's changes over a range of revisions (journal_activity). */
-export interface ChangedBy {
-  /** `api_key` (REST edits and restores), `editor` (a WebSocket editor; key_id minted its token) or `service`. */
-  actor: 'api_key' | 'editor' | 'service';
-  key_id: string | null;
-  /** Ids of the blocks it added, changed or removed, first touched first. */
-  blocks: string[];
-  last_changed_at: string;
-}
+export type ChangedBy = NonNullable<VersionView['changed_by']>[number];
 
 type Actor = Pick<ChangedBy, 'actor' | 'key_id'>;
 /** A block diff whose entries say who changed each block between the two versions. */
