@@ -32,7 +32,7 @@ export function gradeAnswer(input: GradeInput): GradeResult {
       'Grading a free-response answer needs a reference: give correct_answer (the reference answer) or scoring_details (a rubric, one concept per line, optional points like "(2 pts)").',
     );
   }
-  if (ref && looksMathematical(ref)) return gradeMath(input.user_answer, ref);
+  if (ref && looksMathematical(ref)) return gradeMath(input.user_answer, ref, input.problem_statement ?? '');
   if (rubric) return gradeRubric(input.user_answer, rubric, false);
   return gradeRubric(input.user_answer, ref, true);
 }

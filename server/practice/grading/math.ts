@@ -1,22 +1,17 @@
 /**
- * Mathematical answers by symbolic equivalence (@khanacademy/kas): expressions in any equal form,
- * numbers as fractions or decimals, "x = 3" forms, and solution sets such as "x = 2, x = 3"
- * or "x = 2, y = 1" in any order (partial credit per solution, wrong extras cancel one each).
+ * Mathematical answers, graded by reading the question as well as the answer. The value must be
+ * the same mathematical object as the reference (kas, Khan Academy's CAS: expressions in any equal
+ * form, equations up to rearrangement and non-zero scaling; root sets in any order; intervals and
+ * inequalities; units with conversion; percent, fraction, decimal and mixed number; LaTeX and
+ * plain text), and it must be written in the form the question asks for (math/forms.ts).
  */
-import * as KAS from '@khanacademy/kas';
 import type { GradeResult } from '../types.ts';
-
-interface KasExpr {
-  eval(vars: Record<string, number>): number;
-  getVars(): string[];
-}
-interface Kas {
-  parse(s: string): { parsed: boolean; expr: KasExpr };
-  compare(a: KasExpr, b: KasExpr): { equal: boolean; message: string | null };
-}
-const kas = ((KAS as unknown as { default?: Kas }).default ?? (KAS as unknown as Kas)) as Kas;
-
-const FUNCS = new Set(['sqrt', 'sin', 'cos', 'tan', 'ln', 'log', 'pi', 'abs', 'exp', 'frac', 'cdot', 'times', 'div', 'left', 'right']);
+import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './math/forms.ts';
+import { parse, same, valueOf } from './math/kas.ts';
+import { normalizeMath } from './math/normalize.ts';
+import { readLike, readReference, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './math/read.ts';
+import { splitUnit } from './math/units.ts';
+import { numberFromWords } from './number-words.ts';
 
 /**
  * Longest text read as mathematics. kas's parser and comparison grow much faster than the input
@@ -26,140 +21,180 @@ export const MAX_MATH_CHARS = 200;
 
 /** True when a reference answer is mathematics rather than prose. */
 export function looksMathematical(s: string): boolean {
-  const t = normalize(s);
-  if (t.length > MAX_MATH_CHARS) return false;
-  if (!/[0-9=+\-*/^()]/.test(t) && !/^[a-zA-Z]$/.test(t.trim())) return false;
-  const words = t.match(/[a-zA-Z]{3,}/g) ?? [];
-  if (words.some((w) => !FUNCS.has(w.toLowerCase()))) return false;
-  return kas.parse(t.replace(/,/g, ' ')).parsed || splitTop(t).every((p) => kas.parse(p.replace(/^[a-z]\s*=/i, '')).parsed);
+  const t = normalizeMath(s);
+  if (t.length > MAX_MATH_CHARS || t === '') return false;
+  // A chemical formula (CO2, H2O, NaCl) names a substance: a short answer, not a product.
+  if (/^(?:[A-Z][a-z]?\d*){1,6}$/.test(t) && /[A-Z][a-z]?\d|[A-Z][a-z]?[A-Z]/.test(t)) return false;
+  if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t)) return false;
+  const bare = t
+    .split(/[,;]|\bor\b|\band\b/)
+    .map((p) => splitUnit(p.replace(/%|\bper ?cent\b/gi, '')).value)
+    .join(' ');
+  const words = bare.match(/[a-zA-Z]{3,}/g) ?? [];
+  if (words.some((w) => !WORDS_IN_MATH.has(w.toLowerCase()))) return false;
+  return readReference(t, true) !== null;
 }
 
-export function normalize(s: string): string {
-  return s
-    .replace(/[−–]/g, '-')
-    .replace(/[×·∙]/g, '*')
-    .replace(/÷/g, '/')
-    .replace(/√\s*\(/g, 'sqrt(')
-    .replace(/√\s*(\d+)/g, 'sqrt($1)')
-    .replace(/²/g, '^2')
-    .replace(/³/g, '^3')
-    .replace(/\$|%/g, '')
-    .replace(/\bpercent\b/gi, '')
-    .replace(/(\d),(\d{3})(?!\d)/g, '$1$2')
-    .replace(/\s+\.|\.\s*$/g, '')
-    .trim();
+interface Verdict {
+  equal: boolean;
+  /** Accepted as a rounding of an irrational or repeating value. */
+  rounded?: boolean;
+  why?: string;
 }
 
-function splitTop(s: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of s) {
-    if ('([{'.includes(ch)) depth++;
-    if (')]}'.includes(ch)) depth--;
-    if ((ch === ',' || ch === ';') && depth === 0) {
-      parts.push(cur);
-      cur = '';
-    } else cur += ch;
+function close(a: number, b: number): boolean {
+  return a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** Numbers a value may stand for next to the other side: 25% is 0.25, or 25 where the other is bare. */
+function candidates(v: Value, other: Value): number[] {
+  const raw = valueOf(v.expr);
+  if (!v.percent) return [raw];
+  return other.percent ? [raw / 100] : [raw / 100, raw];
+}
+
+/** A value with no finite decimal expansion of six places or fewer: 1/3, √2, π. */
+function needsRounding(x: number): boolean {
+  return !close(roundTo(x, 6), x);
+}
+
+function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
+  const uExpr = parse(user.expr);
+  const rExpr = parse(ref.expr);
+  if (!uExpr || !rExpr) return { equal: false };
+  if (rExpr.getVars().length > 0 || uExpr.getVars().length > 0) {
+    // An antiderivative's constant written c or k.
+    let u = uExpr;
+    if (rExpr.getVars().includes('C') && !uExpr.getVars().includes('C')) u = parse(user.expr.replace(/\b[ckK]\b/g, 'C')) ?? uExpr;
+    return { equal: same(u, rExpr) };
   }
-  parts.push(cur);
-  return parts
-    .flatMap((p) => p.split(/\s+(?:and|or)\s+/i))
-    .map((p) => p.trim())
-    .filter(Boolean);
-}
-
-interface Part {
-  variable: string | null;
-  value: string;
-}
-
-function parseParts(s: string): Part[] {
-  const t = s.trim();
-  // ordered pair "(2, 1)"
-  const pair = /^\(([^()]*,[^()]*)\)$/.exec(t);
-  if (pair) return splitTop(pair[1]).map((value) => ({ variable: null, value }));
-  return splitTop(t).map((p) => {
-    const m = /^([a-zA-Z])\s*=\s*(.+)$/.exec(p);
-    return m ? { variable: m[1], value: m[2] } : { variable: null, value: p };
-  });
-}
-
-function decimals(s: string): number {
-  const m = /\.(\d+)/.exec(s);
-  return m ? m[1].length : 0;
-}
-
-/** Equal as mathematics; a reference rounded to 3+ decimals accepts answers within half a percent. */
-export function equivalent(user: string, ref: string): boolean {
-  const u = kas.parse(user);
-  const r = kas.parse(ref);
-  if (!u.parsed || !r.parsed) return false;
-  if (kas.compare(u.expr, r.expr).equal) return true;
-  if (decimals(ref) >= 3 && u.expr.getVars().length === 0 && r.expr.getVars().length === 0) {
-    const a = u.expr.eval({});
-    const b = r.expr.eval({});
-    return Number.isFinite(a) && Math.abs(a - b) <= 0.005 * Math.abs(b);
+  let uNums = candidates(user, ref);
+  let rNums = candidates(ref, user);
+  const refUnit = ref.unit ?? forms.target;
+  if (user.unit && refUnit) {
+    if (user.unit.dim !== refUnit.dim) return { equal: false, why: `${user.unit.text} does not measure the same thing as ${refUnit.text}` };
+    uNums = uNums.map((x) => user.unit!.toBase(x));
+    rNums = rNums.map((x) => refUnit.toBase(x));
   }
-  return false;
+  if (forms.decimals !== null || forms.sigFigs !== null) {
+    const want = forms.decimals !== null ? `${forms.decimals} decimal place(s)` : `${forms.sigFigs} significant figure(s)`;
+    const target = rNums.map((x) => (forms.decimals !== null ? roundTo(x, forms.decimals) : roundSig(x, forms.sigFigs!)));
+    const valueOk = uNums.some((u) => target.some((t) => close(u, t)));
+    const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals || (decimalsOf(user.literal) > forms.decimals && /0$/.test(user.literal)) : sigFigsOf(user.literal) === forms.sigFigs;
+    if (valueOk && written) return { equal: true };
+    if (valueOk) return { equal: false, why: `the question asks for ${want}` };
+    return { equal: false, why: `rounded to ${want} the value is ${target[0]}` };
+  }
+  if (uNums.some((u) => rNums.some((r) => close(u, r)))) return { equal: true };
+  // A decimal approximation of an irrational or repeating value, good to the places it gives.
+  const d = decimalsOf(user.literal);
+  const refWritten = decimalsOf(ref.literal);
+  if (!forms.exact && isDecimalLiteral(user.literal) && d >= 2 && refWritten !== d) {
+    const near = (u: number, r: number) => (needsRounding(r) || refWritten >= 4) && Math.abs(u - r) <= 0.5 * 10 ** -d * (1 + 1e-9);
+    if (uNums.some((u) => rNums.some((r) => near(u, r)))) return { equal: true, rounded: true };
+  }
+  return { equal: false };
 }
 
-export function gradeMath(userAnswer: string, reference: string): GradeResult {
-  const ref = normalize(reference);
-  let user = normalize(userAnswer);
-  const refParts = parseParts(ref);
-  const isSet = refParts.length > 1 || refParts[0].variable !== null;
-  const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'math', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });
-  if (user === '') return fail('No answer was given.');
-  if (user.length > MAX_MATH_CHARS) return fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`);
-
-  if (!isSet) {
-    // "f'(x) = 3x^2" for an expression answer: grade the right-hand side.
-    const eq = /^[^=]+=([^=]+)$/.exec(user);
-    if (eq) user = eq[1].trim();
-    if (/\bC\b/.test(ref) && !/\bC\b/.test(user)) user = user.replace(/\b[ckK]\b/g, 'C');
-    if (!kas.parse(user).parsed) return fail(`"${userAnswer}" could not be read as a mathematical expression.`);
-    return equivalent(user, ref)
-      ? { score: 1, max_score: 1, method: 'math', met: [reference], missed: [], explanation: `Correct: ${userAnswer} is equivalent to ${reference}.` }
-      : fail(`${userAnswer} is not equivalent to the expected answer.`);
+function compare(user: Reading, ref: Reading, forms: Forms): Verdict {
+  if (ref.kind === 'intervals') return { equal: user.kind === 'intervals' && sameIntervals(user, ref) };
+  if (ref.kind === 'equation') {
+    if (user.kind === 'equation') {
+      const u = parse(user.text);
+      const r = parse(ref.text);
+      return { equal: !!u && !!r && same(u, r) };
+    }
+    // "2x + 1" for "y = 2x + 1": the right side of an explicit equation.
+    const rhs = /^[a-zA-Z]$/.test(ref.lhs) ? readLike(ref.rhs, { kind: 'value' } as Value, false) : null;
+    return user.kind === 'value' && rhs?.kind === 'value' ? compareValues(user, rhs, forms) : { equal: false };
   }
+  if (ref.kind === 'value') return user.kind === 'value' ? compareValues(user, ref, forms) : { equal: false };
+  return { equal: false };
+}
 
-  const vars = [...new Set(refParts.map((p) => p.variable).filter((v): v is string => v !== null))].sort();
-  let userParts = parseParts(user);
-  // An ordered pair or bare values for a system: assign to the variables in alphabetical order.
-  if (vars.length > 1 && userParts.every((p) => p.variable === null) && userParts.length === vars.length) {
-    userParts = userParts.map((p, i) => ({ variable: vars[i], value: p.value }));
+function result(score: number, met: string[], missed: string[], explanation: string): GradeResult {
+  return { score, max_score: 1, method: 'math', met, missed, explanation };
+}
+
+function describe(r: Reading): string {
+  if (r.kind === 'intervals') return r.pieces.map(showInterval).join(' ∪ ');
+  if (r.kind === 'equation') return r.text;
+  if (r.kind === 'solutions') return r.parts.map((p) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal)).join(', ');
+  return `${r.literal}${r.percent ? '%' : ''}${r.unit ? ` ${r.unit.text}` : ''}`;
+}
+
+function gradeSolutions(user: Reading, ref: Solutions, forms: Forms, userAnswer: string, reference: string): GradeResult {
+  const userSol: Solutions | null = user.kind === 'solutions' ? user : user.kind === 'value' ? { kind: 'solutions', parts: [{ variable: null, value: user }], tuple: false } : null;
+  if (!userSol) return result(0, [], [reference], `"${userAnswer}" could not be read as a list of solutions. The expected answer is ${reference}.`);
+  const vars = [...new Set(ref.parts.map((p) => p.variable).filter((v): v is string => v !== null))].sort();
+  let parts = userSol.parts;
+  // An ordered pair or bare values for a system: the variables in alphabetical order.
+  if (vars.length > 1 && parts.every((p) => p.variable === null) && parts.length === vars.length) parts = parts.map((p, i) => ({ ...p, variable: vars[i] }));
+  // "(2, 1)" for an ordered pair reference: position matters.
+  if (ref.tuple && userSol.tuple && vars.length === 0) {
+    const ok = parts.length === ref.parts.length && parts.every((p, i) => compareValues(p.value, ref.parts[i].value, forms).equal);
+    return ok ? result(1, [reference], [], `Correct: ${describe(userSol)} is ${reference}.`) : result(0, [], [reference], `${describe(userSol)} is not the expected ${reference}.`);
   }
-  const unparsable = userParts.filter((p) => !kas.parse(p.value).parsed);
-  if (unparsable.length === userParts.length) return fail(`"${userAnswer}" could not be read as a list of solutions.`);
   const used = new Set<number>();
   const met: string[] = [];
   const missed: string[] = [];
-  for (const rp of refParts) {
-    const idx = userParts.findIndex(
-      (up, i) => !used.has(i) && (up.variable === rp.variable || (up.variable === null && vars.length === 1)) && equivalent(up.value, rp.value),
-    );
-    const label = `${rp.variable} = ${rp.value}`;
+  const label = (p: Solutions['parts'][number]) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal);
+  for (const rp of ref.parts) {
+    const idx = parts.findIndex((up, i) => !used.has(i) && (up.variable === rp.variable || up.variable === null || rp.variable === null) && compareValues(up.value, rp.value, forms).equal);
     if (idx >= 0) {
       used.add(idx);
-      met.push(label);
-    } else missed.push(label);
+      met.push(label(rp));
+    } else missed.push(label(rp));
   }
-  const extras = userParts.filter((_, i) => !used.has(i)).map((p) => (p.variable ? `${p.variable} = ${p.value}` : p.value));
+  const extras = parts.filter((_, i) => !used.has(i)).map(label);
   // A wrong value in place of a right one only misses; solutions beyond the expected number
   // (guessing) cancel one correct solution each.
-  const surplus = Math.max(0, userParts.length - refParts.length);
-  const score = Math.round((Math.max(0, met.length - surplus) / refParts.length) * 100) / 100;
-  const parts: string[] = [`${met.length} of ${refParts.length} solution(s) correct`];
-  if (met.length) parts.push(`found ${met.join(', ')}`);
-  if (missed.length) parts.push(`missing ${missed.join(', ')}`);
-  if (extras.length) parts.push(`wrong: ${extras.join(', ')}${surplus ? ` (${surplus} more than expected, each cancelling one correct solution)` : ''}`);
-  return {
-    score,
-    max_score: 1,
-    method: 'math',
-    met,
-    missed: [...missed, ...extras.map((e) => `${e} is not a solution`)],
-    explanation: `${parts.join('; ')}. Expected ${reference}.`,
-  };
+  const surplus = Math.max(0, parts.length - ref.parts.length);
+  const score = Math.round((Math.max(0, met.length - surplus) / ref.parts.length) * 100) / 100;
+  const bits: string[] = [`${met.length} of ${ref.parts.length} solution(s) correct`];
+  if (met.length) bits.push(`found ${met.join(', ')}`);
+  if (missed.length) bits.push(`missing ${missed.join(', ')}`);
+  if (extras.length) bits.push(`wrong: ${extras.join(', ')}${surplus ? ` (${surplus} more than expected, each cancelling one correct solution)` : ''}`);
+  return result(score, met, [...missed, ...extras.map((e) => `${e} is not a solution`)], `${bits.join('; ')}. Expected ${reference}.`);
+}
+
+const NEGATION = /\b(?:not|no|never|isn't|wasn't|aren't|doesn't|didn't)\b|n't\b/i;
+
+/**
+ * The one number in a sentence ("It ended in 1945", "about 12 km away"), with the unit after it.
+ * Two different numbers, or a negation, and the sentence is not read as a value.
+ */
+function numberInProse(text: string): Value | null {
+  if (NEGATION.test(text)) return null;
+  const hits = [...text.matchAll(/[$€£]?\s*-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?(?:\s*(?:%|[a-zA-Z°/^23]+(?:\s+per\s+[a-z]+)?))?/g)].map((m) => m[0].trim());
+  const values = hits.map((h) => readValue(h) ?? readValue(h.replace(/\s*[a-zA-Z°/^23\s]+$/, ''))).filter((v): v is Value => v !== null);
+  const distinct = new Set(values.map((v) => `${valueOf(v.expr)}${v.unit?.dim ?? ''}`));
+  return distinct.size === 1 ? values[0] : null;
+}
+
+export function gradeMath(userAnswer: string, reference: string, statement = ''): GradeResult {
+  const forms = readForms(statement);
+  const fail = (why: string) => result(0, [], [reference], `${why} The expected answer is ${reference}.`);
+  let userText = normalizeMath(userAnswer);
+  const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
+  if (spelled !== null) userText = String(spelled);
+  if (userText === '') return fail('No answer was given.');
+  if (userText.length > MAX_MATH_CHARS) return fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`);
+  const ref = readReference(normalizeMath(reference), forms.interval);
+  if (!ref) return fail('The reference answer could not be read as mathematics, so the answer cannot be checked by the CAS.');
+  // Single-letter units ("2 t", "5 m") only where the reference is a number: elsewhere they are variables.
+  const refNumeric = ref.kind === 'value' && (parse(ref.expr)?.getVars().length ?? 1) === 0;
+  const user = readLike(userText, ref, refNumeric || ref.kind === 'solutions') ?? (refNumeric ? numberInProse(userText) : null);
+  if (!user) return fail(`"${userAnswer}" could not be read as ${ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : 'a mathematical expression'}.`);
+  if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
+
+  const verdict = compare(user, ref, forms);
+  if (!verdict.equal) {
+    const why = verdict.why ? ` (${verdict.why})` : '';
+    return fail(`${describe(user)} is not equal to the expected answer${why}.`);
+  }
+  const problem = formProblem(forms, user, ref, userText);
+  if (problem) return fail(`${describe(user)} has the right value, but ${problem}.`);
+  const how = verdict.rounded ? ' (a correct rounding)' : user.kind === 'equation' ? ' (the same equation rearranged)' : '';
+  return result(1, [reference], [], `Correct: ${userAnswer.trim()} is equivalent to ${reference}${how}.`);
 }

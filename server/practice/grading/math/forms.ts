@@ -1,0 +1,166 @@
+/**
+ * The form a question asks for ("simplify", "in lowest terms", "exact value", "to 3 decimal
+ * places", "2 significant figures", "as a percent", "as a mixed number", "in cm"...), read from
+ * the problem statement, and whether an answer that has the right value is written that way.
+ */
+import { parse } from './kas.ts';
+import type { Reading, Value } from './read.ts';
+import { findUnit, type Unit } from './units.ts';
+
+export interface Forms {
+  decimals: number | null;
+  sigFigs: number | null;
+  exact: boolean;
+  simplest: boolean;
+  fraction: boolean;
+  decimal: boolean;
+  percent: boolean;
+  mixed: boolean;
+  scientific: boolean;
+  slopeIntercept: boolean;
+  factored: boolean;
+  expanded: boolean;
+  units: boolean;
+  /** The unit the question asks the answer in ("in cm", "how many metres"). */
+  target: Unit | null;
+  interval: boolean;
+}
+
+const NUMBER_WORDS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+const PLACES: Record<string, number> = { tenth: 1, hundredth: 2, thousandth: 3, 'ten-thousandth': 4, 'whole number': 0, integer: 0, unit: 0, one: 0, cent: 2, penny: 2 };
+
+function count(word: string): number {
+  return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORDS[word.toLowerCase()] ?? Number.NaN);
+}
+
+function targetUnit(q: string): Unit | null {
+  const m = /\b(?:in|into|as|how many|number of)\s+((?:square|cubic|sq\.?)\s+)?([a-zA-Z°$€£][a-zA-Z°/^23]*(?:\s+(?:per\s+[a-z]+|celsius|fahrenheit))?)(?=[\s,.?!)]|$)/g;
+  for (const hit of q.matchAll(m)) {
+    const text = `${hit[1] ?? ''}${hit[2]}`.trim();
+    // One letter is a unit only where a unit is expected ("answer in m"), never a variable name.
+    if (text.length === 1 && !/\banswer\s+in\s+\w\b|\(in\s+\w\)/i.test(q)) continue;
+    const u = findUnit(text);
+    if (u) return u;
+  }
+  return null;
+}
+
+export function readForms(statement: string): Forms {
+  const q = statement.replace(/\s+/g, ' ');
+  const dp = /\b(?:to|correct to|rounded to|round(?:ed)?(?: (?:it|your answer|the answer))? to|accurate to|give (?:it|your answer) to)\s+(\d+|one|two|three|four|five|six)\s+(?:decimal places?|d\.?\s?p\.?|places? after the decimal point)/i.exec(q);
+  const nearest = /\bnearest\s+(tenth|hundredth|thousandth|ten-thousandth|whole number|integer|unit|one|cent|penny)\b/i.exec(q);
+  const nearestUnit = /\bnearest\s+(dollar|degree|metre|meter|centimetre|centimeter|millimetre|millimeter|kilogram|gram|second|minute|percent|kilometre|kilometer|mile|foot|inch|pound)\b/i.exec(q);
+  const sf = /\b(\d+|one|two|three|four|five|six)\s+(?:significant figures?|significant digits?|sig\.?\s?figs?|s\.?\s?f\.?)(?=[\s,.?!)]|$)/i.exec(q);
+  return {
+    decimals: dp ? count(dp[1]) : nearest ? PLACES[nearest[1].toLowerCase()] : nearestUnit ? 0 : null,
+    sigFigs: sf ? count(sf[1]) : null,
+    exact: /\bexact(?:ly)?\s+(?:value|answer|form)|\bexact\b.*\banswer\b|\bin terms of (?:pi|π)\b|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bdo not (?:round|use a calculator)\b/i.test(q),
+    simplest: /\bsimplif|\bsimplest\b|\blowest terms\b|\breduce(?:d)?\b|\bfully simplified\b/i.test(q),
+    fraction: /\bas an? (?:improper |proper |common |simplified )?fraction\b|\bin fraction(?:al)? form\b|\bas a ratio of integers\b/i.test(q),
+    decimal: /\bas a decimal\b|\bin decimal form\b|\bdecimal (?:number|value|answer)\b/i.test(q),
+    percent: /\bas a percent(?:age)?\b|\bin percent\b|\bwhat percent(?:age)?\b|\bpercentage\b/i.test(q),
+    mixed: /\bmixed number\b|\bmixed fraction\b/i.test(q),
+    scientific: /\bscientific notation\b|\bstandard (?:index )?form\b(?!.*\b(?:ax|line)\b)/i.test(q),
+    slopeIntercept: /\bslope[- ]intercept\b|\by\s*=\s*mx\s*\+\s*[bc]\b|\bgradient[- ]intercept\b/i.test(q),
+    factored: /\bfactori[sz]e|\bfactored form\b|^\s*factor\b|\bfactor (?:completely|fully|the|this|each|it)\b|\bfully factor/i.test(q),
+    expanded: /\bexpand\b|\bmultiply out\b|\bexpanded form\b|\bremove the (?:brackets|parentheses)\b/i.test(q),
+    units: /\b(?:include|with|give|state|show|write|label|remember)\b[^.?!]*\bunits?\b|\bunits? (?:are )?required\b/i.test(q),
+    target: targetUnit(q),
+    interval: /\binterval\b|\binequalit|[<>≤≥]|\bdomain\b|\brange\b/i.test(q),
+  };
+}
+
+export function decimalsOf(literal: string): number {
+  const m = /\.(\d+)(?!.*\d)/.exec(literal);
+  return m ? m[1].length : 0;
+}
+
+export function isDecimalLiteral(s: string): boolean {
+  return /^-?\d*\.\d+$/.test(s.trim());
+}
+
+/** Significant figures as written: leading zeros never count; trailing zeros of a whole number do not. */
+export function sigFigsOf(literal: string): number {
+  const t = literal.trim().replace(/^-/, '').replace(/\s*(?:\*|x|×)\s*10\^\(?-?\d+\)?$/, '');
+  if (!/^\d*\.?\d*$/.test(t) || !/\d/.test(t)) return Number.NaN;
+  const digits = t.replace('.', '').replace(/^0+/, '');
+  return t.includes('.') ? digits.length : digits.replace(/0+$/, '').length;
+}
+
+export function roundTo(x: number, places: number): number {
+  const f = 10 ** places;
+  return Math.round((x + Math.sign(x) * 1e-12) * f) / f;
+}
+
+export function roundSig(x: number, n: number): number {
+  if (x === 0) return 0;
+  const p = n - 1 - Math.floor(Math.log10(Math.abs(x)));
+  return roundTo(x, p);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** Tokens of an expression: a measure of how much is left to simplify. */
+export function complexity(s: string): number {
+  return (s.replace(/\s+/g, '').match(/\d+(?:\.\d+)?|[a-z]+|[-+*/^]/gi) ?? []).length;
+}
+
+function squareFree(n: number): boolean {
+  for (let k = 2; k * k <= n; k++) if (n % (k * k) === 0) return false;
+  return true;
+}
+
+/** Why a numeric literal is not in simplest form, or null. */
+function numberNotSimplest(v: Value, ref: Value): string | null {
+  if (v.mixed) return v.mixed.proper ? null : `${v.literal} is not a proper mixed number`;
+  const frac = /^-?\(?(-?\d+)\)?\s*\/\s*\(?(\d+)\)?$/.exec(v.literal);
+  if (frac) {
+    const [n, d] = [Math.abs(Number(frac[1])), Number(frac[2])];
+    if (d === 1 || gcd(n, d) !== 1) return `${v.literal} is not in lowest terms`;
+    return null;
+  }
+  for (const r of v.literal.matchAll(/sqrt\(\s*(\d+)\s*\)/g)) if (!squareFree(Number(r[1]))) return `√${r[1]} can be simplified`;
+  if (/^-?\d+(?:\.\d+)?$/.test(v.literal)) {
+    if (isDecimalLiteral(v.literal) && /\//.test(ref.literal)) return `${v.literal} is a decimal where a fraction in lowest terms is expected`;
+    return null;
+  }
+  const e = parse(v.expr);
+  if (e && !/sqrt|pi/.test(v.literal) && !e.isSimplified()) return `${v.literal} still has operations to carry out`;
+  if (complexity(v.literal) > complexity(ref.literal) + 1) return `${v.literal} is not simplified as far as it goes`;
+  return null;
+}
+
+/**
+ * Why an answer whose value is right is not in the form the question asks for, or null. Only
+ * forms that can be checked on the reading are judged; decimal places and significant figures
+ * are judged with the value (see gradeMath).
+ */
+export function formProblem(forms: Forms, user: Reading, ref: Reading, userText: string): string | null {
+  if (user.kind === 'value' && ref.kind === 'value') {
+    const numeric = (parse(user.expr)?.getVars().length ?? 1) === 0;
+    if (forms.exact && /\d\.\d/.test(user.literal) && !/\d\.\d/.test(ref.literal)) return 'the question asks for an exact value, not a decimal approximation';
+    if (forms.exact && /pi/.test(ref.literal) && !/pi/.test(user.literal)) return 'the question asks for the answer in terms of π';
+    if (forms.mixed && !(user.mixed?.proper || /^-?\d+$/.test(user.literal))) return 'the question asks for a mixed number';
+    if (forms.fraction && (/\./.test(user.literal) || user.percent)) return 'the question asks for a fraction';
+    if (forms.decimal && (/\//.test(user.literal) || user.percent || user.mixed)) return 'the question asks for a decimal';
+    if (forms.percent && !user.percent && !ref.percent && !/%|percent/.test(userText)) return 'the question asks for a percentage';
+    if (forms.percent && !user.percent && ref.percent && isDecimalLiteral(user.literal) && Math.abs(Number(user.literal)) < 1.5) return 'the question asks for a percentage';
+    if (forms.scientific && numeric && !/^-?\d(?:\.\d+)?\s*\*\s*10\^\(?-?\d+\)?$/.test(user.literal.replace(/\s*[x×]\s*/, '*'))) return 'the question asks for scientific notation (a × 10^n with 1 ≤ a < 10)';
+    if (forms.units && (ref.unit || forms.target) && !user.unit) return 'the question asks for units';
+    if (forms.target && user.unit && (user.unit.dim !== forms.target.dim || user.unit.toBase(1) !== forms.target.toBase(1))) return `the question asks for the answer in ${forms.target.text}`;
+    if (forms.simplest) {
+      if (numeric) return numberNotSimplest(user, ref);
+      const e = parse(user.expr);
+      if (e && complexity(user.literal) > complexity(ref.literal) + 2) return `${user.literal} is not simplified as far as it goes`;
+      if (e && !e.isSimplified() && complexity(user.literal) > complexity(ref.literal)) return `${user.literal} is not simplified as far as it goes`;
+    }
+    if (user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;
+    if (forms.factored && !numeric && !/^-?\s*[\w.]*\s*\(/.test(user.literal.trim()) && !/\)\s*\^/.test(user.literal)) return 'the question asks for the factored form';
+    if (forms.expanded && /\)\s*(?:\^|\(|[a-z\d])|[a-z\d]\s*\(/i.test(user.literal.replace(/\b(?:sqrt|sin|cos|tan|ln|log)\s*\(/g, ''))) return 'the question asks for the expanded form';
+  }
+  if (user.kind === 'equation' && forms.slopeIntercept && !/^y$/i.test(user.lhs.trim())) return 'the question asks for slope-intercept form (y = mx + b)';
+  if (user.kind === 'value' && user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;
+  return null;
+}

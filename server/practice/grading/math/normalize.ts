@@ -1,0 +1,67 @@
+/**
+ * Answer text to plain mathematics that kas reads: LaTeX delimiters and mixed numbers, unicode
+ * symbols, and the prose students wrap around a value ("the answer is 12", "x equals 4").
+ */
+
+const UNICODE: [RegExp, string][] = [
+  [/[−–—]/g, '-'],
+  [/[×·∙⋅]/g, '*'],
+  [/÷/g, '/'],
+  [/≤|⩽/g, '<='],
+  [/≥|⩾/g, '>='],
+  [/≈/g, '='],
+  [/∞/g, 'inf'],
+  [/π/g, 'pi'],
+  [/∪/g, ' U '],
+  [/²/g, '^2'],
+  [/³/g, '^3'],
+  [/½/g, ' 1/2'],
+  [/¼/g, ' 1/4'],
+  [/¾/g, ' 3/4'],
+  [/⅓/g, ' 1/3'],
+  [/⅔/g, ' 2/3'],
+  [/\u00a0/g, ' '],
+];
+
+/** Prose around a value: removed (leading) or turned into symbols. */
+const LEADING = /^(?:so\s*,?\s*)?(?:(?:my|the|final)\s+)*(?:answer|solution|result|value)s?\s*(?:is|are|=|:)\s*|^(?:it\s+is|it's|i\s+got|i\s+get|we\s+get|this\s+gives|equals|is)\s+/i;
+const HEDGE = /\b(?:approximately|approx\.?|about|around|roughly|nearly|exactly)\s+/gi;
+
+/** Parentheses around a numerator or denominator unless it is a single number or letter. */
+function wrap(t: string): string {
+  const x = t.trim();
+  return /^(?:\d+(?:\.\d+)?|[a-z])$/i.test(x) ? x : `(${x})`;
+}
+
+export function normalizeMath(input: string): string {
+  let s = input.trim();
+  // $...$, \( \), \[ \] delimiters; \left \right and spacing commands.
+  s = s.replace(/^\$\$?([^$]*)\$\$?$/, '$1').replace(/\\\(|\\\)|\\\[|\\\]/g, ' ');
+  s = s.replace(/\\left|\\right|\\[,;:! ]|\\displaystyle|\\text\{([^}]*)\}|\\mathrm\{([^}]*)\}/g, (_m, a, b) => (a ?? b ?? '') && ` ${a ?? b} `);
+  s = s.replace(/\\(?:le|leq|leqslant)\b/g, '<=').replace(/\\(?:ge|geq|geqslant)\b/g, '>=').replace(/\\infty\b/g, 'inf');
+  s = s.replace(/\\cup\b/g, ' U ').replace(/\\pm\b/g, '±').replace(/\\(?:times|cdot)\b/g, '*').replace(/\\div\b/g, '/');
+  s = s.replace(/\\%/g, '%').replace(/\\\$/g, '$').replace(/\\degree\b|\^\{?\\circ\}?/g, '°');
+  // 2\frac{1}{2} is a mixed number, not 2 times a half.
+  s = s.replace(/(\d)\s*\\d?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}/g, '$1 $2/$3');
+  // Innermost \sqrt{} and \frac{}{} as plain text, so forms can be checked on what was written.
+  for (let i = 0; i < 4; i++) {
+    s = s.replace(/\\sqrt\s*\{([^{}]*)\}/g, 'sqrt($1)').replace(/\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}/g, (_m, a: string, b: string) => `${wrap(a)}/${wrap(b)}`);
+  }
+  // 3e8 and 3E-4: scientific notation, not 3·e·8.
+  s = s.replace(/(\d)[eE]([+-]?\d+)\b/g, '$1*10^($2)');
+  for (const [re, rep] of UNICODE) s = s.replace(re, rep);
+  s = s.replace(/√\s*\(/g, 'sqrt(').replace(/√\s*([a-z0-9.]+)/gi, 'sqrt($1)');
+  s = s.replace(/\binfinity\b/gi, 'inf');
+  // Prose: "x equals 4", "is equal to", "is less than or equal to".
+  s = s.replace(HEDGE, '');
+  for (let i = 0; i < 3; i++) s = s.replace(LEADING, '').trim();
+  s = s.replace(/\bis\s+less\s+than\s+or\s+equal\s+to\b/gi, '<=').replace(/\bis\s+greater\s+than\s+or\s+equal\s+to\b/gi, '>=');
+  s = s.replace(/\bis\s+less\s+than\b/gi, '<').replace(/\bis\s+greater\s+than\b/gi, '>');
+  s = s.replace(/\b(?:equals|is\s+equal\s+to|is)\b(?=\s*[-+\d(.])/gi, '=');
+  // A reason after the value ("x = 4 because 3 + 1 = 4", "12, since ...").
+  s = s.replace(/\s*[,;]?\s*\b(?:because|since|as|by|from|using)\b\s.*$/i, '');
+  // 1,000,000 as one number (a list is written with spaces after its commas).
+  s = s.replace(/(\d),(\d{3})(?=(?:,\d{3})*(?!\d))/g, '$1$2').replace(/(\d),(\d{3})(?!\d)/g, '$1$2');
+  s = s.replace(/\s+/g, ' ').replace(/\s*\.$/, '').trim();
+  return s;
+}

@@ -1,0 +1,136 @@
+/**
+ * Units written after (or, for money, before) a number: their dimension and how to convert them
+ * to the dimension's base unit, so "500 cm" equals "5 m" and "92 dollars" equals "$92". Symbols
+ * are matched with their case ("m" is not "M"), words without it.
+ */
+
+export interface Unit {
+  /** What is measured: length, mass, money (per currency)... Only the same dimension compares. */
+  dim: string;
+  /** How the unit was written, for explanations. */
+  text: string;
+  toBase(x: number): number;
+}
+
+interface Def {
+  dim: string;
+  factor: number;
+  offset?: number;
+  symbols?: string[];
+  words?: string[];
+}
+
+const LENGTH: [number, string[], string[]][] = [
+  [0.001, ['mm'], ['millimetre', 'millimeter']],
+  [0.01, ['cm'], ['centimetre', 'centimeter']],
+  [0.1, ['dm'], ['decimetre', 'decimeter']],
+  [1, ['m'], ['metre', 'meter']],
+  [1000, ['km'], ['kilometre', 'kilometer']],
+  [0.0254, ['in', '"'], ['inch']],
+  [0.3048, ['ft', "'"], ['foot', 'feet']],
+  [0.9144, ['yd'], ['yard']],
+  [1609.344, ['mi'], ['mile']],
+];
+
+const DEFS: Def[] = [
+  { dim: 'mass', factor: 1e-6, symbols: ['mg'], words: ['milligram', 'milligramme'] },
+  { dim: 'mass', factor: 1e-3, symbols: ['g'], words: ['gram', 'gramme'] },
+  { dim: 'mass', factor: 1, symbols: ['kg'], words: ['kilogram', 'kilogramme', 'kilo'] },
+  { dim: 'mass', factor: 1000, symbols: ['t'], words: ['tonne', 'metric ton'] },
+  { dim: 'mass', factor: 0.45359237, symbols: ['lb', 'lbs'], words: ['pound'] },
+  { dim: 'mass', factor: 0.028349523125, symbols: ['oz'], words: ['ounce'] },
+  { dim: 'time', factor: 0.001, symbols: ['ms'], words: ['millisecond'] },
+  { dim: 'time', factor: 1, symbols: ['s', 'sec', 'secs'], words: ['second'] },
+  { dim: 'time', factor: 60, symbols: ['min', 'mins'], words: ['minute'] },
+  { dim: 'time', factor: 3600, symbols: ['h', 'hr', 'hrs'], words: ['hour'] },
+  { dim: 'time', factor: 86400, words: ['day'] },
+  { dim: 'time', factor: 604800, words: ['week'] },
+  { dim: 'volume', factor: 1e-6, symbols: ['ml', 'mL', 'cc'], words: ['millilitre', 'milliliter'] },
+  { dim: 'volume', factor: 1e-3, symbols: ['l', 'L'], words: ['litre', 'liter'] },
+  { dim: 'volume', factor: 0.003785411784, symbols: ['gal'], words: ['gallon'] },
+  { dim: 'area', factor: 1e4, symbols: ['ha'], words: ['hectare'] },
+  { dim: 'area', factor: 4046.8564224, words: ['acre'] },
+  { dim: 'speed', factor: 1, symbols: ['m/s', 'ms^-1'], words: ['metres per second', 'meters per second'] },
+  { dim: 'speed', factor: 1 / 3.6, symbols: ['km/h', 'kmh', 'kph', 'km/hr'], words: ['kilometres per hour', 'kilometers per hour'] },
+  { dim: 'speed', factor: 0.44704, symbols: ['mph'], words: ['miles per hour'] },
+  { dim: 'speed', factor: 0.3048, symbols: ['ft/s'], words: ['feet per second'] },
+  { dim: 'temperature', factor: 1, offset: 273.15, symbols: ['°C', '° C', 'ºC', 'C'], words: ['degrees celsius', 'degree celsius', 'celsius', 'degrees centigrade', 'centigrade'] },
+  { dim: 'temperature', factor: 5 / 9, offset: 459.67 * (5 / 9), symbols: ['°F', '° F', 'ºF', 'F'], words: ['degrees fahrenheit', 'degree fahrenheit', 'fahrenheit'] },
+  { dim: 'temperature', factor: 1, symbols: ['K'], words: ['kelvin', 'kelvins'] },
+  { dim: 'angle', factor: 1, symbols: ['°', 'deg'], words: ['degree'] },
+  { dim: 'angle', factor: 180 / Math.PI, symbols: ['rad'], words: ['radian'] },
+  { dim: 'energy', factor: 1, symbols: ['J'], words: ['joule'] },
+  { dim: 'energy', factor: 1000, symbols: ['kJ'], words: ['kilojoule'] },
+  { dim: 'energy', factor: 4.184, symbols: ['cal'], words: ['calorie'] },
+  { dim: 'energy', factor: 4184, symbols: ['kcal', 'Cal'], words: ['kilocalorie'] },
+  { dim: 'power', factor: 1, symbols: ['W'], words: ['watt'] },
+  { dim: 'power', factor: 1000, symbols: ['kW'], words: ['kilowatt'] },
+  { dim: 'force', factor: 1, symbols: ['N'], words: ['newton'] },
+  { dim: 'pressure', factor: 1, symbols: ['Pa'], words: ['pascal'] },
+  { dim: 'pressure', factor: 1000, symbols: ['kPa'], words: ['kilopascal'] },
+  { dim: 'frequency', factor: 1, symbols: ['Hz'], words: ['hertz'] },
+  { dim: 'money:USD', factor: 1, symbols: ['$', 'USD', 'US$'], words: ['dollar', 'buck'] },
+  { dim: 'money:USD', factor: 0.01, symbols: ['¢', 'c'], words: ['cent'] },
+  { dim: 'money:EUR', factor: 1, symbols: ['€', 'EUR'], words: ['euro'] },
+  { dim: 'money:GBP', factor: 1, symbols: ['£', 'GBP'], words: ['pounds sterling', 'pound sterling'] },
+  { dim: 'money:GBP', factor: 0.01, symbols: ['p'], words: ['pence', 'penny'] },
+];
+
+// Length, area and volume from the same table: cm, cm^2, square centimetres, cubic cm...
+for (const [f, symbols, words] of LENGTH) {
+  DEFS.push({ dim: 'length', factor: f, symbols, words });
+  const sq = symbols.filter((s) => /^[a-z]+$/.test(s));
+  DEFS.push({ dim: 'area', factor: f * f, symbols: sq.flatMap((s) => [`${s}^2`, `${s}2`, `sq ${s}`, `sq. ${s}`]), words: words.flatMap((w) => [`square ${w}`, `sq ${w}`]) });
+  DEFS.push({ dim: 'volume', factor: f ** 3, symbols: sq.flatMap((s) => [`${s}^3`, `${s}3`, `cu ${s}`, `cubic ${s}`]), words: words.map((w) => `cubic ${w}`) });
+}
+
+interface Alias {
+  text: string;
+  caseSensitive: boolean;
+  def: Def;
+}
+
+const ALIASES: Alias[] = DEFS.flatMap((def) => [
+  ...(def.symbols ?? []).map((text) => ({ text, caseSensitive: true, def })),
+  ...(def.words ?? []).flatMap((w) => {
+    const plural = w.endsWith('s') || w.endsWith('z') ? [w] : w === 'foot' ? [w] : w.endsWith('y') && !w.endsWith('ay') ? [w, `${w.slice(0, -1)}ies`] : [w, `${w}s`];
+    // "metres per second": the plural sits on the first word.
+    const perPlural = / per /.test(w) ? [w] : [];
+    return [...new Set([...plural, ...perPlural])].map((text) => ({ text, caseSensitive: false, def }));
+  }),
+]).sort((a, b) => b.text.length - a.text.length);
+
+function unitOf(def: Def, text: string): Unit {
+  return { dim: def.dim, text, toBase: (x) => x * def.factor + (def.offset ?? 0) };
+}
+
+export function findUnit(text: string): Unit | null {
+  const t = text.trim();
+  const a = ALIASES.find((al) => (al.caseSensitive ? al.text === t : al.text === t.toLowerCase()));
+  return a ? unitOf(a.def, t) : null;
+}
+
+/**
+ * Splits "500 cm", "$92", "92 dollars", "-3 °C" into the number's text and its unit. A text with
+ * no known unit comes back whole with `unit: null`.
+ */
+export function splitUnit(input: string): { value: string; unit: Unit | null } {
+  const s = input.trim();
+  const lead = /^(-?)\s*(US\$|\$|€|£)\s*(.+)$/.exec(s);
+  if (lead) {
+    const rest = splitUnit(lead[3]);
+    if (!rest.unit) return { value: `${lead[1]}${rest.value}`, unit: findUnit(lead[2]) };
+  }
+  for (const al of ALIASES) {
+    if (s.length <= al.text.length) continue;
+    const tail = s.slice(s.length - al.text.length);
+    if (al.caseSensitive ? tail !== al.text : tail.toLowerCase() !== al.text) continue;
+    const value = s.slice(0, s.length - al.text.length);
+    // The unit must follow a number (or its closing bracket), with or without a space; a word
+    // unit must be a whole word.
+    if (!/[\d).]\s*$/.test(value) && !/[\d).]\s*(?:per|a)?\s*$/.test(value)) continue;
+    if (/^[a-z]/i.test(al.text) && /[a-z]$/i.test(value)) continue;
+    return { value: value.trim(), unit: unitOf(al.def, al.text) };
+  }
+  return { value: s, unit: null };
+}
