@@ -9,8 +9,9 @@ import type { GradeResult } from '../types.ts';
 import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './math/forms.ts';
 import { parse, same, valueOf } from './math/kas.ts';
 import { normalizeMath } from './math/normalize.ts';
-import { readLike, readReference, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './math/read.ts';
-import { splitUnit } from './math/units.ts';
+import { NO_SOLUTION, readLike, readReference, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './math/read.ts';
+import { asDimension, splitUnit } from './math/units.ts';
+import { spokenMath } from './math/normalize.ts';
 import { numberFromWords } from './number-words.ts';
 
 /**
@@ -25,7 +26,8 @@ export function looksMathematical(s: string): boolean {
   if (t.length > MAX_MATH_CHARS || t === '') return false;
   // A chemical formula (CO2, H2O, NaCl) names a substance: a short answer, not a product.
   if (/^(?:[A-Z][a-z]?\d*){1,6}$/.test(t) && /[A-Z][a-z]?\d|[A-Z][a-z]?[A-Z]/.test(t)) return false;
-  if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t)) return false;
+  if (NO_SOLUTION.test(t)) return true;
+  if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t) && !/^(?:pi|sqrt|e)\b/.test(t)) return false;
   const bare = t
     .split(/[,;]|\bor\b|\band\b/)
     .map((p) => splitUnit(p.replace(/%|\bper ?cent\b/gi, '')).value)
@@ -72,12 +74,17 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
   let rNums = candidates(ref, user);
   const refUnit = ref.unit ?? forms.target;
   if (user.unit && refUnit) {
-    if (user.unit.dim !== refUnit.dim) return { equal: false, why: `${user.unit.text} does not measure the same thing as ${refUnit.text}` };
-    uNums = uNums.map((x) => user.unit!.toBase(x));
+    const u = asDimension(user.unit, refUnit.dim);
+    if (!u) return { equal: false, why: `${user.unit.text} does not measure the same thing as ${refUnit.text}` };
+    uNums = uNums.map((x) => u.toBase(x));
     rNums = rNums.map((x) => refUnit.toBase(x));
   }
   if (forms.decimals !== null || forms.sigFigs !== null) {
     const want = forms.decimals !== null ? `${forms.decimals} decimal place(s)` : `${forms.sigFigs} significant figure(s)`;
+    // Places count in the number as written: 66.7% has one, whether or not the other side has a % sign.
+    if (user.percent && ref.percent) [uNums, rNums] = [[valueOf(user.expr)], [valueOf(ref.expr)]];
+    else if (ref.percent) rNums = [valueOf(ref.expr)];
+    else if (user.percent) uNums = [valueOf(user.expr)];
     const target = rNums.map((x) => (forms.decimals !== null ? roundTo(x, forms.decimals) : roundSig(x, forms.sigFigs!)));
     const valueOk = uNums.some((u) => target.some((t) => close(u, t)));
     const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals || (decimalsOf(user.literal) > forms.decimals && /0$/.test(user.literal)) : sigFigsOf(user.literal) === forms.sigFigs;
@@ -112,6 +119,10 @@ function compare(user: Reading, ref: Reading, forms: Forms): Verdict {
   return { equal: false };
 }
 
+function gcdInt(a: number, b: number): number {
+  return b === 0 ? a : gcdInt(b, a % b);
+}
+
 function result(score: number, met: string[], missed: string[], explanation: string): GradeResult {
   return { score, max_score: 1, method: 'math', met, missed, explanation };
 }
@@ -130,6 +141,20 @@ function gradeSolutions(user: Reading, ref: Solutions, forms: Forms, userAnswer:
   let parts = userSol.parts;
   // An ordered pair or bare values for a system: the variables in alphabetical order.
   if (vars.length > 1 && parts.every((p) => p.variable === null) && parts.length === vars.length) parts = parts.map((p, i) => ({ ...p, variable: vars[i] }));
+  if (ref.parts.length === 0 || parts.length === 0) {
+    const ok = ref.parts.length === parts.length;
+    return ok ? result(1, [reference], [], `Correct: there is no solution.`) : result(0, [], [reference], ref.parts.length === 0 ? `There is no solution, but the answer gives ${describe(userSol)}.` : `The answer says there is no solution; expected ${reference}.`);
+  }
+  if (ref.ratio) {
+    // A ratio is equal when proportional; in simplest form its terms are whole numbers with no common factor.
+    const u = parts.map((p) => valueOf(p.value.expr));
+    const r = ref.parts.map((p) => valueOf(p.value.expr));
+    const k = u[0] / r[0];
+    const ok = userSol.ratio === true && u.length === r.length && Number.isFinite(k) && k !== 0 && u.every((x, i) => close(x, k * r[i]));
+    const lowest = u.every(Number.isInteger) && u.reduce((g, x) => gcdInt(g, Math.abs(x)), 0) === 1;
+    if (ok && forms.simplest && !lowest) return result(0, [], [reference], `${userAnswer.trim()} is the same ratio, but not in simplest form. The expected answer is ${reference}.`);
+    return ok ? result(1, [reference], [], `Correct: ${userAnswer.trim()} is the ratio ${reference}.`) : result(0, [], [reference], `${userAnswer.trim()} is not the ratio ${reference} (the order of the terms matters).`);
+  }
   // "(2, 1)" for an ordered pair reference: position matters.
   if (ref.tuple && userSol.tuple && vars.length === 0) {
     const ok = parts.length === ref.parts.length && parts.every((p, i) => compareValues(p.value, ref.parts[i].value, forms).equal);
@@ -184,7 +209,9 @@ export function gradeMath(userAnswer: string, reference: string, statement = '')
   if (!ref) return fail('The reference answer could not be read as mathematics, so the answer cannot be checked by the CAS.');
   // Single-letter units ("2 t", "5 m") only where the reference is a number: elsewhere they are variables.
   const refNumeric = ref.kind === 'value' && (parse(ref.expr)?.getVars().length ?? 1) === 0;
-  const user = readLike(userText, ref, refNumeric || ref.kind === 'solutions') ?? (refNumeric ? numberInProse(userText) : null);
+  const allowUnits = refNumeric || ref.kind === 'solutions';
+  const spoken = normalizeMath(spokenMath(userAnswer));
+  const user = readLike(userText, ref, allowUnits) ?? readLike(spoken, ref, allowUnits) ?? (refNumeric ? numberInProse(spoken) : null);
   if (!user) return fail(`"${userAnswer}" could not be read as ${ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : 'a mathematical expression'}.`);
   if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
 

@@ -25,6 +25,9 @@ export function numberFromWords(text: string): number | null {
   let current = 0;
   let seen = false;
   for (let w of words) {
+    // An ordinal after other number words is a fraction ("one sixth"), not a sum.
+    const ordinal = !!ORDINALS[w] || /(?:th|ieth)$/.test(w);
+    if (ordinal && words.length > 1) return null;
     if (ORDINALS[w]) w = ORDINALS[w];
     else if (/ieth$/.test(w)) w = w.replace(/ieth$/, 'y');
     else if (/th$/.test(w) && wordValue(w.slice(0, -2)) !== null) w = w.slice(0, -2);

@@ -5,7 +5,7 @@
  */
 import { parse } from './kas.ts';
 import type { Reading, Value } from './read.ts';
-import { findUnit, type Unit } from './units.ts';
+import { asDimension, findUnit, type Unit } from './units.ts';
 
 export interface Forms {
   decimals: number | null;
@@ -34,7 +34,7 @@ function count(word: string): number {
 }
 
 function targetUnit(q: string): Unit | null {
-  const m = /\b(?:in|into|as|how many|number of)\s+((?:square|cubic|sq\.?)\s+)?([a-zA-Z°$€£][a-zA-Z°/^23]*(?:\s+(?:per\s+[a-z]+|celsius|fahrenheit))?)(?=[\s,.?!)]|$)/g;
+  const m = /\b(?:in|into|to|as|how many|number of)\s+((?:square|cubic|sq\.?)\s+)?([a-zA-Z°$€£][a-zA-Z°/^23]*(?:\s+(?:per\s+[a-z]+|celsius|fahrenheit))?)(?=[\s,.?!)]|$)/g;
   for (const hit of q.matchAll(m)) {
     const text = `${hit[1] ?? ''}${hit[2]}`.trim();
     // One letter is a unit only where a unit is expected ("answer in m"), never a variable name.
@@ -54,8 +54,8 @@ export function readForms(statement: string): Forms {
   return {
     decimals: dp ? count(dp[1]) : nearest ? PLACES[nearest[1].toLowerCase()] : nearestUnit ? 0 : null,
     sigFigs: sf ? count(sf[1]) : null,
-    exact: /\bexact(?:ly)?\s+(?:value|answer|form)|\bexact\b.*\banswer\b|\bin terms of (?:pi|π)\b|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bdo not (?:round|use a calculator)\b/i.test(q),
-    simplest: /\bsimplif|\bsimplest\b|\blowest terms\b|\breduce(?:d)?\b|\bfully simplified\b/i.test(q),
+    exact: /\bexact\b|\bin terms of (?:pi|π)\b|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bdo not (?:round|use a calculator)\b/i.test(q),
+    simplest: /\bsimplif|\bsimplest\b|\blowest terms\b|\breduce(?:d)?\b|\bfully simplified\b|\brationali[sz]/i.test(q),
     fraction: /\bas an? (?:improper |proper |common |simplified )?fraction\b|\bin fraction(?:al)? form\b|\bas a ratio of integers\b/i.test(q),
     decimal: /\bas a decimal\b|\bin decimal form\b|\bdecimal (?:number|value|answer)\b/i.test(q),
     percent: /\bas a percent(?:age)?\b|\bin percent\b|\bwhat percent(?:age)?\b|\bpercentage\b/i.test(q),
@@ -68,6 +68,11 @@ export function readForms(statement: string): Forms {
     target: targetUnit(q),
     interval: /\binterval\b|\binequalit|[<>≤≥]|\bdomain\b|\brange\b/i.test(q),
   };
+}
+
+function sameUnit(a: Unit, b: Unit): boolean {
+  const m = asDimension(a, b.dim);
+  return !!m && m.toBase(1) === b.toBase(1) && m.toBase(0) === b.toBase(0);
 }
 
 export function decimalsOf(literal: string): number {
@@ -114,7 +119,13 @@ function squareFree(n: number): boolean {
 
 /** Why a numeric literal is not in simplest form, or null. */
 function numberNotSimplest(v: Value, ref: Value): string | null {
-  if (v.mixed) return v.mixed.proper ? null : `${v.literal} is not a proper mixed number`;
+  if (v.mixed) {
+    if (!v.mixed.proper) return `${v.literal} is not a proper mixed number`;
+    const [, n, d] = /(\d+)\s*\/\s*(\d+)$/.exec(v.literal)!;
+    return gcd(Number(n), Number(d)) === 1 ? null : `the fraction in ${v.literal} is not in lowest terms`;
+  }
+  if (/\/\s*\(?[^()]*sqrt|\/\s*sqrt/.test(v.literal)) return `${v.literal} has a root in the denominator`;
+  if (/sqrt\(\s*[\d.]+\s*\/\s*[\d.]+\s*\)/.test(v.literal)) return `${v.literal} has a fraction under the root`;
   const frac = /^-?\(?(-?\d+)\)?\s*\/\s*\(?(\d+)\)?$/.exec(v.literal);
   if (frac) {
     const [n, d] = [Math.abs(Number(frac[1])), Number(frac[2])];
@@ -140,16 +151,16 @@ function numberNotSimplest(v: Value, ref: Value): string | null {
 export function formProblem(forms: Forms, user: Reading, ref: Reading, userText: string): string | null {
   if (user.kind === 'value' && ref.kind === 'value') {
     const numeric = (parse(user.expr)?.getVars().length ?? 1) === 0;
-    if (forms.exact && /\d\.\d/.test(user.literal) && !/\d\.\d/.test(ref.literal)) return 'the question asks for an exact value, not a decimal approximation';
-    if (forms.exact && /pi/.test(ref.literal) && !/pi/.test(user.literal)) return 'the question asks for the answer in terms of π';
+    // A root of a perfect square is a number not yet worked out, whatever the question says.
+    for (const r of user.literal.matchAll(/sqrt\(\s*(\d+)\s*\)/g)) if (Number.isInteger(Math.sqrt(Number(r[1])))) return `√${r[1]} is ${Math.sqrt(Number(r[1]))}: the answer is not worked out`;
     if (forms.mixed && !(user.mixed?.proper || /^-?\d+$/.test(user.literal))) return 'the question asks for a mixed number';
     if (forms.fraction && (/\./.test(user.literal) || user.percent)) return 'the question asks for a fraction';
     if (forms.decimal && (/\//.test(user.literal) || user.percent || user.mixed)) return 'the question asks for a decimal';
     if (forms.percent && !user.percent && !ref.percent && !/%|percent/.test(userText)) return 'the question asks for a percentage';
     if (forms.percent && !user.percent && ref.percent && isDecimalLiteral(user.literal) && Math.abs(Number(user.literal)) < 1.5) return 'the question asks for a percentage';
-    if (forms.scientific && numeric && !/^-?\d(?:\.\d+)?\s*\*\s*10\^\(?-?\d+\)?$/.test(user.literal.replace(/\s*[x×]\s*/, '*'))) return 'the question asks for scientific notation (a × 10^n with 1 ≤ a < 10)';
+    if (forms.scientific && numeric && !/^-?\d(?:\.\d+)?\s*\*\s*10\s*\^\s*\(?\s*-?\d+\s*\)?$/.test(user.literal.replace(/\s*[x×]\s*/, '*'))) return 'the question asks for scientific notation (a × 10^n with 1 ≤ a < 10)';
     if (forms.units && (ref.unit || forms.target) && !user.unit) return 'the question asks for units';
-    if (forms.target && user.unit && (user.unit.dim !== forms.target.dim || user.unit.toBase(1) !== forms.target.toBase(1))) return `the question asks for the answer in ${forms.target.text}`;
+    if (forms.target && user.unit && !sameUnit(user.unit, forms.target)) return `the question asks for the answer in ${forms.target.text}`;
     if (forms.simplest) {
       if (numeric) return numberNotSimplest(user, ref);
       const e = parse(user.expr);

@@ -1,3 +1,5 @@
+import { numberFromWords } from '../number-words.ts';
+
 /**
  * Answer text to plain mathematics that kas reads: LaTeX delimiters and mixed numbers, unicode
  * symbols, and the prose students wrap around a value ("the answer is 12", "x equals 4").
@@ -47,6 +49,7 @@ export function normalizeMath(input: string): string {
   for (let i = 0; i < 4; i++) {
     s = s.replace(/\\sqrt\s*\{([^{}]*)\}/g, 'sqrt($1)').replace(/\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}/g, (_m, a: string, b: string) => `${wrap(a)}/${wrap(b)}`);
   }
+  s = s.replace(/\^\s*\{([^{}]*)\}/g, '^($1)');
   // 3e8 and 3E-4: scientific notation, not 3·e·8.
   s = s.replace(/(\d)[eE]([+-]?\d+)\b/g, '$1*10^($2)');
   for (const [re, rep] of UNICODE) s = s.replace(re, rep);
@@ -62,6 +65,34 @@ export function normalizeMath(input: string): string {
   s = s.replace(/\s*[,;]?\s*\b(?:because|since|as|by|from|using)\b\s.*$/i, '');
   // 1,000,000 as one number (a list is written with spaces after its commas).
   s = s.replace(/(\d),(\d{3})(?=(?:,\d{3})*(?!\d))/g, '$1$2').replace(/(\d),(\d{3})(?!\d)/g, '$1$2');
+  // A remark in brackets after the value: "x = 2 (repeated root)".
+  s = s.replace(/\s*\((?=[^()]*[a-z]{3,})(?![^()]*\b(?:sqrt|sin|cos|tan|log|ln|pi|inf)\b)[^()]*\)\s*$/i, '');
   s = s.replace(/\s+/g, ' ').replace(/\s*\.$/, '').trim();
   return s;
+}
+
+const SPOKEN: [RegExp, string][] = [
+  [/\b(?:negative|minus)\s+/gi, '-'],
+  [/\s+(?:plus)\s+/gi, ' + '],
+  [/\s+(?:times|multiplied by)\s+/gi, ' * '],
+  [/\s+(?:divided by|over)\s+/gi, ' / '],
+  [/\s+squared\b/gi, '^2'],
+  [/\s+cubed\b/gi, '^3'],
+  [/\bthe square root of\s+|\bsquare root of\s+|\broot\s+/gi, 'sqrt '],
+];
+
+/** Mathematics said in words: "negative 2", "one sixth", "two thirds", "x squared". */
+export function spokenMath(text: string): string {
+  let s = text;
+  for (const [re, rep] of SPOKEN) s = s.replace(re, rep);
+  s = s.replace(/\b((?:[a-z]+[\s-])*?[a-z]+)\s+(halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|hundredths?)\b/gi, (m, n: string, d: string) => {
+    const num = n.toLowerCase() === 'a' ? 1 : numberFromWords(n);
+    const den = numberFromWords(d.replace(/halves|half/i, 'two').replace(/quarters?/i, 'four').replace(/s$/, ''));
+    return num !== null && den !== null ? `${num}/${den}` : m;
+  });
+  s = s.replace(/\b(?:[a-z]+[\s-])*[a-z]+\b/gi, (m) => {
+    const v = numberFromWords(m);
+    return v === null ? m : String(v);
+  });
+  return s.replace(/sqrt\s+(\d+|[a-z])/g, 'sqrt($1)');
 }

@@ -30,6 +30,8 @@ export interface Solutions {
   parts: { variable: string | null; value: Value }[];
   /** Written as "(a, b)". */
   tuple: boolean;
+  /** Written as "a:b": equal when proportional. */
+  ratio?: boolean;
 }
 
 export interface Interval {
@@ -113,7 +115,10 @@ function expandPlusMinus(s: string): string[] {
 
 const SINGLE_VAR = /^([a-zA-Z])\s*=\s*(.+)$/;
 /** Function notation on the left: f(x) =, f'(x) =, dy/dx =, y' = : the answer is the right side. */
-const FUNCTION_LHS = /^(?:[a-zA-Z]'*\s*\(\s*[a-z]\s*\)|d\s*[a-z]\s*\/\s*d\s*[a-z]|[a-zA-Z]'+)\s*=\s*(.+)$/;
+const FUNCTION_LHS = /^(?:[a-zA-Z](?:\^\(?-1\)?)?'*\s*\(\s*[a-z]\s*\)|d\s*[a-z]\s*\/\s*d\s*[a-z]|[a-zA-Z]'+)\s*=\s*(.+)$/;
+
+/** "No solution", "no real roots", ∅, {}: a set with nothing in it. */
+export const NO_SOLUTION = /^(?:there (?:are|is) )?no (?:real )?(?:solutions?|roots?|zeros?|answers?|values?)(?: (?:exist|in the real numbers|over the reals))?$|^(?:∅|\{\s*\}|the empty set|empty set|none)$/i;
 
 function hasVariables(s: string): boolean {
   const e = parse(s);
@@ -122,6 +127,12 @@ function hasVariables(s: string): boolean {
 
 /** Reads an answer as solutions when it is a list, "x = number" or braces. */
 export function readSolutions(text: string): Solutions | null {
+  if (NO_SOLUTION.test(text.trim())) return { kind: 'solutions', parts: [], tuple: false };
+  const ratio = /^\s*(-?[\d.]+)\s*:\s*(-?[\d.]+)(?:\s*:\s*(-?[\d.]+))?\s*$/.exec(text);
+  if (ratio) {
+    const parts = ratio.slice(1).filter((x): x is string => x !== undefined).map((v) => ({ variable: null, value: readValue(v)! }));
+    return { kind: 'solutions', parts, tuple: true, ratio: true };
+  }
   let t = text.trim().replace(/^[a-z]\s*(?:∈|in)\s*/i, '');
   const braces = /^\{(.*)\}$/.exec(t);
   if (braces) t = braces[1];
@@ -248,7 +259,7 @@ export function readReference(text: string, intervalContext: boolean): Reading |
     const [lhs, rhs] = t.split('=').map((x) => x.trim());
     if (!(SINGLE_VAR.test(t) && !hasVariables(rhs)) && parse(t)) return { kind: 'equation', text: t, lhs, rhs };
   }
-  if (eqCount >= 1 || /[,;±]|\bor\b/.test(t) || /^\{.*\}$/.test(t)) {
+  if (eqCount >= 1 || /[,;±:]|\bor\b/.test(t) || /^\{.*\}$/.test(t) || NO_SOLUTION.test(t)) {
     const s = readSolutions(t);
     if (s) return s;
   }

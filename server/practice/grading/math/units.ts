@@ -10,6 +10,8 @@ export interface Unit {
   /** How the unit was written, for explanations. */
   text: string;
   toBase(x: number): number;
+  /** Other meanings of the same text ("pounds": mass, or money in £). */
+  others: Unit[];
 }
 
 interface Def {
@@ -72,7 +74,7 @@ const DEFS: Def[] = [
   { dim: 'money:USD', factor: 1, symbols: ['$', 'USD', 'US$'], words: ['dollar', 'buck'] },
   { dim: 'money:USD', factor: 0.01, symbols: ['¢', 'c'], words: ['cent'] },
   { dim: 'money:EUR', factor: 1, symbols: ['€', 'EUR'], words: ['euro'] },
-  { dim: 'money:GBP', factor: 1, symbols: ['£', 'GBP'], words: ['pounds sterling', 'pound sterling'] },
+  { dim: 'money:GBP', factor: 1, symbols: ['£', 'GBP'], words: ['pounds sterling', 'pound sterling', 'pound', 'quid'] },
   { dim: 'money:GBP', factor: 0.01, symbols: ['p'], words: ['pence', 'penny'] },
 ];
 
@@ -100,14 +102,22 @@ const ALIASES: Alias[] = DEFS.flatMap((def) => [
   }),
 ]).sort((a, b) => b.text.length - a.text.length);
 
-function unitOf(def: Def, text: string): Unit {
-  return { dim: def.dim, text, toBase: (x) => x * def.factor + (def.offset ?? 0) };
+function unitsOf(al: Alias, text: string): Unit {
+  const same = ALIASES.filter((o) => o.text === al.text && o.caseSensitive === al.caseSensitive);
+  const [first, ...rest] = same.map((o): Unit => ({ dim: o.def.dim, text, toBase: (x) => x * o.def.factor + (o.def.offset ?? 0), others: [] }));
+  first.others = rest;
+  return first;
 }
 
 export function findUnit(text: string): Unit | null {
   const t = text.trim();
   const a = ALIASES.find((al) => (al.caseSensitive ? al.text === t : al.text === t.toLowerCase()));
-  return a ? unitOf(a.def, t) : null;
+  return a ? unitsOf(a, t) : null;
+}
+
+/** The meaning of a unit that measures `dim`, if it has one. */
+export function asDimension(u: Unit, dim: string): Unit | null {
+  return [u, ...u.others].find((m) => m.dim === dim) ?? null;
 }
 
 /**
@@ -128,9 +138,10 @@ export function splitUnit(input: string): { value: string; unit: Unit | null } {
     const value = s.slice(0, s.length - al.text.length);
     // The unit must follow a number (or its closing bracket), with or without a space; a word
     // unit must be a whole word.
-    if (!/[\d).]\s*$/.test(value) && !/[\d).]\s*(?:per|a)?\s*$/.test(value)) continue;
+    // "4π radians": a word unit may follow π after a space.
+    if (!/[\d).}]\s*$/.test(value) && !(/^[a-z]{2,}/i.test(al.text) && /(?:pi|π)\s+$/.test(value))) continue;
     if (/^[a-z]/i.test(al.text) && /[a-z]$/i.test(value)) continue;
-    return { value: value.trim(), unit: unitOf(al.def, al.text) };
+    return { value: value.trim(), unit: unitsOf(al, al.text) };
   }
   return { value: s, unit: null };
 }
