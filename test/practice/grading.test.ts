@@ -114,7 +114,7 @@ describe('rubric grading of text', () => {
   it('does not count a reference inside a longer name of something else', () => {
     const g = (u: string, ref: string) => frq(u, { correct_answer: ref });
     expect(g('subthalamic nucleus', 'nucleus').score).toBe(0);
-    expect(g('subthalamic nucleus', 'nucleus').explanation).toContain('"subthalamic nucleus" names something else');
+    expect(g('subthalamic nucleus', 'nucleus').explanation).toContain('"subthalamic nucleus" names someone or something else');
     expect(g('George Washington Carver', 'George Washington').score).toBe(0);
     // Another name of the same thing, or the reference among other words, still counts.
     expect(g('cell nucleus', 'nucleus').score).toBe(1);

@@ -8,6 +8,7 @@ import { gradeChoice } from './choice.ts';
 import { GradingInputError } from './errors.ts';
 import { gradeMath, looksMathematical } from './math.ts';
 import { gradeRubric } from './rubric.ts';
+import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
 
@@ -34,5 +35,6 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   }
   if (ref && looksMathematical(ref)) return gradeMath(input.user_answer, ref, input.problem_statement ?? '');
   if (rubric) return gradeRubric(input.user_answer, rubric, false);
+  if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
 }

@@ -74,7 +74,8 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
   let rNums = candidates(ref, user);
   const refUnit = ref.unit ?? forms.target;
   if (user.unit && refUnit) {
-    const u = asDimension(user.unit, refUnit.dim);
+    // "100 degrees" where the question is in degrees Celsius: the question's scale.
+    const u = asDimension(user.unit, refUnit.dim) ?? (refUnit.dim === 'temperature' && /^deg/i.test(user.unit.text) ? refUnit : null);
     if (!u) return { equal: false, why: `${user.unit.text} does not measure the same thing as ${refUnit.text}` };
     uNums = uNums.map((x) => u.toBase(x));
     rNums = rNums.map((x) => refUnit.toBase(x));
@@ -211,7 +212,9 @@ export function gradeMath(userAnswer: string, reference: string, statement = '')
   const refNumeric = ref.kind === 'value' && (parse(ref.expr)?.getVars().length ?? 1) === 0;
   const allowUnits = refNumeric || ref.kind === 'solutions';
   const spoken = normalizeMath(spokenMath(userAnswer));
-  const user = readLike(userText, ref, allowUnits) ?? readLike(spoken, ref, allowUnits) ?? (refNumeric ? numberInProse(spoken) : null);
+  let user = readLike(userText, ref, allowUnits) ?? readLike(spoken, ref, allowUnits);
+  // A number in a sentence ("in 1945"): kas would read the words as variables.
+  if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) user = numberInProse(spoken) ?? user;
   if (!user) return fail(`"${userAnswer}" could not be read as ${ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : 'a mathematical expression'}.`);
   if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
 

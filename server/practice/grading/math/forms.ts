@@ -34,7 +34,7 @@ function count(word: string): number {
 }
 
 function targetUnit(q: string): Unit | null {
-  const m = /\b(?:in|into|to|as|how many|number of)\s+((?:square|cubic|sq\.?)\s+)?([a-zA-Z°$€£][a-zA-Z°/^23]*(?:\s+(?:per\s+[a-z]+|celsius|fahrenheit))?)(?=[\s,.?!)]|$)/g;
+  const m = /\b(?:in|into|to|as|how many|number of)\s+((?:square|cubic|sq\.?)\s+)?([a-zA-Z°$€£][a-zA-Z°/^23]*(?:\s+(?:per\s+[a-z]+|celsius|fahrenheit))?)(?=[\s,.?!)]|$)/gi;
   for (const hit of q.matchAll(m)) {
     const text = `${hit[1] ?? ''}${hit[2]}`.trim();
     // One letter is a unit only where a unit is expected ("answer in m"), never a variable name.
@@ -71,6 +71,8 @@ export function readForms(statement: string): Forms {
 }
 
 function sameUnit(a: Unit, b: Unit): boolean {
+  // "100 degrees" where the question asks for degrees Celsius.
+  if (b.dim === 'temperature' && /^deg/i.test(a.text)) return true;
   const m = asDimension(a, b.dim);
   return !!m && m.toBase(1) === b.toBase(1) && m.toBase(0) === b.toBase(0);
 }

@@ -65,6 +65,8 @@ export function normalizeMath(input: string): string {
   s = s.replace(/\s*[,;]?\s*\b(?:because|since|as|by|from|using)\b\s.*$/i, '');
   // 1,000,000 as one number (a list is written with spaces after its commas).
   s = s.replace(/(\d),(\d{3})(?=(?:,\d{3})*(?!\d))/g, '$1$2').replace(/(\d),(\d{3})(?!\d)/g, '$1$2');
+  // 300 000 (thin-space thousands) as one number; "3 1/2" stays a mixed number.
+  s = s.replace(/\b(\d{1,3})((?:[ \u2009\u202f]\d{3})+)(?![\d/.])/g, (_m, a: string, b: string) => a + b.replace(/[ \u2009\u202f]/g, ''));
   // A remark in brackets after the value: "x = 2 (repeated root)".
   s = s.replace(/\s*\((?=[^()]*[a-z]{3,})(?![^()]*\b(?:sqrt|sin|cos|tan|log|ln|pi|inf)\b)[^()]*\)\s*$/i, '');
   s = s.replace(/\s+/g, ' ').replace(/\s*\.$/, '').trim();

@@ -4,6 +4,8 @@
  * are matched with their case ("m" is not "M"), words without it.
  */
 
+import lemmatizer from 'wink-lemmatizer';
+
 export interface Unit {
   /** What is measured: length, mass, money (per currency)... Only the same dimension compares. */
   dim: string;
@@ -142,6 +144,20 @@ export function splitUnit(input: string): { value: string; unit: Unit | null } {
     if (!/[\d).}]\s*$/.test(value) && !(/^[a-z]{2,}/i.test(al.text) && /(?:pi|π)\s+$/.test(value))) continue;
     if (/^[a-z]/i.test(al.text) && /[a-z]$/i.test(value)) continue;
     return { value: value.trim(), unit: unitsOf(al, al.text) };
+  }
+  // A rate of two known units: km/s, miles per hour already listed, g/cm^3...
+  const rate = /^(.*?[\d).}])\s*([a-zA-Z°µ$€£]+(?:\^?[23])?)\s*(?:\/|\s+per\s+)\s*([a-zA-Z]+(?:\^?[23])?)$/.exec(s);
+  if (rate) {
+    const [top, bottom] = [findUnit(rate[2]), findUnit(rate[3])];
+    // Length over time is a speed, comparable with m/s, km/h and mph.
+    const dim = top?.dim === 'length' && bottom?.dim === 'time' ? 'speed' : `${top?.dim}/${bottom?.dim}`;
+    if (top && bottom) return { value: rate[1].trim(), unit: { dim, text: `${rate[2]}/${rate[3]}`, toBase: (x) => top.toBase(x) / bottom.toBase(1), others: [] } };
+  }
+  // A count of things ("6 cups", "12 apples"): a unit of its own, equal only to itself.
+  const count = /^(.*?\d[\d).]*)\s+([a-zA-Z]{3,})$/.exec(s);
+  if (count && !/^(?:pi|sqrt|inf)$/i.test(count[2])) {
+    const noun = lemmatizer.noun(count[2].toLowerCase());
+    return { value: count[1].trim(), unit: { dim: `count:${noun}`, text: count[2], toBase: (x) => x, others: [] } };
   }
   return { value: s, unit: null };
 }

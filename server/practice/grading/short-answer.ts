@@ -1,0 +1,447 @@
+/**
+ * Short factual answers against a short reference ("Jupiter", "carbon dioxide", "went").
+ *
+ * The answer is read as a teacher reads it: split into statements, each asserted, denied
+ * ("Jupiter is not the largest", "not X but Y") or taken back by a correction ("mitochondria?
+ * no, ribosomes"). The reference must be asserted and never denied after, and no other thing of
+ * the same kind may be asserted beside it ("Mars or Jupiter"). A match may be the same word in
+ * another regular form, a WordNet synonym of it, a name or formula WordNet gives for the same
+ * thing (CO2, Shakespeare for William Shakespeare), a surname for a full name, a number in words,
+ * or a slip of spelling that is not itself a word; never an antonym, another form of an irregular
+ * word, or a longer name of something else ("George Washington Carver").
+ */
+import lemmatizer from 'wink-lemmatizer';
+import { distance } from 'fastest-levenshtein';
+import type { GradeResult } from '../types.ts';
+import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.ts';
+import { formulaNames } from './chem.ts';
+import { longerTerm } from './longer-term.ts';
+import { numberFromWords } from './number-words.ts';
+import { NEGATIONS, STOPWORDS } from './text.ts';
+
+const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
+/** Words around an answer that say nothing about it. */
+const FILLER = new Set([...STOPWORDS, 'think', 'believe', 'guess', 'maybe', 'probably', 'sure', 'pretty', 'called', 'known', 'named', 'yes', 'ok', 'okay', 'well', 'um', 'uh', 'sir', 'miss', 'please']);
+/** A statement made only of these takes back what came before it. */
+const RETRACT = new Set(['no', 'nope', 'wrong', 'wait', 'sorry', 'actually', 'oops', 'mean', 'i', 'scratch', 'that', 'not', 'oh', 'hmm', 'correction']);
+const TITLES = new Set(['president', 'king', 'queen', 'sir', 'dame', 'saint', 'st', 'dr', 'doctor', 'mr', 'mrs', 'ms', 'lord', 'lady', 'general', 'emperor', 'empress', 'prince', 'princess', 'pope', 'professor', 'prof']);
+const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural|singular|comparative|superlative|spell(?:ing|ed)?|conjugat\w*|(?:verb|noun|adjective) form|form of the (?:verb|word)|-ing form|third person)\b/i;
+const NEG_SCOPE = 5;
+
+interface Word {
+  /** Lower case. */
+  w: string;
+  /** As written. */
+  raw: string;
+}
+
+interface Statement {
+  words: Word[];
+  retracted: boolean;
+  /** Indexes of negation cues. */
+  cues: number[];
+}
+
+interface Match {
+  statement: number;
+  start: number;
+  end: number;
+  how: string;
+}
+
+function wordsOf(text: string): Word[] {
+  const t = text.replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
+  return [...t.matchAll(/[A-Za-z0-9]+(?:['-][A-Za-z0-9]+)*/g)].map((m) => ({ w: m[0].toLowerCase().replace(/'s$/, ''), raw: m[0] }));
+}
+
+/** Statements in order; a statement of retraction words takes back every earlier one. */
+function statements(answer: string): Statement[] {
+  const pieces = answer.split(/[.;!?,:()]+|\s[-–—]+\s|\b(?:but|however|although|though|whereas|instead|rather|i mean)\b/i);
+  const out: Statement[] = [];
+  for (const piece of pieces) {
+    const words = wordsOf(piece);
+    if (words.length === 0) continue;
+    if (words.every((x) => RETRACT.has(x.w)) && words.some((x) => x.w !== 'i' && x.w !== 'that')) {
+      for (const s of out) s.retracted = true;
+      continue;
+    }
+    // "actually Y" / "no, Y" at the start of a statement also corrects what came before.
+    if (['actually', 'correction'].includes(words[0].w) || (words[0].w === 'no' && words.length > 1 && out.length > 0 && !/^no\s+(?:one|body)/i.test(piece.trim()))) {
+      for (const s of out) s.retracted = true;
+      if (words[0].w === 'no') words.shift();
+    }
+    out.push({ words, retracted: false, cues: words.flatMap((x, i) => (NEGATIONS.has(x.w) ? [i] : [])) });
+  }
+  return out;
+}
+
+// ---- WordNet helpers ------------------------------------------------------------------------
+
+const senseCache = new Map<string, Synset[]>();
+function senses(phrase: string, poses: Pos[] = POSES): Synset[] {
+  const key = `${poses.join()}:${phrase}`;
+  let s = senseCache.get(key);
+  if (!s) {
+    s = [];
+    for (const pos of poses) {
+      const forms = new Set([phrase, pos === 'noun' ? lemmatizer.noun(phrase) : pos === 'verb' ? lemmatizer.verb(phrase) : pos === 'adj' ? lemmatizer.adjective(phrase) : phrase]);
+      // A phrase's last word carries the plural: "red blood cells".
+      const parts = phrase.split(' ');
+      if (parts.length > 1 && pos === 'noun') forms.add([...parts.slice(0, -1), lemmatizer.noun(parts[parts.length - 1])].join(' '));
+      for (const f of forms) for (const off of lookup(f, pos)) if (!s.some((x) => x.offset === off && x.pos === pos)) s.push(synset(off, pos));
+    }
+    if (senseCache.size > 20_000) senseCache.clear();
+    senseCache.set(key, s);
+  }
+  return s;
+}
+
+function isWord(w: string): boolean {
+  return senses(w).length > 0;
+}
+
+function related(s: Synset, symbols: string[]): Synset[] {
+  return s.pointers.filter((p) => symbols.includes(p.symbol)).map((p) => synset(p.offset, p.pos));
+}
+
+function hasWord(s: Synset, w: string): boolean {
+  return s.words.some((x) => x.toLowerCase() === w);
+}
+
+/** Senses close enough to count as the same meaning: the synset, and for adjectives similar and see-also senses. */
+function closeSenses(word: string, expected?: Synset[]): Synset[] {
+  const out: Synset[] = [];
+  for (const s of expected ?? senses(word)) {
+    out.push(s);
+    if (s.pos !== 'adj') continue;
+    for (const r of related(s, ['&', '^'])) {
+      out.push(r);
+      for (const r2 of related(r, ['^'])) out.push(r2);
+    }
+  }
+  return out;
+}
+
+function antonymOf(refWord: string, userWord: string): boolean {
+  for (const s of senses(refWord)) {
+    for (const a of related(s, ['!'])) if (hasWord(a, userWord) || hasWord(a, lemmatizer.verb(userWord)) || hasWord(a, lemmatizer.noun(userWord)) || hasWord(a, lemmatizer.adjective(userWord))) return true;
+  }
+  return false;
+}
+
+function hypernymsWithin(s: Synset, depth: number, acc = new Set<string>()): Set<string> {
+  if (depth === 0) return acc;
+  for (const h of related(s, ['@', '@i'])) {
+    acc.add(`${h.pos}:${h.offset}`);
+    hypernymsWithin(h, depth - 1, acc);
+  }
+  return acc;
+}
+
+// ---- matching ---------------------------------------------------------------------------------
+
+/** The lemma a word inflects from, when it inflects irregularly (went < go, mice < mouse). */
+function irregular(word: string): boolean {
+  for (const lemma of [lemmatizer.verb(word), lemmatizer.noun(word)]) {
+    if (lemma === word) continue;
+    let common = 0;
+    while (common < lemma.length && lemma[common] === word[common]) common++;
+    // went < go, ran < run, mice < mouse; not studies < study, mitochondria < mitochondrion.
+    if (common < lemma.length - 2 || (common < lemma.length - 1 && lemma.length <= 4)) return true;
+  }
+  return false;
+}
+
+function lemmas(word: string): Set<string> {
+  return new Set([word, lemmatizer.noun(word), lemmatizer.verb(word), lemmatizer.adjective(word)]);
+}
+
+/** How a reference word is matched by an answer word, or null. `strict`: only the same word. */
+function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset[]): string | null {
+  if (ref === user) return 'exact';
+  const rn = numberFromWords(ref);
+  const un = numberFromWords(user);
+  if ((rn !== null || /^\d+$/.test(ref)) && (un !== null || /^\d+$/.test(user))) return (rn ?? Number(ref)) === (un ?? Number(user)) ? 'number' : null;
+  if (strict) return null;
+  if (antonymOf(ref, user)) return null;
+  if (!irregular(ref) && !irregular(user)) {
+    const rl = lemmas(ref);
+    for (const l of lemmas(user)) if (rl.has(l)) return 'form';
+  }
+  // Derivationally related (evaporate / evaporation) and synonyms of any sense.
+  for (const s of closeSenses(ref, expected)) if (hasWord(s, user) || [...lemmas(user)].some((l) => hasWord(s, l))) return 'synonym';
+  for (const s of senses(ref)) for (const d of related(s, ['+'])) if ([...lemmas(user)].some((l) => hasWord(d, l))) return 'related form';
+  const len = Math.min(ref.length, user.length);
+  const tolerance = len >= 8 ? 2 : len >= 5 ? 1 : 0;
+  // A slip of spelling is a non-word; a real word (increase for decrease) is another word.
+  if (tolerance > 0 && Math.abs(ref.length - user.length) <= tolerance && !/\d/.test(user) && distance(ref, user) <= tolerance && !isWord(user)) return 'spelling';
+  return null;
+}
+
+function nameSlip(ref: string, user: string): boolean {
+  const tolerance = Math.min(ref.length, user.length) >= 8 ? 2 : Math.min(ref.length, user.length) >= 5 ? 1 : 0;
+  return tolerance > 0 && Math.abs(ref.length - user.length) <= tolerance && distance(ref, user) <= tolerance;
+}
+
+function contentWords(words: Word[]): Word[] {
+  return words.filter((x) => !FILLER.has(x.w) && !NEGATIONS.has(x.w));
+}
+
+interface Alternative {
+  text: string;
+  words: Word[];
+  content: Word[];
+  /** The content words an answer must give (those the question already says may be left out). */
+  required: Word[];
+  /** The senses of each content word the question is about. */
+  wordSenses: Map<string, Synset[]>;
+  /** Written as a name: first and last word capitalised. */
+  name: boolean;
+  senses: Synset[];
+}
+
+/**
+ * The senses of the reference the question is about (a simplified Lesk): those whose definition
+ * or hypernyms share most words with the question. "Respiration" in a question about energy
+ * from glucose is cellular respiration, not breathing.
+ */
+function expectedSenses(all: Synset[], qWords: Set<string>): Synset[] {
+  if (all.length <= 1 || qWords.size === 0) return all;
+  const score = (s: Synset) => {
+    const text = [s.definition, ...related(s, ['@', '@i']).map((h) => `${h.words.join(' ')} ${h.definition}`)].join(' ');
+    return new Set(contentWords(wordsOf(text)).flatMap((x) => [...lemmas(x.w)]).filter((w) => qWords.has(w))).size;
+  };
+  const scored = all.map((s) => ({ s, n: score(s) }));
+  const best = Math.max(...scored.map((x) => x.n));
+  return best === 0 ? all : scored.filter((x) => x.n === best).map((x) => x.s);
+}
+
+function alternative(text: string, qWords: Set<string>): Alternative {
+  const words = wordsOf(text);
+  let content = contentWords(words);
+  // Words the question already says may be left out ("chemical" for "chemical energy" when asked what kind of energy).
+  const own = content.filter((x) => ![...lemmas(x.w)].some((l) => qWords.has(l)));
+  const optional = own.length > 0 && own.length < content.length ? content.filter((x) => !own.includes(x)) : [];
+  content = content.length ? content : words;
+  const name = content.length >= 2 && /^[A-Z]/.test(content[0].raw) && /^[A-Z]/.test(content[content.length - 1].raw);
+  const phrase = content.map((x) => x.w).join(' ');
+  const wordSenses = new Map(content.map((x) => [x.w, expectedSenses(senses(x.w), qWords)] as const));
+  return { text, words, content, required: optional.length ? own : content, name, senses: expectedSenses(senses(phrase), qWords), wordSenses };
+}
+
+/** "H2O (water)", "Paris / Lutetia", "the Nile or the Amazon (accept either)". */
+function alternatives(reference: string, qWords: Set<string>): Alternative[] {
+  const accept = [...reference.matchAll(/\((?:also )?(?:accept|or)[:\s]+([^)]*)\)/gi)].flatMap((m) => m[1].split(/,|\bor\b|\//));
+  const main = reference.replace(/\((?:also )?(?:accept|or)[:\s]+[^)]*\)/gi, ' ');
+  const paren = [...main.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]);
+  const parts = main
+    .replace(/\([^)]*\)/g, ' ')
+    .split(/\s+\/\s+|\s*;\s*|\s+or\s+/i)
+    .concat(paren, accept)
+    .map((p) => p.trim())
+    .filter((p) => wordsOf(p).length > 0);
+  // A formula in the reference also stands for its name ("NaCl": sodium chloride).
+  const named = parts.flatMap((p) => [p, ...formulaNames(p.trim())]);
+  return named.map((p) => alternative(p, qWords));
+}
+
+function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match[] {
+  const out: Match[] = [];
+  sts.forEach((st, si) => {
+    const ws = st.words;
+    // The same thing by another name WordNet knows: CO2, H2O, Shakespeare, Washington.
+    if (!strict && alt.senses.length > 0) {
+      const want = new Set(alt.senses.map((s) => `${s.pos}:${s.offset}`));
+      for (let n = Math.min(4, ws.length); n >= 1; n--) {
+        for (let i = 0; i + n <= ws.length; i++) {
+          const gram = ws.slice(i, i + n).map((x) => x.w);
+          if (gram.every((g) => FILLER.has(g))) continue;
+          if (senses(gram.join(' ')).some((s) => want.has(`${s.pos}:${s.offset}`))) out.push({ statement: si, start: i, end: i + n, how: n === alt.content.length && gram.join(' ') === alt.content.map((x) => x.w).join(' ') ? 'exact' : 'another name for the same thing' });
+        }
+      }
+    }
+    // A chemical formula for the substance: O2, NaCl, CaCl2.
+    const wanted = alt.content.map((x) => x.w).join(' ');
+    ws.forEach((x, i) => {
+      if (formulaNames(x.raw).includes(wanted)) out.push({ statement: si, start: i, end: i + 1, how: 'chemical formula' });
+    });
+    // Word by word, close together; in a name, a slip of spelling even when it makes another word (Austin for Austen).
+    for (const need of alt.required === alt.content ? [alt.content] : [alt.content, alt.required]) {
+      const hits: { i: number; how: string }[] = [];
+      for (const cw of need) {
+        let found: { i: number; how: string } | null = null;
+        for (let i = 0; i < ws.length && !found; i++) {
+          const how = wordMatch(cw.w, ws[i].w, strict, alt.wordSenses.get(cw.w)) ?? (alt.name && hits.length > 0 && nameSlip(cw.w, ws[i].w) ? 'spelling' : null);
+          if (how) found = { i, how };
+        }
+        if (!found) break;
+        hits.push(found);
+      }
+      if (hits.length === need.length && hits.length > 0) {
+        const start = Math.min(...hits.map((h) => h.i));
+        const end = Math.max(...hits.map((h) => h.i)) + 1;
+        if (end - start <= need.length * 2 + 2) out.push({ statement: si, start, end, how: hits.find((h) => h.how !== 'exact')?.how ?? 'exact' });
+        break;
+      }
+    }
+    // A surname for a full name: "Newton" for "Isaac Newton" (spelling slips allowed: "Shakespear").
+    if (!strict && alt.name) {
+      const last = alt.content[alt.content.length - 1].w;
+      ws.forEach((x, i) => {
+        if (x.w === last || (nameSlip(last, x.w) && !isWord(x.w))) out.push({ statement: si, start: i, end: i + 1, how: x.w === last ? 'surname' : 'surname, allowing for spelling' });
+      });
+    }
+    // A kind of both words of a two-word reference: "sunlight" is light, and it is energy.
+    if (!strict && alt.content.length === 2 && alt.senses.length === 0) {
+      const [m, h] = alt.content.map((x) => new Set(senses(x.w, ['noun']).map((s) => `noun:${s.offset}`)));
+      ws.forEach((x, i) => {
+        for (const s of senses(x.w, ['noun'])) {
+          const up = hypernymsWithin(s, 8);
+          const near = hypernymsWithin(s, 1);
+          if ([...near].some((k) => m.has(k)) && [...up].some((k) => h.has(k))) {
+            out.push({ statement: si, start: i, end: i + 1, how: `a kind of ${alt.text}` });
+            return;
+          }
+        }
+      });
+    }
+  });
+  return out;
+}
+
+/** Words of the question: a negation of these is a denial of the claim the question asks about. */
+function questionWords(statement: string): Set<string> {
+  return new Set(contentWords(wordsOf(statement)).flatMap((x) => [...lemmas(x.w)]));
+}
+
+/** Whether a match is denied in its statement: a negation just before it, or after it over the question's own words. */
+function denied(st: Statement, m: Match, qWords: Set<string>): boolean {
+  for (const c of st.cues) {
+    if (c < m.end && m.start - c <= NEG_SCOPE) return true;
+    if (c >= m.end) {
+      const after = contentWords(st.words.slice(c + 1));
+      if (after.length === 0 || after.some((x) => [...lemmas(x.w)].some((l) => qWords.has(l)))) return true;
+    }
+  }
+  return false;
+}
+
+/** A name that runs on past the reference's words ("George Washington Carver"). */
+function longerName(alt: Alternative, st: Statement, m: Match, qWords: Set<string>): string | null {
+  if (!alt.name && !(alt.content.length === 1 && /^[A-Z]/.test(alt.content[0].raw))) {
+    // "subthalamic nucleus" for "nucleus": a longer WordNet term for another thing.
+    const term = longerTerm(alt.content.map((x) => x.w), st.words.slice(Math.max(0, m.start - 3), m.end + 3).map((x) => x.w));
+    return term;
+  }
+  const next = st.words[m.end];
+  const prev = st.words[m.start - 1];
+  const isNamePart = (x: Word | undefined) => !!x && /^[A-Z][a-z]/.test(x.raw) && !TITLES.has(x.w) && !qWords.has(x.w) && !FILLER.has(x.w);
+  const spanWords = new Set(st.words.slice(m.start, m.end).map((x) => x.w));
+  const refWords = new Set(alt.content.map((x) => x.w));
+  if (isNamePart(next) && !refWords.has(next.w)) return st.words.slice(m.start, m.end + 1).map((x) => x.raw).join(' ');
+  // A different first name before the surname: "Pierre Curie" for "Marie Curie", "Louis Armstrong" for "Neil Armstrong".
+  if (alt.name && isNamePart(prev) && !refWords.has(prev.w) && !spanWords.has(alt.content[0].w)) return `${prev.raw} ${st.words.slice(m.start, m.end).map((x) => x.raw).join(' ')}`;
+  // A first name followed by another surname: "Leonardo DiCaprio" for "Leonardo da Vinci".
+  if (alt.name && m.end - m.start === 1 && st.words[m.start].w === alt.content[0].w && isNamePart(next)) return `${st.words[m.start].raw} ${next.raw}`;
+  return null;
+}
+
+/** Another thing of the same kind as the reference, named in an asserted statement ("Mars or Jupiter"). */
+function rival(alt: Alternative, sts: Statement[], matched: Set<string>, qWords: Set<string>): string | null {
+  const refSenses = alt.senses.filter((s) => s.pos === 'noun');
+  if (refSenses.length === 0) return null;
+  const own = new Set(refSenses.map((s) => s.offset));
+  const kinds = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 2)]));
+  const ancestors = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 12)]));
+  for (const [si, st] of sts.entries()) {
+    if (st.retracted) continue;
+    for (let n = 3; n >= 1; n--) {
+      for (let i = 0; i + n <= st.words.length; i++) {
+        const gram = st.words.slice(i, i + n);
+        if (gram.some((x, k) => matched.has(`${si}:${i + k}`) || FILLER.has(x.w) || qWords.has(x.w))) continue;
+        if (denied(st, { statement: si, start: i, end: i + n, how: '' }, qWords)) continue;
+        for (const s of senses(gram.map((x) => x.w).join(' '), ['noun'])) {
+          if (own.has(s.offset) || ancestors.has(`noun:${s.offset}`)) continue;
+          const up = hypernymsWithin(s, 12);
+          if (refSenses.some((r) => up.has(`noun:${r.offset}`))) continue;
+          if ([...hypernymsWithin(s, 2)].some((k) => kinds.has(k))) return gram.map((x) => x.raw).join(' ');
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/** "X or Y", "either X or Y": the answer does not choose. Returns the other choice. */
+function hedged(st: Statement, m: Match, qWords: Set<string>): string | null {
+  const ws = st.words;
+  const other = (from: number, step: number) => {
+    const got: string[] = [];
+    for (let i = from; i >= 0 && i < ws.length && got.length < 4; i += step) {
+      if (ws[i].w === 'or' || ws[i].w === 'either') break;
+      if (!FILLER.has(ws[i].w)) got.push(ws[i].raw);
+    }
+    return got.length && got.some((g) => !qWords.has(g.toLowerCase())) ? (step < 0 ? got.reverse() : got).join(' ') : null;
+  };
+  let i = m.start - 1;
+  while (i >= 0 && FILLER.has(ws[i].w) && ws[i].w !== 'or') i--;
+  if (i >= 0 && ws[i].w === 'or') return other(i - 1, -1);
+  let j = m.end;
+  while (j < ws.length && FILLER.has(ws[j].w) && ws[j].w !== 'or') j++;
+  if (j < ws.length && ws[j].w === 'or') return other(j + 1, 1);
+  return null;
+}
+
+function antonymIn(alt: Alternative, sts: Statement[]): string | null {
+  for (const st of sts) {
+    if (st.retracted) continue;
+    for (const x of st.words) for (const cw of alt.content) if (antonymOf(cw.w, x.w)) return `${x.raw} is the opposite of ${cw.raw}`;
+  }
+  return null;
+}
+
+/** True for references this grader reads: a few words, not a sentence or a list of points. */
+export function isShortReference(reference: string): boolean {
+  const t = reference.trim();
+  if (/[.!?;]\s+\S/.test(t) || /\n/.test(t)) return false;
+  return contentWords(wordsOf(t.replace(/\([^)]*\)/g, ' '))).length <= 5;
+}
+
+export function gradeShortAnswer(userAnswer: string, reference: string, statement: string): GradeResult {
+  const sts = statements(userAnswer);
+  const qWords = questionWords(statement);
+  const strict = FORM_QUESTION.test(statement);
+  const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });
+  if (sts.length === 0) return fail('No answer was given.');
+
+  let deniedText: string | null = null;
+  const alts = alternatives(reference, qWords);
+  for (const alt of alts) {
+    const matches = findMatches(alt, sts, strict || irregular(alt.content[0]?.w ?? ''));
+    // A reference that is itself a denial ("does not dissolve") is met by a denial.
+    const refNegated = alt.words.some((x) => NEGATIONS.has(x.w));
+    const asserted = matches.filter((m) => !sts[m.statement].retracted && denied(sts[m.statement], m, qWords) === refNegated);
+    const negated = matches.filter((m) => !sts[m.statement].retracted && denied(sts[m.statement], m, qWords) !== refNegated);
+    if (negated.length) deniedText = sts[negated[0].statement].words.map((x) => x.raw).join(' ');
+    if (asserted.length === 0) continue;
+    const longer = asserted.map((m) => longerName(alt, sts[m.statement], m, qWords)).find((x) => x);
+    if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) return fail(`"${longer}" names someone or something else than ${alt.text}.`);
+    if (negated.some((n) => n.statement > Math.max(...asserted.map((a) => a.statement)))) return fail(`The answer gives ${alt.text} and then denies it.`);
+    const matched = new Set(matches.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => `${m.statement}:${m.start + k}`)));
+    const hedge = asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
+    if (hedge) return fail(`The answer hedges between ${alt.text} and ${hedge}.`);
+    const other = rival(alt, sts, matched, qWords);
+    if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`);
+    const opposite = antonymIn(alt, sts);
+    if (opposite) return fail(`The answer contradicts itself: ${opposite}.`);
+    const how = asserted[0].how;
+    return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.` };
+  }
+  if (deniedText) return fail(`The answer denies it ("${deniedText}").`);
+  for (const alt of alts) {
+    const opposite = antonymIn(alt, sts);
+    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`);
+  }
+  if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
+  return fail('The answer does not give it.');
+}
