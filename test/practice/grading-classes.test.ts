@@ -1,0 +1,144 @@
+/**
+ * Grading of free-response answers by class of answer: the form a math question asks for,
+ * equivalent mathematical objects, and short answers with negation, correction and aliases.
+ * The labelled agreement set (grading-eval/) measures rates; these name each behaviour.
+ */
+import { describe, expect, it } from 'vitest';
+import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { formulaNames } from '../../server/practice/grading/chem.ts';
+import { numberFromWords } from '../../server/practice/grading/number-words.ts';
+
+const grade = (problem_statement: string, correct_answer: string, user_answer: string) =>
+  gradeAnswer({ problem_type: 'frq', problem_statement, correct_answer, user_answer });
+
+describe('math answers: value and the form the question asks for', () => {
+  it.each([
+    ["Simplify 6/8", "3/4", "6/8", 0],
+    ["Simplify 6/8", "3/4", "3/4", 1],
+    ["Simplify 6/8", "3/4", "0.75", 0],
+    ["Write 3/8 as a decimal to 3 decimal places", "0.375", "0.376", 0],
+    ["Write 3/8 as a decimal to 3 decimal places", "0.375", "0.375", 1],
+    ["Round 2/3 to 2 decimal places", "0.67", "0.67", 1],
+    ["Round 2/3 to 2 decimal places", "0.67", "0.666", 0],
+    ["Write 7/2 as a mixed number", "3 1/2", "1 3/2", 0],
+    ["Write 7/2 as a mixed number", "3 1/2", "3 1/2", 1],
+    ["Write 7/2 as a mixed number", "3 1/2", "7/2", 0],
+    ["Write 7/2 as a mixed number", "3 1/2", "3\\frac{1}{2}", 1],
+    ["Add 1 + 3/2", "2\\frac{1}{2}", "5/2", 1],
+    ["Find the equation of the line", "y = 2x + 1", "2x - y + 1 = 0", 1],
+    ["Find the equation of the line", "y = 2x + 1", "y = 2x + 2", 0],
+    ["Circle", "x^2 + y^2 = 9", "y^2 + x^2 = 9", 1],
+    ["What is 1/4 as a percent?", "25%", "25%", 1],
+    ["What is 1/4 as a percent?", "25%", "0.25", 0],
+    ["What fraction?", "1/4", "25%", 1],
+    ["Convert 5 m", "5 m", "500 cm", 1],
+    ["Convert 5 m", "5 m", "500 m", 0],
+    ["Cost", "$92", "92 dollars", 1],
+    ["Solve x^2 + x - 6 = 0", "x = 2, x = -3", "x = 2 or x = -3", 1],
+    ["Solve x^2 + x - 6 = 0", "x = 2, x = -3", "{2, -3}", 1],
+    ["Solve x^2 + x - 6 = 0", "x = 2, x = -3", "x = 2", 0],
+    ["Solve x^2 = 9", "x = 3, x = -3", "x = \u00b13", 1],
+    ["Solve |x| <= 2 (interval notation)", "[-2, 2]", "(-2, 2)", 0],
+    ["Solve |x| <= 2", "[-2, 2]", "-2 <= x <= 2", 1],
+    ["Solve x > 3", "x > 3", "(3, \u221e)", 1],
+    ["exact value of sin 60", "\\frac{\\sqrt{3}}{2}", "0.866", 0],
+    ["value of sin 60", "\\frac{\\sqrt{3}}{2}", "0.866", 1],
+    ["value", "\u221a2", "sqrt(2)", 1],
+    ["Area of circle radius 2 in terms of pi", "4\u03c0", "4\\pi", 1],
+    ["Area of circle radius 2 in terms of pi", "4\u03c0", "12.57", 0],
+    ["Expand (x+1)^2", "x^2 + 2x + 1", "(x+1)^2", 0],
+    ["Factor x^2 + 2x + 1", "(x+1)^2", "x^2+2x+1", 0],
+    ["Factor x^2 + 2x + 1", "(x+1)^2", "(x+1)(x+1)", 1],
+    ["Simplify 2x + 3x", "5x", "2x+3x", 0],
+    ["Simplify 2x + 3x", "5x", "x*5", 1],
+    ["Simplify sqrt 50", "5\\sqrt{2}", "\\sqrt{50}", 0],
+    ["What is 12 * 3", "36", "The answer is 36", 1],
+    ["x?", "x = 4", "x equals 4", 1],
+    ["2 sig figs of 1234", "1200", "1200", 1],
+    ["Give 1234.5 to 2 significant figures", "1200", "1230", 0],
+    ["Slope-intercept form", "y = 2x + 1", "2x - y + 1 = 0", 0],
+    ["Integrate", "x^3/3 + C", "x^3/3 + c", 1],
+    ["mass in kg", "2 kg", "2000 g", 0],
+    ["mass", "2 kg", "2000 g", 1],
+    ["speed", "5 m/s", "18 km/h", 1],
+    ["Solve", "x = 2, y = 1", "(2, 1)", 1],
+    ["simplify 14/4", "7/2", "3 1/2", 1],
+    ["0.375?", "0.375", "0.38", 0],
+    ["pi to 2 dp", "3.14", "3.14", 1],
+    ["9.0909%", "9.0909%", "9.09%", 1],
+  ] as const)('%s: reference %s, answer %s -> %i', (question, reference, answer, accepted) => {
+    const g = grade(question, reference, answer);
+    expect(g.score === g.max_score ? 1 : 0, g.explanation).toBe(accepted);
+  });
+
+  it('explains what form was missing', () => {
+    expect(grade('Simplify 6/8', '3/4', '6/8').explanation).toContain('not in lowest terms');
+    expect(grade('Round 2/3 to 2 decimal places', '0.67', '0.666').explanation).toContain('2 decimal place(s)');
+    expect(grade('Write 7/2 as a mixed number', '3 1/2', '7/2').explanation).toContain('mixed number');
+    expect(grade('Convert 3 kg to grams', '3000 g', '3 kg').explanation).toContain('grams');
+  });
+});
+
+describe('short answers: negation, correction, aliases, refusals', () => {
+  it.each([
+    ["Which is the largest planet?", "Jupiter", "Jupiter is not the largest; Saturn is", 0],
+    ["Which is the largest planet?", "Jupiter", "Saturn", 0],
+    ["Which organelles make proteins?", "ribosomes", "mitochondria? no, ribosomes", 1],
+    ["Which organelle releases energy?", "mitochondria", "mitochondria? no, ribosomes", 0],
+    ["Which part of a plant absorbs water?", "roots", "the roots do not; the leaves do", 0],
+    ["What happens to volume when pressure rises?", "decrease", "increase", 0],
+    ["What is the past tense of go?", "went", "gone", 0],
+    ["What is the past tense of go?", "went", "goed", 0],
+    ["What is the past tense of go?", "went", "went", 1],
+    ["Which gas do plants absorb?", "carbon dioxide", "CO2", 1],
+    ["Which gas do plants absorb?", "CO2", "carbon dioxide", 1],
+    ["At what temperature does water freeze?", "0 degrees Celsius", "0 \u00b0C", 1],
+    ["At what temperature in Celsius does water freeze?", "0 \u00b0C", "0 degrees", 1],
+    ["Who wrote Hamlet?", "William Shakespeare", "Shakespeare", 1],
+    ["Who was the first US president?", "George Washington", "Washington", 1],
+    ["Give a synonym of happy.", "joyful", "glad", 1],
+    ["Give a word that means happy.", "joyful", "cheerful", 1],
+    ["Give a word that means happy.", "joyful", "sad", 0],
+    ["What energy do plants use in photosynthesis?", "light energy", "sunlight", 1],
+    ["How many legs does a spider have?", "8", "eight", 1],
+    ["How many legs does a spider have?", "eight", "8 legs", 1],
+    ["Which planet is closest to the Sun?", "Mercury", "Mercury", 1],
+    ["Which planet is closest to the Sun?", "Mercury", "Venus", 0],
+    ["Which planet is closest to the Sun?", "Mercury", "I think it is Mercury, not Venus", 1],
+    ["Which planet is closest to the Sun?", "Mercury", "Not Mercury", 0],
+    ["How do plants make food?", "photosynthesis", "photosynthesys", 1],
+    ["Which cell division makes gametes?", "meiosis", "mitosis", 0],
+    ["What is the capital of France?", "Paris", "Paris", 1],
+    ["What is the capital of France?", "Paris", "paris, france", 1],
+    ["What is the capital of France?", "Paris", "Lyon", 0],
+    ["What is it called when vapour becomes liquid?", "condensation", "evaporation", 0],
+    ["What is the longest river in Africa?", "Nile", "the Nile", 1],
+    ["Who gave the Gettysburg Address?", "Lincoln", "Abraham Lincoln", 1],
+    ["Who gave the Gettysburg Address?", "Lincoln", "Lincoln Navigator", 0],
+  ] as const)('%s: reference %s, answer %s -> %i', (question, reference, answer, accepted) => {
+    const g = grade(question, reference, answer);
+    expect(g.score === g.max_score ? 1 : 0, g.explanation).toBe(accepted);
+  });
+
+  it('names what was matched and what was refused', () => {
+    expect(grade('Which is the largest planet?', 'Jupiter', 'Jupiter is not the largest; Saturn is').explanation).toContain('denies');
+    expect(grade('q', 'decrease', 'increase').explanation).toContain('opposite');
+    expect(grade('Which gas?', 'carbon dioxide', 'CO2').explanation).toContain('another name');
+    expect(grade('Who?', 'George Washington', 'George Washington Carver').explanation).toContain('George Washington Carver');
+    expect(grade('Which bees collect?', 'nectar', 'either pollen or nectar').explanation).toContain('hedges');
+    expect(grade('Which organ pumps blood?', 'heart', 'the heart and the lungs').explanation).toContain('lungs');
+  });
+
+  it('reads chemical formulas and number words', () => {
+    expect(formulaNames('NaCl')).toEqual(['sodium chloride']);
+    expect(formulaNames('CO2')).toEqual(['carbon dioxide']);
+    expect(formulaNames('CaCl2')).toEqual(['calcium chloride']);
+    expect(formulaNames('O2')).toEqual(['oxygen']);
+    expect(formulaNames('HCl')).toEqual(['hydrogen chloride']);
+    expect(formulaNames('H2O2')).toEqual([]);
+    expect(formulaNames('Hello')).toEqual([]);
+    expect(numberFromWords('twenty-one')).toBe(21);
+    expect(numberFromWords('one hundred and five')).toBe(105);
+    expect(numberFromWords('one sixth')).toBeNull();
+  });
+});
