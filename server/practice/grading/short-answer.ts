@@ -55,11 +55,20 @@ function wordsOf(text: string): Word[] {
 }
 
 /** Statements in order; a statement of retraction words takes back every earlier one. */
+/**
+ * Words of an answer that are read. A short-answer reply longer than this is an essay; reading
+ * every n-gram of 20,000 characters against WordNet would hold the event loop for a second.
+ */
+export const MAX_SHORT_ANSWER_WORDS = 300;
+
 function statements(answer: string): Statement[] {
   const pieces = answer.split(/[.;!?,:()]+|\s[-–—]+\s|\b(?:but|however|although|though|whereas|instead|rather|i mean)\b/i);
   const out: Statement[] = [];
+  let budget = MAX_SHORT_ANSWER_WORDS;
   for (const piece of pieces) {
-    const words = wordsOf(piece);
+    if (budget <= 0) break;
+    const words = wordsOf(piece).slice(0, budget);
+    budget -= words.length;
     if (words.length === 0) continue;
     if (words.every((x) => RETRACT.has(x.w)) && words.some((x) => x.w !== 'i' && x.w !== 'that')) {
       for (const s of out) s.retracted = true;
@@ -129,11 +138,21 @@ function antonymOf(refWord: string, userWord: string): boolean {
   return false;
 }
 
-function hypernymsWithin(s: Synset, depth: number, acc = new Set<string>()): Set<string> {
-  if (depth === 0) return acc;
-  for (const h of related(s, ['@', '@i'])) {
-    acc.add(`${h.pos}:${h.offset}`);
-    hypernymsWithin(h, depth - 1, acc);
+const hypernymCache = new Map<string, Set<string>>();
+/** Hypernyms and instance hypernyms up to `depth` levels, as "pos:offset". */
+function hypernymsWithin(s: Synset, depth: number): Set<string> {
+  const key = `${s.pos}:${s.offset}:${depth}`;
+  let acc = hypernymCache.get(key);
+  if (!acc) {
+    acc = new Set<string>();
+    if (depth > 0) {
+      for (const h of related(s, ['@', '@i'])) {
+        acc.add(`${h.pos}:${h.offset}`);
+        for (const k of hypernymsWithin(h, depth - 1)) acc.add(k);
+      }
+    }
+    if (hypernymCache.size > 20_000) hypernymCache.clear();
+    hypernymCache.set(key, acc);
   }
   return acc;
 }
@@ -295,14 +314,9 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
     if (!strict && alt.content.length === 2 && alt.senses.length === 0) {
       const [m, h] = alt.content.map((x) => new Set(senses(x.w, ['noun']).map((s) => `noun:${s.offset}`)));
       ws.forEach((x, i) => {
-        for (const s of senses(x.w, ['noun'])) {
-          const up = hypernymsWithin(s, 8);
-          const near = hypernymsWithin(s, 1);
-          if ([...near].some((k) => m.has(k)) && [...up].some((k) => h.has(k))) {
-            out.push({ statement: si, start: i, end: i + 1, how: `a kind of ${alt.text}` });
-            return;
-          }
-        }
+        // The word's most frequent sense only: "moon" is a body in the sky before it is moonlight.
+        const s = senses(x.w, ['noun'])[0];
+        if (s && [...hypernymsWithin(s, 1)].some((k) => m.has(k)) && [...hypernymsWithin(s, 8)].some((k) => h.has(k))) out.push({ statement: si, start: i, end: i + 1, how: `a kind of ${alt.text}` });
       });
     }
   });
