@@ -172,17 +172,25 @@ export class PracticeService {
 
   private async generateOffline(id: string, gen: GenerateRequest, from: number, signal: AbortSignal, searchedNothing: boolean): Promise<void> {
     // The offline engines (CAS, WordNet) load on first use: a service that never makes a set never pays for them.
-    const { planSet } = await import('./offline/index.ts');
+    const { planSet, DuplicateProblemError } = await import('./offline/index.ts');
     const plan = planSet(gen);
     if (!plan.ok) {
       const note = searchedNothing ? ' (search_for_problems found no journal of this key matching the description.)' : '';
-      await this.finishFailed(id, `${plan.message}${note}`, OFFLINE_ENGINE);
+      await this.finishFailed(id, `${plan.message}${note} The reserved credit was refunded.`, OFFLINE_ENGINE);
       return;
     }
     await this.store.saveEngine(id, plan.engine, plan.setName);
     for (let i = from; i < plan.total; i++) {
       signal.throwIfAborted();
-      await this.store.addProblem(id, i, plan.next(i));
+      let problem: PracticeProblem;
+      try {
+        problem = plan.next(i);
+      } catch (err) {
+        if (!(err instanceof DuplicateProblemError)) throw err;
+        await this.finishFailed(id, `${err.message} The reserved credit was refunded.`, plan.engine);
+        return;
+      }
+      await this.store.addProblem(id, i, problem);
       // Between problems the event loop serves requests (a CAS-heavy problem takes ~10-20 ms).
       await yieldToLoop();
     }
