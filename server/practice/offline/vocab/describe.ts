@@ -71,8 +71,8 @@ export function wholePhrases(description: string): string[] {
   return [...new Set([words.join(' '), [first, ...words.slice(1)].join(' '), [...words.slice(0, -1), last].join(' ')])];
 }
 
-function candidatesOf(text: string): { candidates: HeadCandidate[]; soft: string[] } {
-  const soft: string[] = [];
+function candidatesOf(text: string, hints: readonly string[]): { candidates: HeadCandidate[]; soft: string[] } {
+  const soft: string[] = [...hints];
   // The head is the first part (before "of", "in", "from", ...) that holds a word other than filler.
   const parts = text
     .split(/\b(?:of|in|from|for|during|about|on|at)\b/)
@@ -100,7 +100,9 @@ function candidatesOf(text: string): { candidates: HeadCandidate[]; soft: string
 }
 
 export function parseDescription(description: string): VocabQuery {
-  const text = clean(description);
+  // "plates (flatware)": words in parentheses say which meaning, like a subject word.
+  const hints = [...description.matchAll(/\(([^)]*)\)/g)].flatMap((m) => clean(m[1]!).split(' ')).filter((w) => w.length > 2 && !FILLER.has(w));
+  const text = clean(description.replace(/\([^)]*\)/g, ' '));
   const relation = /\bparts of\b|\bparts$|\banatomy of\b/.test(text) ? 'parts' : 'kinds';
   // "acids and bases": two categories; "X of A and B" stays one (the "and" is in the qualifier).
   const head = text.split(/\b(?:of|in|from|for)\b/)[0]!;
@@ -110,7 +112,7 @@ export function parseDescription(description: string): VocabQuery {
     .map((p) => p.trim())
     .filter(Boolean)
     .slice(0, 3)
-    .map((p) => candidatesOf(`${p} ${rest}`));
+    .map((p) => candidatesOf(`${p} ${rest}`, hints));
   // Each category must stand on its own: the other's words would pick a meaning by coincidence
   // ("acids and bases": "acid" is named by the nucleotide sense of "base").
   return { relation, conjuncts };

@@ -148,6 +148,9 @@ function candidates(root: Synset, relation: 'kinds' | 'parts'): Candidate[] {
 function buildTopic(root: Synset, relation: 'kinds' | 'parts', required: readonly string[]): { topic?: VocabTopic; terms: Term[] } {
   const said = tokens(senseText(root));
   const narrowedBy = [...new Set(required.filter((w) => !said.has(w) && !said.has(lemmatizer.noun(w))))];
+  // "of the human body" is what a noun.body sense says; its terms then stay in noun.body (a
+  // bird's wishbone or a horse's cannon bone are noun.animal).
+  const sameFile = required.some((w) => LEXFILE_WORDS[root.lexFile]?.includes(w));
   const rootWords = rootNames(root);
   const all = candidates(root, relation);
   const keptAtDepth1 = new Set<number>();
@@ -155,8 +158,11 @@ function buildTopic(root: Synset, relation: 'kinds' | 'parts', required: readonl
   const glosses = new Set<string>();
   for (const c of all) {
     const s = c.synset;
-    if (s.definition.length <= 10) continue;
+    if (s.definition.length <= 10 || (sameFile && s.lexFile !== root.lexFile)) continue;
     const tok = tokens(s.definition);
+    // A gloss that names its own term ("cold weather: a period of unusually cold weather") says
+    // nothing once the term is blanked out.
+    if (s.words.some((w) => names(s.definition, tok, w))) continue;
     const onTopic =
       rootWords.some((n) => names(s.definition, tok, n)) ||
       (c.depth === 2 && (keptAtDepth1.has(c.parent.offset) && c.parent.words.some((n) => names(s.definition, tok, n)))) ||
@@ -190,7 +196,9 @@ function related(a: Synset, b: Synset): boolean {
   };
   const x = content(a);
   const y = content(b);
-  for (const w of x.words) if (y.words.has(w)) return true;
+  // Only a specific word (three noun senses at most: "mineral", "particle") ties two meanings;
+  // "unit" or "nucleus" are shared by a biological cell and a political one.
+  for (const w of x.words) if (y.words.has(w) && lookup(w).length <= 3) return true;
   for (const h of x.hypers) if (y.hypers.has(h)) return true;
   return false;
 }
@@ -276,8 +284,8 @@ function suggestion(group: Passing[], phrase: string, relation: 'kinds' | 'parts
   const head = phrase.split(' ').pop()!;
   const tries: string[] = [];
   for (const w of s.words) if (w.toLowerCase() !== phrase && w.toLowerCase().split(' ').includes(head)) tries.push(plural(w.toLowerCase()));
-  for (const p of s.pointers) if (p.symbol === ';c') tries.push(`${synset(p.offset, p.pos).words[0].toLowerCase()} ${plural(phrase)}`);
-  for (const p of s.pointers) if (p.symbol === '@') tries.push(`${synset(p.offset).words[0].toLowerCase()} ${plural(phrase)}`);
+  for (const p of s.pointers) if (p.symbol === ';c') tries.push(`${plural(phrase)} (${synset(p.offset, p.pos).words[0].toLowerCase()})`);
+  for (const p of s.pointers) if (p.symbol === '@' || p.symbol === '@i') tries.push(`${plural(phrase)} (${synset(p.offset).words[0].toLowerCase()})`);
   const offsets = new Set(group.map((p) => p.synset.offset));
   for (const t of tries.slice(0, 6)) {
     const prefix = relation === 'parts' ? 'parts of ' : '';
