@@ -112,6 +112,20 @@ describe('planSet (offline engine)', () => {
     expect(a.engine).toBe('offline:systems-of-equations+quadratic-equations');
   });
 
+  it('no question twice: easy draws that repeat an earlier problem are drawn again, deterministically', () => {
+    for (const [description] of DESCRIPTIONS.slice(0, 9)) {
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const { problems } = run({ description, difficulty: 'easy', problemType: 'frq', count: 15, seed });
+        const statements = problems.map((p) => p.problem_statement.replace(/\s+/g, ' ').toLowerCase());
+        expect(new Set(statements).size, `${description} seed ${seed}`).toBe(15);
+        // Made out of order, problem 14 is the same (the earlier ones are made first).
+        const plan = planSet({ description, count: 15, problemType: 'frq', difficulty: 'easy', seed });
+        if (!plan.ok) throw new Error(plan.message);
+        expect(plan.next(14)).toEqual(problems[14]);
+      }
+    }
+  });
+
   it('fails honestly for a topic no generator covers, naming the LLM settings', () => {
     for (const description of ['history of the roman empire', 'vocabulary: xyzzyqq plorks', 'write a sonnet about love']) {
       const plan = planSet({ description, count: 5, problemType: 'mixed', difficulty: 'medium' });
