@@ -12,7 +12,8 @@ const TOPICS: Record<string, string> = {
   quadratic: 'quadratic equations',
   derivatives: 'derivatives of polynomials',
   percentages: 'percentages word problems',
-  vocabulary: 'vocabulary: cell organelles',
+  // A category with at least 10 terms: a 15-problem mixed set asks 10 distinct ones (no term twice).
+  vocabulary: 'vocabulary: chemical elements',
 };
 
 function generate(description: string, seed: number): { total: number; maxStep: number } {

@@ -21,6 +21,7 @@ import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { GradingInputError } from './grading/errors.ts';
 import type { JournalSearch } from './journal-search.ts';
 import { gradeWithLlm, planLlmSet } from './llm.ts';
+import { checkGradeWithCas } from './llm-checks.ts';
 import { OFFLINE_ENGINE } from './offline/limits.ts';
 import { difficulties, problemListSchema, type PracticeSetDeleteResponse, type PracticeSetListItem } from './schema.ts';
 import { PracticeStore, type EngineChoice, type SetRequest, type SetRow } from './store.ts';
@@ -172,17 +173,25 @@ export class PracticeService {
 
   private async generateOffline(id: string, gen: GenerateRequest, from: number, signal: AbortSignal, searchedNothing: boolean): Promise<void> {
     // The offline engines (CAS, WordNet) load on first use: a service that never makes a set never pays for them.
-    const { planSet } = await import('./offline/index.ts');
+    const { planSet, DuplicateProblemError } = await import('./offline/index.ts');
     const plan = planSet(gen);
     if (!plan.ok) {
       const note = searchedNothing ? ' (search_for_problems found no journal of this key matching the description.)' : '';
-      await this.finishFailed(id, `${plan.message}${note}`, OFFLINE_ENGINE);
+      await this.finishFailed(id, `${plan.message}${note} The reserved credit was refunded.`, OFFLINE_ENGINE);
       return;
     }
     await this.store.saveEngine(id, plan.engine, plan.setName);
     for (let i = from; i < plan.total; i++) {
       signal.throwIfAborted();
-      await this.store.addProblem(id, i, plan.next(i));
+      let problem: PracticeProblem;
+      try {
+        problem = plan.next(i);
+      } catch (err) {
+        if (!(err instanceof DuplicateProblemError)) throw err;
+        await this.finishFailed(id, `${err.message} The reserved credit was refunded.`, plan.engine);
+        return;
+      }
+      await this.store.addProblem(id, i, problem);
       // Between problems the event loop serves requests (a CAS-heavy problem takes ~10-20 ms).
       await yieldToLoop();
     }
@@ -197,7 +206,7 @@ export class PracticeService {
     }
     const plan = planLlmSet(llm, gen);
     await this.store.saveEngine(id, plan.engine, plan.setName);
-    const earlier = (await this.store.problems(id)).map((r) => (JSON.parse(r.problem) as PracticeProblem).problem_statement);
+    const earlier = (await this.store.problems(id)).map((r) => JSON.parse(r.problem) as PracticeProblem);
     for (let i = from; i < plan.total; i++) {
       signal.throwIfAborted();
       let problem: PracticeProblem;
@@ -210,7 +219,7 @@ export class PracticeService {
         return;
       }
       await this.store.addProblem(id, i, problem);
-      earlier.push(problem.problem_statement);
+      earlier.push(problem);
     }
     await this.finishCompleted(id, plan.total);
   }
@@ -390,7 +399,9 @@ export class PracticeService {
 
   /**
    * Grades one answer. Choice problems are graded exactly offline. Free response goes to the LLM
-   * when one is configured (and not declined with engine "offline"); when the LLM fails, the
+   * when one is configured (and not declined with engine "offline"); a mathematical reference is
+   * then checked by the CAS, whose grade is returned (engine "offline") when the two disagree about
+   * full credit. When the LLM fails, the
    * offline grader answers with `fallback_reason`, or, when it cannot (no reference answer or
    * rubric), a 502 says both reasons. GradingInputError (422) is left to the route.
    */
@@ -400,12 +411,18 @@ export class PracticeService {
     const llm = this.deps.llm;
     let fallback: string | undefined;
     if (llm && !choice && engine !== 'offline') {
+      let graded;
       try {
-        return { ...(await gradeWithLlm(llm, input, signal)), engine: llm.engine };
+        graded = await gradeWithLlm(llm, input, signal);
       } catch (err) {
         if (!(err instanceof LlmError)) throw err;
         fallback = `LLM grading failed: ${err.message.replace(/^refused: /, '')}`;
         this.deps.logger.warn({ error: err.message }, 'LLM grading failed; using the offline grader');
+      }
+      if (graded) {
+        // A mathematical reference is checked by the CAS, which decides when the two disagree.
+        const checked = await checkGradeWithCas(input, graded, llm.engine);
+        return { ...checked.grade, engine: checked.overruled ? OFFLINE_ENGINE : llm.engine };
       }
     }
     const { gradeAnswer } = await import('./grading/index.ts'); // loads on first use, like planSet

@@ -328,7 +328,7 @@ describe('search_for_problems: the caller\'s own journals as context (full-text 
     const mine = await server.newClient();
     const stranger = await server.newClient();
     await mine.importMarkdown(
-      '# Biology notes\n\nPhotosynthesis is the process by which plants turn light, water and carbon dioxide into glucose.\n\nOsmosis is the diffusion of water across a semipermeable membrane.\n\nA catalyst is a substance that speeds up a reaction without being used up.\n',
+      '# Biology notes\n\nPhotosynthesis is the process by which plants turn light, water and carbon dioxide into glucose.\n\nOsmosis is the diffusion of water across a semipermeable membrane.\n\nA catalyst is a substance that speeds up a reaction without being used up.\n\nDiffusion is the movement of particles from high to low concentration.\n',
       'Biology',
     );
     await mine.importMarkdown('# Shopping\n\nMilk is a drink that cows produce in large amounts.\n', 'Groceries');
@@ -341,7 +341,11 @@ describe('search_for_problems: the caller\'s own journals as context (full-text 
     expect(text).toMatch(/Photosynthesis|Osmosis|catalyst/);
     expect(text).not.toContain('Mitosis');
     expect(text).not.toContain('Milk');
+    // One question per sentence (the select-all problems combine them), each naming its journal.
+    const asked = s.response.problems.filter((p: any) => p.problem_type !== 'select_all').map((p: any) => p.problem_statement);
+    expect(new Set(asked).size).toBe(asked.length);
     for (const p of s.response.problems) {
+      expect(p.explanation).toMatch(/Source: your journal "(Biology|Biology notes)"/);
       const g = await grade(mine, { ...p, user_answer: p.correct_answer });
       expect(g.score).toBe(g.max_score);
     }
@@ -352,14 +356,18 @@ describe('search_for_problems: the caller\'s own journals as context (full-text 
     const jid = await c.importMarkdown('# Chemistry\n\nPlaceholder text about chemistry.\n', 'Chemistry');
     const first = await waitForSet(c, await createSet(c, { set_description: 'chemistry revision', count: 2, search_for_problems: true }));
     expect(first.status).toBe('failed');
-    expect(first.message).toContain('No offline generator covers');
+    expect(first.message).toContain('search_for_problems found 1 journal(s) matching the description, but none holds a sentence of the form "X is Y"');
     const model = await c.model(jid);
     const lastId = model.model.content.at(-1).attrs.id;
     const edit = await c.edit(jid, [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: 'An isotope is a form of an element with a different number of neutrons.' }], referenceId: lastId }]);
     expect(edit.status).toBe(200);
-    const second = await waitForSet(c, await createSet(c, { set_description: 'chemistry revision', count: 2, search_for_problems: true }));
+    const second = await waitForSet(c, await createSet(c, { set_description: 'chemistry revision', count: 1, problem_type: 'frq', search_for_problems: true }));
     expect(second.status, second.message).toBe('completed');
     expect(JSON.stringify(second.response.problems)).toContain('isotope');
+    // One sentence is one question: two would ask it twice, so that set is refused (and refunded).
+    const twice = await waitForSet(c, await createSet(c, { set_description: 'chemistry revision', count: 2, problem_type: 'frq', search_for_problems: true }));
+    expect(twice.status).toBe('failed');
+    expect(twice.message).toMatch(/give only 1 distinct question\(s\) where this set needs 2/);
     expect((await c.del(`/v1/journals/editor/delete/${jid}`)).status).toBe(200);
     const engine = server.svc.ctx.engine;
     const ts = engine.dialect.textSearch;

@@ -112,6 +112,20 @@ describe('planSet (offline engine)', () => {
     expect(a.engine).toBe('offline:systems-of-equations+quadratic-equations');
   });
 
+  it('no question twice: easy draws that repeat an earlier problem are drawn again, deterministically', () => {
+    for (const [description] of DESCRIPTIONS.slice(0, 9)) {
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const { problems } = run({ description, difficulty: 'easy', problemType: 'frq', count: 15, seed });
+        const statements = problems.map((p) => p.problem_statement.replace(/\s+/g, ' ').toLowerCase());
+        expect(new Set(statements).size, `${description} seed ${seed}`).toBe(15);
+        // Made out of order, problem 14 is the same (the earlier ones are made first).
+        const plan = planSet({ description, count: 15, problemType: 'frq', difficulty: 'easy', seed });
+        if (!plan.ok) throw new Error(plan.message);
+        expect(plan.next(14)).toEqual(problems[14]);
+      }
+    }
+  });
+
   it('fails honestly for a topic no generator covers, naming the LLM settings', () => {
     for (const description of ['history of the roman empire', 'vocabulary: xyzzyqq plorks', 'write a sonnet about love']) {
       const plan = planSet({ description, count: 5, problemType: 'mixed', difficulty: 'medium' });
@@ -133,8 +147,15 @@ describe('planSet (offline engine)', () => {
       'Photosynthesis is the process by which plants turn light, water and carbon dioxide into glucose and oxygen.',
       'Notes: Osmosis is the diffusion of water across a semipermeable membrane. It is important.\n- Diffusion is the movement of particles from high to low concentration.',
       'A catalyst is a substance that speeds up a reaction without being used up.',
+      '# Cell notes\n\nMitosis is the division of one cell nucleus into two identical nuclei.\nAn enzyme is a protein that catalyses a chemical reaction.\nA ribosome is the site of protein synthesis in the cell.',
     ];
     const { engine, problems } = run({ description: 'biology revision from my notes', context, count: 8 });
+    // One question per sentence: six questions (and two select-all) from six sentences, none twice.
+    expect(new Set(problems.map((p) => p.problem_statement)).size).toBe(8 - 2 + 1);
+    expect(problems.filter((p) => /Mitosis|enzyme|ribosome/.test(p.problem_statement + p.correct_answer)).every((p) => p.explanation.includes('Source: your journal "Cell notes"'))).toBe(true);
+    const tooMany = planSet({ description: 'biology revision', context, count: 12, problemType: 'frq', difficulty: 'medium' });
+    expect(tooMany.ok).toBe(false);
+    if (!tooMany.ok) expect(tooMany.message).toMatch(/give only 6 distinct question\(s\) where this set needs 12/);
     expect(engine).toBe('offline:context');
     const text = JSON.stringify(problems);
     expect(text).toContain('Photosynthesis');

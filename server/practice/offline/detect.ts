@@ -34,15 +34,47 @@ const RULES: Rule[] = [
   { pattern: /\b(algebra)\b/g, topics: [linear, quadratic, systems] },
 ];
 
-export function detectMath(description: string): TopicGenerator[] {
+/**
+ * Words a description of a mathematics exercise may hold besides its topic: the form of the
+ * exercise, the audience, the operations. Any other word asks for something the generators do
+ * not make ("derivatives of trigonometric functions", "cell differentiation", "separation of
+ * powers"), and the description is refused rather than answered with a different set.
+ */
+const MATH_CONTEXT = new Set(
+  (
+    'a an the and or of with for by in on to from using use about my our your this these ' +
+    'grade grades level year class unit chapter lesson review revision practice problem problems question questions exercise exercises worksheet quiz test ' +
+    'homework set sets drill drills easy medium hard harder hardest basic simple advanced beginner beginners intro introduction intermediate challenging mixed ' +
+    'math maths mathematics algebra pre algebraic calculus arithmetic numeric numerical ' +
+    'solve solving solved solution solutions simplify simplifying simplification evaluate evaluating evaluation compute computing computation calculate calculating calculation find finding ' +
+    'add adding addition subtract subtracting subtraction multiply multiplying multiplication divide dividing division operations ' +
+    'rule rules law laws property properties equation equations expression expressions variable variables unknown unknowns term terms coefficient coefficients ' +
+    'polynomial polynomials monomial monomials binomial binomials trinomial trinomials factor factors factoring factorising factorizing formula ' +
+    'like unlike denominator denominators numerator numerators common lowest mixed number numbers whole integer integers negative positive decimal decimals rational ' +
+    'word real life world one two three step steps multi single side sides both definite indefinite x y increase increases decrease decreases change changes discount discounts ' +
+    'sale sales price prices markup tax tip tips kids students children middle high school elementary college sat act gcse'
+  ).split(' '),
+);
+
+export interface MathDetection {
+  generators: TopicGenerator[];
+  /** Words of the description that no generator and no exercise wording accounts for. */
+  leftover: string[];
+}
+
+export function detectMath(description: string): MathDetection {
   let text = ` ${description.toLowerCase()} `;
-  const found: TopicGenerator[] = [];
+  const generators: TopicGenerator[] = [];
   for (const rule of RULES) {
     if (!rule.pattern.test(text)) continue;
     text = text.replace(rule.pattern, ' ');
-    for (const t of rule.topics) if (!found.includes(t)) found.push(t);
+    for (const t of rule.topics) if (!generators.includes(t)) generators.push(t);
   }
-  return found;
+  const words = text
+    .replace(/\bgrades?\s*\d+|\b\d+(st|nd|rd|th)\b|\byear\s*\d+/g, ' ')
+    .match(/[a-z]+/g) ?? [];
+  const leftover = generators.length ? [...new Set(words.filter((w) => !MATH_CONTEXT.has(w)))] : [];
+  return { generators, leftover };
 }
 
 export function wantsVocabulary(description: string): boolean {

@@ -4,22 +4,28 @@
  * Every answer is computed (CAS for mathematics, WordNet for vocabulary, the caller's own notes
  * for context questions); a description no generator covers fails with a message that says so.
  */
-import type { Difficulty, GenerateRequest, PlanResult, PracticeProblem } from '../types.ts';
+import type { Difficulty, GenerateRequest, PlanResult, PracticeProblem, ProblemType } from '../types.ts';
 import { contextGenerator, extractFacts, type Fact } from './context.ts';
-import { detectMath, MATH_GENERATORS, wantsVocabulary } from './detect.ts';
-import { assembleChoiceOrFree, assembleSelectAll, distinctDistractors, problemTypeAt, type Item, type TopicGenerator } from './item.ts';
+import { capacityReason, noFactsReason, partialMathReason, refusal, vocabReason } from './coverage.ts';
+import { detectMath, wantsVocabulary } from './detect.ts';
+import { assembleChoiceOrFree, assembleSelectAll, distinctDistractors, FAMILY_SOURCE, problemTypeAt, type Item, type TopicGenerator } from './item.ts';
 import { makeRng, problemSeed, type Rng } from './rng.ts';
-import { findVocabTopic } from './vocab/topics.ts';
+import { questionKey } from './question-key.ts';
+import { findVocabTopics } from './vocab/topics.ts';
 import { vocabGenerator } from './vocab/generator.ts';
 
 import { MAX_COUNT, OFFLINE_ENGINE } from './limits.ts';
 
 export { MAX_COUNT, OFFLINE_ENGINE };
+export { HOW_TO_GET_MORE, OFFLINE_COVERAGE } from './coverage.ts';
 
-const LLM_HINT =
-  'To generate problems on other subjects, configure an LLM provider: set LLM_BASE_URL (an OpenAI-compatible endpoint), LLM_API_KEY and LLM_MODEL.';
+/** Statements of one select_all problem; a list with fewer entries uses all it has (at least 2). */
+const SELECT_ALL_ITEMS = 4;
+/** Draws of one problem before a set gives up on making it differ from the earlier ones. */
+const MAX_DRAWS = 30;
 
-export const OFFLINE_COVERAGE = `The offline engine covers mathematics (${MATH_GENERATORS.map((g) => g.title.toLowerCase()).join(', ')}), vocabulary sets for noun categories that WordNet lists (for example "vocabulary: cell organelles", "planets", "chemical elements"), and definition questions from your own journals when search_for_problems is on.`;
+/** A problem could not be made different from the set's earlier ones: the set fails, nothing is repeated. */
+export class DuplicateProblemError extends Error {}
 
 function contentWords(s: string): Set<string> {
   return new Set(s.toLowerCase().match(/[a-z]{4,}/g) ?? []);
@@ -36,6 +42,42 @@ function relevantFacts(facts: Fact[], description: string): Fact[] {
     .map((x) => x.f);
 }
 
+/** Which generator makes problem i, its type, and its slot among that generator's problems of the same kind. */
+interface Slot {
+  gen: TopicGenerator;
+  type: ProblemType;
+  /** k-th mcq/frq of its generator, or k-th select_all. */
+  rank: number;
+}
+
+function layout(generators: readonly TopicGenerator[], setType: GenerateRequest['problemType'], total: number): Slot[] {
+  const seen = new Map<string, number>();
+  return Array.from({ length: total }, (_, i) => {
+    const gen = generators[i % generators.length]!;
+    const type = problemTypeAt(setType, i);
+    const k = `${gen.id}|${type === 'select_all' ? 'sa' : 'q'}`;
+    const rank = seen.get(k) ?? 0;
+    seen.set(k, rank + 1);
+    return { gen, type, rank };
+  });
+}
+
+/** Why the list-based generators cannot fill the layout without repeating a question, if they cannot. */
+function capacityProblem(slots: readonly Slot[], total: number): string | undefined {
+  for (const gen of new Set(slots.map((s) => s.gen))) {
+    if (gen.capacity === undefined) continue;
+    const questions = slots.filter((s) => s.gen === gen && s.type !== 'select_all').length;
+    const selectAll = slots.some((s) => s.gen === gen && s.type === 'select_all');
+    const what = gen.family === 'context' ? 'the "X is Y" sentences search_for_problems found in your journals' : `the WordNet terms of ${gen.title.replace(/^Vocabulary: /, '')}`;
+    if (questions > gen.capacity) return capacityReason(what, gen.capacity, questions, total);
+    if (selectAll && gen.capacity < 2) return capacityReason(what, gen.capacity, 2, total);
+    // A multiple-choice question needs two wrong choices from other entries; with fewer it would
+    // silently become free response.
+    if (slots.some((s) => s.gen === gen && s.type === 'mcq') && gen.capacity < 3) return capacityReason(`${what} (a multiple-choice question needs 3)`, gen.capacity, 3, total);
+  }
+  return undefined;
+}
+
 export function planSet(req: GenerateRequest): PlanResult {
   const description = req.description.trim();
   const total = Math.trunc(req.count);
@@ -48,23 +90,21 @@ export function planSet(req: GenerateRequest): PlanResult {
   const facts = req.context?.length ? extractFacts(req.context) : [];
   const explicitVocab = wantsVocabulary(description);
 
-  const math = explicitVocab ? [] : detectMath(description);
-  if (math.length > 0) {
-    generators.push(...math);
-    setName = `${math.map((g) => g.title).join(', ')} (${req.difficulty})`;
-  } else {
+  const math = explicitVocab ? { generators: [], leftover: [] } : detectMath(description);
+  if (math.generators.length > 0) {
+    // A description that asks for more than the generators make is refused, not half-answered.
+    if (math.leftover.length > 0) return { ok: false, message: refusal(partialMathReason(description, math)) };
+    generators.push(...math.generators);
+    setName = `${math.generators.map((g) => g.title).join(', ')} (${req.difficulty})`;
+  } else if (facts.length === 0 || explicitVocab) {
     // With journal context and no explicit vocabulary request, the notes are the subject.
-    const vocab = facts.length > 0 && !explicitVocab ? ({ ok: false, reason: 'none' } as const) : findVocabTopic(description, explicitVocab);
+    const vocab = findVocabTopics(description, explicitVocab);
     if (vocab.ok) {
-      const order = planRng.shuffle(vocab.topic.terms.map((_, i) => i));
-      generators.push(vocabGenerator(vocab.topic, order));
-      setName = `Vocabulary: ${vocab.topic.root}`;
+      for (const topic of vocab.topics) generators.push(vocabGenerator(topic, planRng.shuffle(topic.terms.map((_, i) => i))));
+      setName = generators.map((g) => g.title).join(' and ');
     } else if (facts.length === 0) {
-      const why =
-        vocab.reason === 'too-few'
-          ? `WordNet lists only ${vocab.found} term(s) under "${vocab.root}", fewer than the ${4} a vocabulary set needs, so the offline engine will not invent more.`
-          : `No offline generator covers "${description}".`;
-      return { ok: false, message: `${why} ${OFFLINE_COVERAGE} ${LLM_HINT}` };
+      const reason = req.context?.length ? noFactsReason(description, req.context.length) : vocabReason(description, vocab);
+      return { ok: false, message: refusal(reason) };
     }
   }
 
@@ -73,8 +113,50 @@ export function planSet(req: GenerateRequest): PlanResult {
     generators.push(contextGenerator(useFacts));
     if (!setName) setName = `From your journals: ${description}`;
   }
+  const slots = layout(generators, req.problemType, total);
+  const tooFew = capacityProblem(slots, total);
+  if (tooFew) return { ok: false, message: tooFew };
   const engine = `${OFFLINE_ENGINE}:${generators.map((g) => g.id).join('+')}`;
   const difficulty = req.difficulty;
+
+  /** Problem i, drawn `draw` times before: draw 0 is the set seed's own; later ones vary it. */
+  const make = (i: number, draw: number): PracticeProblem => {
+    const { gen, type, rank } = slots[i]!;
+    const seed = draw === 0 ? problemSeed(setSeed, i) : problemSeed(problemSeed(setSeed, i), 1000 + draw);
+    const rng = makeRng(seed);
+    let items: Item[];
+    let problem: PracticeProblem;
+    if (type === 'select_all') {
+      // Statements from the same topic; list-based generators take neighbouring entries, shifted on a redraw.
+      const n = gen.capacity === undefined ? SELECT_ALL_ITEMS : Math.min(SELECT_ALL_ITEMS, gen.capacity);
+      items = Array.from({ length: n }, (_, k) => gen.make(rng, difficulty, rank * n + k + draw));
+      problem = assembleSelectAll(items, `${gen.title}.`, difficulty, rng);
+    } else {
+      items = [type === 'mcq' ? withChoices(gen, rng, difficulty, rank) : gen.make(rng, difficulty, rank)];
+      problem = assembleChoiceOrFree(items[0]!, type, difficulty, rng);
+    }
+    const sources = [...new Set(items.map((it) => it.source ?? FAMILY_SOURCE[gen.family]))];
+    return { ...problem, explanation: `${problem.explanation}\nSource: ${sources.join('; ')}.` };
+  };
+
+  // Problems are made in order and kept, so each is checked against the earlier ones; next(i)
+  // still gives the same problem whatever the order of calls (it makes the earlier ones first).
+  const made: PracticeProblem[] = [];
+  const keys = new Set<string>();
+  const advance = (): void => {
+    const i = made.length;
+    for (let draw = 0; draw < MAX_DRAWS; draw++) {
+      const p = make(i, draw);
+      const key = questionKey(p);
+      if (keys.has(key)) continue;
+      keys.add(key);
+      made.push(p);
+      return;
+    }
+    throw new DuplicateProblemError(
+      `The offline engine could not make problem ${i + 1} of ${total} differ from the earlier ones (${MAX_DRAWS} draws); the set was stopped rather than repeat a question. Ask for fewer problems.`,
+    );
+  };
 
   return {
     ok: true,
@@ -83,15 +165,8 @@ export function planSet(req: GenerateRequest): PlanResult {
     total,
     next(index: number): PracticeProblem {
       if (!(index >= 0 && index < total)) throw new RangeError(`problem index ${index} outside 0..${total - 1}`);
-      const rng = makeRng(problemSeed(setSeed, index));
-      const gen = generators[index % generators.length];
-      const type = problemTypeAt(req.problemType, index);
-      if (type === 'select_all') {
-        // Four statements from the same topic; list-based generators take neighbouring entries.
-        const items = [0, 1, 2, 3].map((k) => gen.make(rng, difficulty, index * 4 + k));
-        return assembleSelectAll(items, `${gen.title}.`, difficulty, rng);
-      }
-      return assembleChoiceOrFree(type === 'mcq' ? withChoices(gen, rng, difficulty, index) : gen.make(rng, difficulty, index), type, difficulty, rng);
+      while (made.length <= index) advance();
+      return made[index]!;
     },
   };
 }

@@ -24,15 +24,29 @@ export interface Item {
   scoring: string;
   /** Structured parameters, so tests can check answers independently. */
   params: Record<string, unknown>;
+  /** Where the answer comes from, said in the explanation (default: the generator family's). */
+  source?: string;
 }
 
 export interface TopicGenerator {
   id: string;
   title: string;
   family: 'math' | 'vocabulary' | 'context';
-  /** `index` is the problem number, so list-based generators can walk their list without repeats. */
+  /**
+   * `index` is the generator's item slot: list-based generators (terms, facts) give slot k their
+   * k-th entry, so distinct slots never ask about the same entry. Computed generators ignore it.
+   */
   make(rng: Rng, difficulty: Difficulty, index: number): Item;
+  /** How many distinct entries a list-based generator holds (undefined: computed, unbounded). */
+  capacity?: number;
 }
+
+/** Where each family's answers come from, for the explanation's "Source:" line. */
+export const FAMILY_SOURCE: Record<TopicGenerator['family'], string> = {
+  math: 'computed exactly by the computer algebra system (nerdamer), not recalled',
+  vocabulary: 'WordNet 3.1 (the term\'s own gloss)',
+  context: 'your own journals',
+};
 
 const KEYS = ['A', 'B', 'C', 'D', 'E', 'F'];
 

@@ -88,6 +88,40 @@ export function lookup(lemma: string, pos: Pos = 'noun'): number[] {
   return [];
 }
 
+let senseIndex: Buffer | undefined;
+
+/**
+ * How often each noun sense of `lemma` was tagged in WordNet's sense-tagged corpus (index.sense),
+ * by synset offset: how common a meaning is, so a bare headword is read in its dominant sense
+ * only when one clearly dominates.
+ */
+export function tagCounts(lemma: string): Map<number, number> {
+  const out = new Map<number, number>();
+  const key = lemma.trim().toLowerCase().replace(/\s+/g, '_');
+  if (!key) return out;
+  dir ??= dictDir();
+  senseIndex ??= readFileSync(join(dir, 'index.sense'));
+  const buf = senseIndex;
+  // Noun sense keys are "lemma%1:lexfile:lexid::"; lines sort by key, so they are contiguous.
+  const prefix = Buffer.from(`${key}%1:`);
+  let lo = 0;
+  let hi = buf.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const { start, end } = lineAt(buf, mid);
+    if (Buffer.compare(buf.subarray(start, Math.min(start + prefix.length, end)), prefix) < 0) lo = end + 1;
+    else hi = start;
+  }
+  for (let at = lo; at < buf.length; ) {
+    const { start, end } = lineAt(buf, at);
+    if (Buffer.compare(buf.subarray(start, Math.min(start + prefix.length, end)), prefix) !== 0) break;
+    const [, offset, , count] = buf.toString('utf8', start, end).split(' ');
+    out.set(Number(offset), Number(count));
+    at = end + 1;
+  }
+  return out;
+}
+
 export function synset(offset: number, pos: Pos = 'noun'): Synset {
   const cacheKey = `${pos}:${offset}`;
   const hit = synsetCache.get(cacheKey);

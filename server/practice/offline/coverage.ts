@@ -1,0 +1,52 @@
+/**
+ * The words of a refused set: what the offline engine covers, why this description is not among
+ * it, and the two ways to get the rest (an LLM provider, or questions from the caller's journals).
+ * A refused set fails before any problem is made, and its reserved credit is refunded.
+ */
+import type { MathDetection } from './detect.ts';
+import type { VocabLookup } from './vocab/topics.ts';
+
+export const OFFLINE_COVERAGE =
+  'The offline engine covers mathematics (order of operations, fractions, percentages, linear and quadratic equations, systems of linear equations, derivatives and integrals of polynomials, laws of exponents), vocabulary of noun categories that WordNet lists (for example "cell organelles", "parts of a flower", "planets"), and definition questions from your own journals (search_for_problems).';
+
+export const HOW_TO_GET_MORE =
+  'For other topics, configure an LLM provider (set LLM_BASE_URL to an OpenAI-compatible endpoint, LLM_API_KEY and LLM_MODEL), or set search_for_problems to true to draw questions from your own journals\' sentences of the form "X is Y".';
+
+/** The full refusal: the reason, then the coverage and the ways to get the rest. */
+export function refusal(reason: string): string {
+  return `${reason} ${OFFLINE_COVERAGE} ${HOW_TO_GET_MORE}`;
+}
+
+const quote = (s: string) => `"${s}"`;
+
+function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+export function partialMathReason(description: string, math: MathDetection): string {
+  return `No offline set for "${description}": the offline engine makes ${list(math.generators.map((g) => g.title.toLowerCase()))} problems, but not about ${list(math.leftover.map(quote))}, so it makes none rather than a set on something else.`;
+}
+
+export function vocabReason(description: string, vocab: Exclude<VocabLookup, { ok: true }>): string {
+  switch (vocab.reason) {
+    case 'ambiguous': {
+      const meanings = vocab.meanings.slice(0, 4).map((m) => {
+        const gloss = m.gloss.length > 70 ? `${m.gloss.slice(0, 67)}...` : m.gloss;
+        return m.suggestion ? `"${m.suggestion}" (${gloss})` : `${vocab.phrase} as in "${gloss}"`;
+      });
+      return `No offline set for "${description}": "${vocab.phrase}" has several unrelated meanings in WordNet and the description does not say which. Ask for one of: ${meanings.join('; ')}.`;
+    }
+    case 'too-few':
+      return `No offline set for "${description}": WordNet lists only ${vocab.found} term(s) that fit "${vocab.root}" here (${list(vocab.terms.slice(0, 5))}), fewer than the 4 a vocabulary set needs, and the offline engine does not invent more.`;
+    default:
+      return `No offline generator covers "${description}".`;
+  }
+}
+
+export function noFactsReason(description: string, journals: number): string {
+  return `No offline set for "${description}": search_for_problems found ${journals} journal(s) matching the description, but none holds a sentence of the form "X is Y" (or "X means Y") to ask about.`;
+}
+
+export function capacityReason(what: string, available: number, needed: number, total: number): string {
+  return `No offline set of ${total} problems: ${what} give only ${available} distinct question(s) where this set needs ${needed}. Ask for fewer problems (or select_all ones, which combine statements), so that no question is repeated.`;
+}
