@@ -114,7 +114,7 @@ describe('multiple choice is always possible', () => {
     let degenerate = 0;
     for (const gen of MATH_GENERATORS) {
       for (const d of LEVELS) {
-        for (let seed = 1; seed <= 300; seed++) {
+        for (let seed = 1; seed <= 150; seed++) {
           const item = gen.make(makeRng(seed * 7919 + d.length), d, seed % 5);
           if (distinctDistractors(item.answer, item.distractors).length < 2) degenerate++;
         }
@@ -123,11 +123,12 @@ describe('multiple choice is always possible', () => {
     // Such draws exist (1/2 − 1/2, a system whose x equals y): the set draws again for them.
     expect(degenerate).toBeGreaterThan(0);
     for (const description of ['fractions', 'systems of linear equations', 'exponents', 'linear equations']) {
-      for (let seed = 1; seed <= 40; seed++) {
+      for (let seed = 1; seed <= 16; seed++) {
         const plan = planSet({ description, count: 15, problemType: 'mcq', difficulty: (['easy', 'medium', 'hard'] as const)[seed % 3], seed });
         if (!plan.ok) throw new Error(`${description}: ${plan.message}`);
         for (let i = 0; i < plan.total; i++) expect(plan.next(i).problem_type, `${description} seed ${seed} #${i}`).toBe('mcq');
       }
     }
-  });
+    // Thousands of CAS draws: on a loaded 2-core machine this takes tens of seconds.
+  }, 120_000);
 });
