@@ -7,9 +7,11 @@ import { h, svg } from './dom.ts';
 
 const PALETTE = ['#2563eb', '#db2777', '#16a34a', '#ea580c', '#7c3aed', '#0891b2', '#ca8a04', '#dc2626', '#4b5563', '#0d9488'];
 
+/** Dollars to the micro-dollar the service counts in, at least to the cent: $4.99976, $5.00, $0.00024. */
 export function dollars(usd: number): string {
-  if (usd === 0) return '$0';
-  return usd >= 0.01 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(2)}`;
+  const [whole, frac = ''] = Math.abs(usd).toFixed(6).split('.');
+  const cents = frac.replace(/0+$/, '').padEnd(2, '0');
+  return `${usd < 0 ? '-' : ''}$${whole}.${cents}`;
 }
 
 export function spendChart(spend: UsageReport['spend']): HTMLElement {

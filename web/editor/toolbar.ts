@@ -82,7 +82,7 @@ function items(): Item[][] {
       { id: 'em', label: 'I', title: `Italic (${MOD}+I, *text*)`, run: apply(cmd.toggleEm), enabled: can(cmd.toggleEm), active: (s) => cmd.markActive(s, m.em) },
       { id: 'strikethrough', label: 'S', title: `Strikethrough (${MOD}+Shift+X, ~~text~~)`, run: apply(cmd.toggleStrike), enabled: can(cmd.toggleStrike), active: (s) => cmd.markActive(s, m.strikethrough) },
       { id: 'code', label: '</>', title: `Inline code (${MOD}+E, \`code\`)`, run: apply(cmd.toggleCode), enabled: can(cmd.toggleCode), active: (s) => cmd.markActive(s, m.code) },
-      { id: 'link', label: '🔗', title: `Link (${MOD}+K, [text](url))`, run: (v) => void editLink(v), enabled: can(cmd.toggleEm), active: (s) => cmd.markActive(s, m.link) },
+      { id: 'link', label: 'Link', title: `Link (${MOD}+K, [text](url))`, run: (v) => void editLink(v), enabled: can(cmd.toggleEm), active: (s) => cmd.markActive(s, m.link) },
     ],
     [
       { id: 'bullet_list', label: '•', title: `Bullet list (- )`, run: apply(cmd.toggleList('bullet')), enabled: can(cmd.toggleList('bullet')), active: (s) => cmd.listActive(s, 'bullet') },
@@ -93,7 +93,7 @@ function items(): Item[][] {
       { id: 'blockquote', label: '❝', title: 'Quote (> )', run: apply(cmd.toggleBlockquote), enabled: can(cmd.toggleBlockquote), active: (s) => !!cmd.ancestor(s.selection.$from, [schema.nodes.blockquote]) },
     ],
     [
-      { id: 'image', label: '🖼', title: 'Image (![alt](src))', run: (v) => void addImage(v), enabled: can(cmd.insertImage({ src: 'x' })) },
+      { id: 'image', label: 'Image', title: 'Image (![alt](src))', run: (v) => void addImage(v), enabled: can(cmd.insertImage({ src: 'x' })) },
       { id: 'table', label: '▦', title: 'Table (|a|b| then space)', run: (v) => void addTable(v), enabled: (s) => !inTable(s) && cmd.insertTable(2, 2)(s) },
       { id: 'horizontal_rule', label: '―', title: 'Horizontal rule (---)', run: apply(cmd.insertHorizontalRule), enabled: can(cmd.insertHorizontalRule) },
       { id: 'html_block', label: 'HTML', title: 'Raw HTML block', run: (v) => void addHtml(v), enabled: can(cmd.insertHtmlBlock('x')) },
@@ -129,6 +129,7 @@ export class Toolbar {
   private buttons: { item: Item; el: HTMLButtonElement }[] = [];
   private blockSelect: HTMLSelectElement;
   private view: EditorView | null = null;
+  private tableTools: HTMLElement;
 
   constructor() {
     this.blockSelect = h(
@@ -147,7 +148,7 @@ export class Toolbar {
     const groups = items().map((group, i) =>
       h(
         'div',
-        { class: i === 4 ? 'group table-tools' : 'group', role: 'group' },
+        { class: i === 4 ? 'group table-tools' : 'group', role: 'group', hidden: i === 4 },
         ...group.map((item) => {
           const el = h('button', { type: 'button', class: 'tool', 'aria-label': item.title, title: item.title, dataset: { command: item.id }, onmousedown: (e: Event) => e.preventDefault() }, item.label);
           el.addEventListener('click', () => this.view && item.run(this.view));
@@ -156,6 +157,7 @@ export class Toolbar {
         }),
       ),
     );
+    this.tableTools = groups[4]!;
     this.dom = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Formatting' }, groups[0]!, h('div', { class: 'group' }, this.blockSelect), ...groups.slice(1));
   }
 
@@ -174,6 +176,8 @@ export class Toolbar {
       el.classList.toggle('active', on);
       if (item.active) el.setAttribute('aria-pressed', String(on));
     }
+    // The table group shows only in a table.
+    this.tableTools.hidden = !cmd.cellContext(state);
     const current = BLOCK_TYPES.find((b) => b.active(state));
     this.blockSelect.value = current?.value ?? '';
     this.blockSelect.disabled = !BLOCK_TYPES.some((b) => b.command(state));
