@@ -128,7 +128,11 @@ export async function editorReady(page: Page): Promise<void> {
   await page.locator('.ProseMirror').waitFor();
 }
 
-/** The editor's text, one line per top-level block. */
+/** The editor's text, one line per top-level block (remote cursors' name labels left out). */
 export function editorText(page: Page): Promise<string> {
-  return page.locator('.ProseMirror').evaluate((el) => [...el.children].map((c) => c.textContent).join('\n'));
+  return page.locator('.ProseMirror').evaluate((el) => {
+    const copy = el.cloneNode(true) as Element;
+    for (const cursor of copy.querySelectorAll('.ProseMirror-yjs-cursor')) cursor.remove();
+    return [...copy.children].map((c) => c.textContent).join('\n');
+  });
 }

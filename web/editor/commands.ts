@@ -62,6 +62,19 @@ export const setHeading = (level: number): Command => setBlockType(n.heading, { 
 export const toggleCodeBlock: Command = (state, dispatch) =>
   blockActive(state, n.code_block) ? setBlockType(n.paragraph)(state, dispatch) : setBlockType(n.code_block)(state, dispatch);
 
+/** Enter after a lone fence (```` ``` ```` or ```` ```lang ````) makes the paragraph a code block, as the input rule does on a space. */
+export const codeFenceOnEnter: Command = (state, dispatch) => {
+  const { $from, empty } = state.selection;
+  if (!empty || $from.parent.type !== n.paragraph || $from.parentOffset !== $from.parent.content.size) return false;
+  const fence = /^```([A-Za-z0-9_+#.-]*)$/.exec($from.parent.textContent);
+  if (!fence) return false;
+  if (dispatch) {
+    const start = $from.start();
+    dispatch(state.tr.delete(start, $from.end()).setBlockType(start, start, n.code_block, { language: fence[1] || null }).scrollIntoView());
+  }
+  return true;
+};
+
 export const toggleBlockquote: Command = (state, dispatch) => {
   if (ancestor(state.selection.$from, [n.blockquote])) return lift(state, dispatch);
   return wrapIn(n.blockquote)(state, dispatch);
@@ -163,7 +176,8 @@ export function tableNode(header: string[], bodyRows = 1): PMNode {
   ]);
 }
 
-export const insertTable = (cols: number, rows: number): Command => insertBlock(tableNode(Array.from({ length: cols }, (_, i) => `Column ${i + 1}`), Math.max(1, rows - 1)));
+/** An empty table (header row included); the cursor lands in its first header cell. */
+export const insertTable = (cols: number, rows: number): Command => insertBlock(tableNode(Array(cols).fill(''), Math.max(1, rows - 1)));
 
 export const insertImage =
   (attrs: { src: string; alt?: string; title?: string | null }): Command =>
@@ -310,8 +324,8 @@ function rebuildTable(edit: (rows: PMNode[][]) => PMNode[][] | null, cursor: (c:
 
 const emptyLike = (cell: PMNode, header: boolean) => (header ? n.table_header : n.table_cell).create({ align: cell.attrs.align });
 
-/** Adds a body row below the cursor's row (below the header when in it). */
-export const addRow = (where: 'before' | 'after'): Command =>
+/** Adds a body row above or below the cursor's row (never above the header); the cursor moves into it, at `col` or its own column. */
+export const addRow = (where: 'before' | 'after', col?: number): Command =>
   (state, dispatch) => {
     const c = cellContext(state);
     if (!c) return false;
@@ -322,7 +336,7 @@ export const addRow = (where: 'before' | 'after'): Command =>
         const row = template.map((cell) => emptyLike(cell, false));
         return [...rows.slice(0, at), row, ...rows.slice(at)];
       },
-      () => [at, c.col],
+      () => [at, col ?? c.col],
     )(state, dispatch);
   };
 
@@ -384,7 +398,7 @@ export const goToCell = (dir: 1 | -1): Command =>
     const cols = c.table.child(0).childCount;
     let index = c.row * cols + c.col + dir;
     if (index < 0) return true;
-    if (index >= c.table.childCount * cols) return addRow('after')(state, dispatch);
+    if (index >= c.table.childCount * cols) return addRow('after', 0)(state, dispatch);
     if (dispatch) {
       const tr = state.tr;
       selectCell(tr, c.tablePos, Math.floor(index / cols), index % cols);

@@ -28,7 +28,7 @@ export function journalKeymaps(onLink: () => void): Plugin[] {
       onLink();
       return true;
     },
-    Enter: cmd.splitItem,
+    Enter: chainCommands(cmd.codeFenceOnEnter, cmd.splitItem),
     Tab: chainCommands(cmd.goToCell(1), cmd.sinkItem),
     'Shift-Tab': chainCommands(cmd.goToCell(-1), cmd.liftItem),
     'Mod-]': cmd.sinkItem,

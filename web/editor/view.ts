@@ -6,7 +6,7 @@
  */
 import { EditorState, Plugin } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
-import { ySyncPlugin, yCursorPlugin, yUndoPlugin } from 'y-prosemirror';
+import { ySyncPlugin, yCursorPlugin, yUndoPlugin, yUndoPluginKey } from 'y-prosemirror';
 import { FRAGMENT_NAME } from '../../shared/schema.ts';
 import type { Collab } from './collab.ts';
 import { journalInputRules } from './input-rules.ts';
@@ -37,5 +37,11 @@ export function createEditor(mount: HTMLElement, collab: Collab): { view: Editor
     attributes: { class: 'journal', 'aria-label': 'Journal', spellcheck: 'true' },
   });
   toolbar.attach(view);
+  // Undo and redo stacks change after the Yjs transaction that the view update came from: the
+  // undo and redo buttons are refreshed when they do.
+  const undoManager = yUndoPluginKey.getState(view.state)?.undoManager;
+  const refresh = () => toolbar.update(view.state);
+  undoManager?.on('stack-item-added', refresh);
+  undoManager?.on('stack-item-popped', refresh);
   return { view, toolbar };
 }
