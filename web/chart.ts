@@ -21,18 +21,17 @@ export function spendChart(spend: UsageReport['spend']): HTMLElement {
   const colour = new Map(order.map((e, i) => [e, PALETTE[i % PALETTE.length]!]));
   const width = 640;
   const height = 200;
-  const pad = { left: 56, right: 8, top: 10, bottom: 28 };
+  const pad = { left: 84, right: 8, top: 10, bottom: 28 };
   const innerW = width - pad.left - pad.right;
   const innerH = height - pad.top - pad.bottom;
   const maxMicros = Math.max(1, ...spend.days.map((d) => d.micros));
   const slot = innerW / Math.max(1, spend.days.length);
   const barW = Math.max(2, slot * 0.7);
   const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Spend per day, ${spend.from} to ${spend.to}`, class: 'chart', id: 'spend-chart' });
-  // Axis: zero and the largest day.
-  for (const [value, y] of [
-    [0, pad.top + innerH],
-    [maxMicros, pad.top],
-  ] as const) {
+  // Axis: zero and, when anything was spent, the largest day.
+  const ticks: [number, number][] = [[0, pad.top + innerH]];
+  if (spend.total_micros > 0) ticks.push([maxMicros, pad.top]);
+  for (const [value, y] of ticks) {
     chart.append(
       svg('line', { x1: pad.left, x2: width - pad.right, y1: y, y2: y, class: 'grid' }),
       svg('text', { x: pad.left - 6, y: y + 4, 'text-anchor': 'end', class: 'axis' }, dollars(value / 1e6)),
