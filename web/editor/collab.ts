@@ -94,8 +94,11 @@ export class Collab {
       }
     });
     provider.on('connection-close', (event) => {
-      if (event && !this.provider?.synced) this.failures++;
-      if (this.failures >= PROBE_AFTER_FAILURES && this.failures % PROBE_AFTER_FAILURES === 0) void this.probe();
+      // null: closed by this side (disconnect(), or the provider's silence watchdog).
+      if (!event || this.provider?.synced) return;
+      this.failures++;
+      // Deferred: the provider is still inside its close handling, and probe() may disconnect it.
+      if (this.failures % PROBE_AFTER_FAILURES === 0) setTimeout(() => void this.probe(), 0);
     });
     provider.on('closed', ({ code, reason }) => {
       this.set({ state: 'closed', detail: CLOSE_REASONS[code] ? `${CLOSE_REASONS[code]} (${code} ${reason})` : `Closed by the service: ${code} ${reason}` });
@@ -169,6 +172,7 @@ export class Collab {
   }
 
   private stop(detail: string): void {
+    if (this.status.state === 'closed') return;
     this.provider?.disconnect();
     clearTimeout(this.renewTimer);
     this.set({ state: 'closed', detail });
