@@ -8,7 +8,8 @@ import { POSTGRES_HINT, postgresAvailability } from './test/helpers/databases.ts
  * database (TEST_ENGINE=postgres, see test/helpers/server.ts). Without a reachable PostgreSQL
  * (TEST_DATABASE_URL, default postgres://127.0.0.1:5432/test) that project is left out, saying
  * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails. `latency` runs the
- * suites that bound latencies alone, `cluster` three instances on PostgreSQL and Redis per file.
+ * suites that bound latencies alone, `cluster` three instances on PostgreSQL and Redis per file,
+ * `chromium` the web app in Debian's Chromium (test/browser; skipped without it, failing on CI).
  * The projects run one after another (sequence.groupOrder).
  */
 const STORAGE_SUITES = [

@@ -54,6 +54,13 @@ describeBrowser('web app: connection state', () => {
     await expect.poll(() => badge.getAttribute('data-state')).toBe('offline');
     await page.keyboard.type(' And offline.', { delay: 10 });
     expect(await badge.textContent()).toBe('Offline · unsent changes kept here');
+    // A new block gets its id in the editor itself (the service is not there to give one).
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Offline block.', { delay: 10 });
+    const ids = await page.locator('.ProseMirror > *').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+    expect(ids).toHaveLength(3);
+    expect(ids.every((i) => typeof i === 'string' && /^[A-Za-z0-9]{10}$/.test(i))).toBe(true);
+    expect(new Set(ids).size).toBe(3);
     await screenshot(page, 'editor-offline');
     await context.setOffline(false);
 
@@ -62,8 +69,10 @@ describeBrowser('web app: connection state', () => {
     await expect.poll(() => badge.getAttribute('data-state'), { timeout: 30_000 }).toBe('connected');
     await expect.poll(() => badge.getAttribute('data-unsent')).toBe('false');
     const again = new Client(server.url, c.key, c.orgId);
-    await expect.poll(() => again.content(id)).toBe('# Notes\n\nKept here. Typed while away. And offline.\n');
-    expect(await editorText(page)).toBe('Notes\nKept here. Typed while away. And offline.');
+    await expect.poll(() => again.content(id)).toBe('# Notes\n\nKept here. Typed while away. And offline.\n\nOffline block.\n');
+    expect(await editorText(page)).toBe('Notes\nKept here. Typed while away. And offline.\nOffline block.');
+    // The service kept the editor's ids: nothing to fix.
+    expect((await again.model(id)).model.content.map((b: any) => b.attrs.id)).toEqual(ids);
     w.expectClean();
     await context.close();
   });

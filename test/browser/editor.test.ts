@@ -34,16 +34,20 @@ describeBrowser('web app: live editor', () => {
     await server?.close();
   });
 
-  /** Puts the cursor at the end of the block holding `text`. */
-  async function caretAfter(w: Watched, text: string): Promise<void> {
+  /**
+   * Puts the cursor at the end of the block holding `text`. With `seenBy`, waits until that page
+   * shows this editor's cursor there: the editor itself (not only the DOM) has the selection.
+   */
+  async function caretAfter(w: Watched, text: string, seenBy?: Watched): Promise<void> {
     await w.page.locator('.ProseMirror > *', { hasText: text }).first().click();
     await w.page.keyboard.press('End');
+    if (seenBy) await seenBy.page.locator('.ProseMirror > *', { hasText: text }).first().locator('.ProseMirror-yjs-cursor').waitFor();
   }
 
   it('two editors typing at once converge, and the service stores both', async () => {
     expect(await alice.page.locator('#journal-title').textContent()).toBe('Plan');
-    await caretAfter(alice, 'First paragraph.');
-    await caretAfter(bob, 'Second paragraph.');
+    await caretAfter(alice, 'First paragraph.', bob);
+    await caretAfter(bob, 'Second paragraph.', alice);
     await Promise.all([alice.page.keyboard.type(' Alice was here', { delay: 30 }), bob.page.keyboard.type(' and Bob too', { delay: 30 })]);
     const want = 'Plan\nFirst paragraph. Alice was here\nSecond paragraph. and Bob too';
     await expect.poll(() => editorText(alice.page)).toBe(want);
@@ -90,10 +94,10 @@ describeBrowser('web app: live editor', () => {
   });
 
   it('undo takes back only this editor’s own change', async () => {
-    await caretAfter(alice, 'Alice was here');
+    await caretAfter(alice, 'Alice was here', bob);
     await alice.page.keyboard.type(' (mine)', { delay: 20 });
     await expect.poll(() => editorText(bob.page)).toContain('(mine)');
-    await caretAfter(bob, 'Bob too');
+    await caretAfter(bob, 'Bob too', alice);
     await bob.page.keyboard.type(' (theirs)', { delay: 20 });
     await expect.poll(() => editorText(alice.page)).toContain('(theirs)');
     await alice.page.keyboard.press('Control+z');
@@ -108,22 +112,25 @@ describeBrowser('web app: live editor', () => {
   });
 
   it('opens with an editor token alone from a #token= link, which leaves the address bar', async () => {
-    const s = await c.post('/v1/journals/editor/session', { journal_id: id });
-    expect(s.status).toBe(200);
+    // Alice makes the link in her editor ("Editor link": a token from POST /v1/journals/editor/session).
+    await alice.page.click('#share');
+    const link = (await alice.page.locator('#share-link').inputValue())!;
+    expect(link).toMatch(new RegExp(`^${server.url}/app/journals/${id}#token=et1\\.`));
     const guest = await openPage(browser, { name: 'Guest' });
-    await guest.page.goto(`${server.url}/app/journals/${id}#token=${encodeURIComponent(s.body.token)}`);
+    await guest.page.goto(link);
     await editorReady(guest.page);
     expect(guest.page.url()).toBe(`${server.url}/app/journals/${id}`);
     expect(await guest.page.evaluate(() => sessionStorage.getItem('study.apiKey'))).toBeNull();
     expect(await guest.page.locator('#sign-out').count()).toBe(0);
     await expect.poll(() => editorText(guest.page)).toContain('Alice was here');
-    await caretAfter(guest, 'Added over REST');
+    await caretAfter(guest, 'Added over REST', alice);
     await guest.page.keyboard.type(' (guest)', { delay: 20 });
     await expect.poll(() => editorText(alice.page)).toContain('Added over REST (guest)');
     // Typed at the end of the bold text: bold too, as in any editor.
     await expect.poll(() => c.content(id)).toContain('Added **over REST (guest)**');
     await bob.page.locator('#who li', { hasText: 'Guest' }).waitFor();
     guest.expectClean();
+    alice.expectClean();
     await guest.context.close();
     // Its presence goes with it.
     await expect.poll(() => bob.page.locator('#who li', { hasText: 'Guest' }).count()).toBe(0);
@@ -177,10 +184,13 @@ describeBrowser('web app: live editor', () => {
     await page.click('[data-command="html_block"]');
     await page.fill('dialog input[name=html]', '<mark>raw</mark>');
     await page.click('dialog button[type=submit]');
+    // The dialog closes (and gives focus back) in a later task: typing waits for its result.
+    await page.locator('.ProseMirror .html-block').waitFor();
     await page.click('[data-command="table"]');
     await page.fill('dialog input[name=cols]', '2');
     await page.fill('dialog input[name=rows]', '2');
     await page.click('dialog button[type=submit]');
+    await page.locator('.ProseMirror table').nth(1).waitFor();
     await type('cell');
     await page.click('[data-command="col_after"]');
     await page.click('[data-command="align_center"]');

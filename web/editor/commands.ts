@@ -55,12 +55,25 @@ export function listActive(state: EditorState, kind: 'bullet' | 'ordered' | 'tas
 
 // --- blocks ----------------------------------------------------------------------------------
 
-export const setParagraph: Command = setBlockType(n.paragraph);
-export const setHeading = (level: number): Command => setBlockType(n.heading, { level });
+/** setBlockType that keeps each block's id (REST clients keep addressing the same block). */
+const setBlock =
+  (type: NodeType, attrs: Attrs = {}): Command =>
+  (state, dispatch) => {
+    if (!setBlockType(type, attrs)(state)) return false;
+    if (dispatch) {
+      const tr = state.tr;
+      for (const { $from, $to } of state.selection.ranges) tr.setBlockType($from.pos, $to.pos, type, (old) => ({ ...attrs, id: old.attrs.id ?? null }));
+      dispatch(tr.scrollIntoView());
+    }
+    return true;
+  };
+
+export const setParagraph: Command = setBlock(n.paragraph);
+export const setHeading = (level: number): Command => setBlock(n.heading, { level });
 
 /** Code block on, or back to a paragraph when already in one. */
 export const toggleCodeBlock: Command = (state, dispatch) =>
-  blockActive(state, n.code_block) ? setBlockType(n.paragraph)(state, dispatch) : setBlockType(n.code_block)(state, dispatch);
+  blockActive(state, n.code_block) ? setBlock(n.paragraph)(state, dispatch) : setBlock(n.code_block)(state, dispatch);
 
 /** Enter after a lone fence (```` ``` ```` or ```` ```lang ````) makes the paragraph a code block, as the input rule does on a space. */
 export const codeFenceOnEnter: Command = (state, dispatch) => {
@@ -70,7 +83,8 @@ export const codeFenceOnEnter: Command = (state, dispatch) => {
   if (!fence) return false;
   if (dispatch) {
     const start = $from.start();
-    dispatch(state.tr.delete(start, $from.end()).setBlockType(start, start, n.code_block, { language: fence[1] || null }).scrollIntoView());
+    const id = $from.parent.attrs.id as string | null;
+    dispatch(state.tr.delete(start, $from.end()).setBlockType(start, start, n.code_block, { id, language: fence[1] || null }).scrollIntoView());
   }
   return true;
 };

@@ -8,6 +8,7 @@ import { EditorState, Plugin } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { ySyncPlugin, yCursorPlugin, yUndoPlugin, yUndoPluginKey } from 'y-prosemirror';
 import { FRAGMENT_NAME } from '../../shared/schema.ts';
+import { blockIdPlugin } from './block-ids.ts';
 import type { Collab } from './collab.ts';
 import { journalInputRules } from './input-rules.ts';
 import { journalKeymaps } from './keymap.ts';
@@ -27,6 +28,7 @@ export function createEditor(mount: HTMLElement, collab: Collab): { view: Editor
       yCursorPlugin(collab.awareness),
       yUndoPlugin(),
       journalInputRules(),
+      blockIdPlugin(),
       ...journalKeymaps(() => void editLink(view)),
       toolbarSync,
     ],
