@@ -80,8 +80,8 @@ describeBrowser('web app: live editor', () => {
     await alice.page.locator('.ProseMirror-yjs-cursor', { hasText: 'Bob' }).waitFor();
     // The cursor sits in Alice's paragraph, in her colour.
     expect(await bob.page.locator('.ProseMirror p', { hasText: 'Alice was here' }).locator('.ProseMirror-yjs-cursor').count()).toBe(1);
-    const aliceColour = await alice.page.locator('#who li.me .dot').evaluate((el) => getComputedStyle(el).backgroundColor);
-    expect(await aliceOnBob.evaluate((el) => getComputedStyle(el).borderLeftColor)).toBe(aliceColour);
+    const aliceColour = await alice.page.locator('#who li.me .dot').evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor);
+    expect(await aliceOnBob.evaluate((el) => (globalThis as any).getComputedStyle(el).borderLeftColor)).toBe(aliceColour);
     // A selection shows as a highlight on the other side.
     await alice.page.locator('.ProseMirror p', { hasText: 'First paragraph.' }).dblclick();
     await bob.page.locator('.ProseMirror-yjs-selection').first().waitFor();
@@ -120,7 +120,7 @@ describeBrowser('web app: live editor', () => {
     await guest.page.goto(link);
     await editorReady(guest.page);
     expect(guest.page.url()).toBe(`${server.url}/app/journals/${id}`);
-    expect(await guest.page.evaluate(() => sessionStorage.getItem('study.apiKey'))).toBeNull();
+    expect(await guest.page.evaluate(() => (globalThis as any).sessionStorage.getItem('study.apiKey'))).toBeNull();
     expect(await guest.page.locator('#sign-out').count()).toBe(0);
     await expect.poll(() => editorText(guest.page)).toContain('Alice was here');
     await caretAfter(guest, 'Added over REST', alice);

@@ -77,8 +77,10 @@ export async function openPage(browser: Browser, opts: { key?: string; name?: st
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await context.addInitScript(
     ([key, name]) => {
-      if (key) sessionStorage.setItem('study.apiKey', key);
-      if (name) localStorage.setItem('study.displayName', name);
+      // Runs in the page (the test code is type-checked without the DOM's types).
+      const g = globalThis as any;
+      if (key) g.sessionStorage.setItem('study.apiKey', key);
+      if (name) g.localStorage.setItem('study.displayName', name);
     },
     [opts.key ?? null, opts.name ?? null] as const,
   );
@@ -131,7 +133,7 @@ export async function editorReady(page: Page): Promise<void> {
 /** The editor's text, one line per top-level block (remote cursors' name labels left out). */
 export function editorText(page: Page): Promise<string> {
   return page.locator('.ProseMirror').evaluate((el) => {
-    const copy = el.cloneNode(true) as Element;
+    const copy = el.cloneNode(true) as typeof el;
     for (const cursor of copy.querySelectorAll('.ProseMirror-yjs-cursor')) cursor.remove();
     return [...copy.children].map((c) => c.textContent).join('\n');
   });

@@ -50,14 +50,14 @@ describeBrowser('web app: journals', () => {
     await w.page.fill('#api-key', 'sk_study_not-a-real-key');
     await w.page.click('form.sign-in button[type=submit]');
     await expect.poll(() => w.page.locator('.error').textContent()).toMatch(/^401: Invalid or revoked API key/);
-    expect(await w.page.evaluate(() => sessionStorage.getItem('study.apiKey'))).toBeNull();
+    expect(await w.page.evaluate(() => (globalThis as any).sessionStorage.getItem('study.apiKey'))).toBeNull();
     // The right key signs in; it is kept in this tab only and never put in a URL.
     const requests: string[] = [];
     w.page.on('request', (r) => requests.push(r.url()));
     await w.page.fill('#api-key', c.key!);
     await w.page.click('form.sign-in button[type=submit]');
     await w.page.locator('#journal-list').waitFor();
-    expect(await w.page.evaluate(() => sessionStorage.getItem('study.apiKey'))).toBe(c.key);
+    expect(await w.page.evaluate(() => (globalThis as any).sessionStorage.getItem('study.apiKey'))).toBe(c.key);
     expect(requests.some((u) => u.includes(c.key!))).toBe(false);
     w.expectClean();
     await w.context.close();
@@ -125,10 +125,11 @@ describeBrowser('web app: journals', () => {
     await page.locator('#journal-list').waitFor();
     // A real drop event carrying two files (and one that is not markdown, which is left out).
     const dt = await page.evaluateHandle(() => {
-      const t = new DataTransfer();
-      t.items.add(new File(['# Dropped one\n\nText.\n'], 'Dropped one.md', { type: 'text/markdown' }));
-      t.items.add(new File(['# Dropped two\n'], 'Dropped two.markdown', { type: '' }));
-      t.items.add(new File(['not markdown'], 'picture.png', { type: 'image/png' }));
+      const g = globalThis as any;
+      const t = new g.DataTransfer();
+      t.items.add(new g.File(['# Dropped one\n\nText.\n'], 'Dropped one.md', { type: 'text/markdown' }));
+      t.items.add(new g.File(['# Dropped two\n'], 'Dropped two.markdown', { type: '' }));
+      t.items.add(new g.File(['not markdown'], 'picture.png', { type: 'image/png' }));
       return t;
     });
     await page.dispatchEvent('#drop-zone', 'dragenter', { dataTransfer: dt });

@@ -39,7 +39,7 @@ describeBrowser('web app: keys and usage', () => {
     expect(secret).toMatch(/^sk_study_/);
     await page.click('#copy-key');
     await expect.poll(() => page.locator('#copy-key').textContent()).toBe('Copied');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(secret);
     await expect.poll(() => page.locator('#key-list tbody tr .key-name').allTextContents()).toEqual(['CI pipeline', 'dashboard admin']);
     const row = page.locator('#key-list tbody tr', { hasText: 'CI pipeline' });
     expect(await row.locator('.role').textContent()).toBe('member');
