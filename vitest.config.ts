@@ -8,7 +8,8 @@ import { POSTGRES_HINT, postgresAvailability } from './test/helpers/databases.ts
  * database (TEST_ENGINE=postgres, see test/helpers/server.ts). Without a reachable PostgreSQL
  * (TEST_DATABASE_URL, default postgres://127.0.0.1:5432/test) that project is left out, saying
  * how to enable it; with TEST_DATABASE_URL set and unusable, the run fails. `latency` runs the
- * suites that bound latencies alone, `cluster` three instances on PostgreSQL and Redis per file.
+ * suites that bound latencies alone, `cluster` three instances on PostgreSQL and Redis per file,
+ * `chromium` the web app in Debian's Chromium (test/browser; skipped without it, failing on CI).
  * The projects run one after another (sequence.groupOrder).
  */
 const STORAGE_SUITES = [
@@ -28,6 +29,8 @@ const STORAGE_SUITES = [
 ];
 
 const CLUSTER_SUITES = ['test/cluster/**/*.test.ts'];
+/** The web app in real Chromium (test/browser): one file at a time, after everything else. */
+const BROWSER_SUITES = ['test/browser/**/*.test.ts'];
 /**
  * Suites that bound event-loop latency (/healthz under 250 ms while hostile input is in flight) or
  * conversion time: they run alone, one file at a time, so that what they measure is the service,
@@ -58,7 +61,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...CLUSTER_SUITES, ...LATENCY_SUITES], env: { TEST_ENGINE: 'sqlite' }, sequence: { groupOrder: 1 } },
+        test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...CLUSTER_SUITES, ...LATENCY_SUITES, ...BROWSER_SUITES], env: { TEST_ENGINE: 'sqlite' }, sequence: { groupOrder: 1 } },
       },
       ...(postgres.url
         ? [
@@ -79,6 +82,20 @@ export default defineConfig({
         : []),
       // Three instances per file as child processes: last, alone (the files skip themselves without engines).
       { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 3 } } },
+      // A browser and the service share the two cores: one file at a time, generous time limits.
+      {
+        extends: true,
+        test: {
+          name: 'chromium',
+          include: BROWSER_SUITES,
+          globalSetup: ['test/browser/build-web.ts'],
+          env: { TEST_ENGINE: 'sqlite' },
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 4 },
+        },
+      },
     ],
   },
 });

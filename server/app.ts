@@ -22,6 +22,7 @@ import { requestContext } from './http/middleware.ts';
 import { ServiceMetrics } from './ops/metrics.ts';
 import { opsRoutes, type Lifecycle } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
+import { webApp } from './web/routes.ts';
 import { JournalRegistry } from './journals/registry.ts';
 import { LastUsedRecorder } from './keys/last-used.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -164,6 +165,8 @@ export function createApp(
   app.use(opsRoutes({ engine: ctx.engine, metrics: ctx.metrics, lifecycle: ctx.lifecycle, instance: INSTANCE_ID, metricsToken: ctx.config.metricsToken }));
   // The API description and its docs page, without a key (server/openapi).
   app.use(openApiRoutes());
+  // The browser app at /app/ and the redirects to it (server/web, built from web/).
+  app.use(webApp());
   const v1 = express.Router();
   for (const handler of admission) v1.use(handler);
   v1.use(requireJsonBodies());

@@ -1,0 +1,43 @@
+/**
+ * Sign in with an API key. The key is tried on one cheap request (the first journal of the list)
+ * before it is kept: a wrong, revoked or throttled key shows the API's answer and is not stored.
+ */
+import { Api } from '../api.ts';
+import { h } from '../dom.ts';
+import * as session from '../session.ts';
+import { clearMessages, frame, showError } from '../ui.ts';
+
+export function signInPage(onSignedIn: () => void): void {
+  const { main, messages } = frame({ signedIn: false });
+  const input = h('input', { id: 'api-key', name: 'api-key', type: 'password', autocomplete: 'off', spellcheck: false, required: true, placeholder: 'sk_study_…' });
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Sign in');
+  const form = h(
+    'form',
+    {
+      class: 'sign-in card',
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        clearMessages(messages);
+        const key = input.value.trim();
+        if (!key) return;
+        button.disabled = true;
+        try {
+          await new Api(key).listJournals(1);
+          session.signIn(key);
+          onSignedIn();
+        } catch (err) {
+          showError(messages, err);
+        } finally {
+          button.disabled = false;
+        }
+      },
+    },
+    h('h1', {}, 'Sign in'),
+    h('p', {}, 'Use an API key of your organization. It stays in this tab only (session storage) and is sent only in the Authorization header.'),
+    h('label', { for: 'api-key' }, 'API key'),
+    input,
+    button,
+  );
+  main.append(form);
+  input.focus();
+}

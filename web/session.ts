@@ -1,0 +1,59 @@
+/**
+ * What the app remembers. The API key lives in sessionStorage only (gone when the tab closes, never
+ * in a URL or a cookie); a `#token=` editor token is kept there too, per journal, once it has been
+ * taken out of the address bar. The display name shown to other editors is not a secret and is
+ * kept across sessions (localStorage).
+ */
+const KEY = 'study.apiKey';
+const NAME = 'study.displayName';
+const tokenSlot = (journalId: string) => `study.editorToken.${journalId}`;
+
+export function apiKey(): string | null {
+  return sessionStorage.getItem(KEY);
+}
+
+export function signIn(key: string): void {
+  sessionStorage.setItem(KEY, key);
+}
+
+export function signOut(): void {
+  sessionStorage.removeItem(KEY);
+}
+
+export function editorToken(journalId: string): string | null {
+  return sessionStorage.getItem(tokenSlot(journalId));
+}
+
+export function keepEditorToken(journalId: string, token: string): void {
+  sessionStorage.setItem(tokenSlot(journalId), token);
+}
+
+const ADJECTIVES = ['Amber', 'Brisk', 'Calm', 'Deft', 'Eager', 'Fleet', 'Gentle', 'Keen', 'Lucid', 'Nimble', 'Quiet', 'Witty'];
+const ANIMALS = ['Otter', 'Heron', 'Lynx', 'Finch', 'Badger', 'Panda', 'Falcon', 'Marten', 'Koala', 'Ibis', 'Gecko', 'Wren'];
+
+export function displayName(): string {
+  let name = localStorage.getItem(NAME);
+  if (!name) {
+    const pick = <T>(a: T[]) => a[Math.floor(Math.random() * a.length)]!;
+    name = `${pick(ADJECTIVES)} ${pick(ANIMALS)}`;
+    localStorage.setItem(NAME, name);
+  }
+  return name;
+}
+
+export function setDisplayName(name: string): void {
+  localStorage.setItem(NAME, name.trim().slice(0, 60));
+}
+
+/** The claims of an editor token (`et1.<base64url JSON>.<signature>`): the journal and the expiry, to warn before it runs out. */
+export function tokenClaims(token: string): { journalId: string; expiresAt: Date } | null {
+  const m = /^et1\.([A-Za-z0-9_-]+)\./.exec(token);
+  if (!m) return null;
+  try {
+    const json = JSON.parse(atob(m[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { j?: unknown; e?: unknown };
+    if (typeof json.j !== 'string' || typeof json.e !== 'number') return null;
+    return { journalId: json.j, expiresAt: new Date(json.e * 1000) };
+  } catch {
+    return null;
+  }
+}
