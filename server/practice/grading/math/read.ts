@@ -284,8 +284,9 @@ export function readLike(text: string, ref: Reading, allowUnits: boolean): Readi
     case 'value': {
       const fn = FUNCTION_LHS.exec(t);
       if (fn) return readValue(fn[1], allowUnits);
-      // "x = 4" for a value answer: the value.
-      const eq = /^[^=<>]+=([^=<>]+)$/.exec(t);
+      // "x = 4" for a value answer, or working that ends in the value ("½ × 6 × 4 = 12 cm²",
+      // "a = (20 - 0) / 5 = 4 m/s²"): the value after the last "=".
+      const eq = /^[^<>]*=([^=<>]+)$/.exec(t);
       if (eq) return readValue(eq[1].trim(), allowUnits);
       return readValue(t, allowUnits) ?? readSolutions(t);
     }
