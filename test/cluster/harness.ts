@@ -30,7 +30,7 @@ import { createApiKey, createOrganization, type Tier } from '../../server/auth/k
 import { openStorageEngine } from '../../server/storage/open.ts';
 import { startChildServer } from '../helpers/child-server.ts';
 import { freshPostgres, POSTGRES_HINT, postgresAvailability, type FreshPostgres } from '../helpers/databases.ts';
-import { blocks, Client, tempDataDir, type Reply } from '../helpers/server.ts';
+import { blocks, Client, parseBody, tempDataDir, type Reply } from '../helpers/server.ts';
 import { connectEditor, type Editor, editorBlocks, wsUrl } from '../realtime/helpers.ts';
 
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -512,28 +512,15 @@ export class ClusterClient extends Client {
   }
 
   override async request<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const h: Record<string, string> = { ...headers };
-    if (this.key) h.authorization = `Bearer ${this.key}`;
-    let payload: string | undefined;
-    if (body !== undefined) {
-      h['content-type'] ??= 'application/json';
-      payload = typeof body === 'string' ? body : JSON.stringify(body);
-    }
     let res: Response;
     try {
-      res = await fetch(this.url + p, { method, headers: h, body: payload, signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(this.url + p, { ...this.requestInit(method, body, headers), signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };
       return { status: 0, body: { error: `${err.name}: ${err.message}${err.cause?.code ? ` (${err.cause.code})` : ''}` } as T, headers: new Headers() };
     }
     const text = await res.text().catch(() => '');
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* keep text */
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { status: res.status, body: parseBody(text), headers: res.headers };
   }
 }
 

@@ -100,6 +100,15 @@ export class Client {
   ) {}
 
   async request<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const res = await fetch(this.url + p, this.requestInit(method, body, headers));
+    const parsed = parseBody(await res.text());
+    // Every answer the suites see must be one the OpenAPI document describes (test/helpers/openapi.ts).
+    assertDocumented(method, p, res.status, res.headers, parsed);
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  /** The request as sent: the key as a bearer token, a body as JSON unless it is a string already. */
+  protected requestInit(method: string, body: unknown, headers: Record<string, string>): RequestInit {
     const h: Record<string, string> = { ...headers };
     if (this.key) h.authorization = `Bearer ${this.key}`;
     let payload: string | undefined;
@@ -107,17 +116,7 @@ export class Client {
       h['content-type'] ??= 'application/json';
       payload = typeof body === 'string' ? body : JSON.stringify(body);
     }
-    const res = await fetch(this.url + p, { method, headers: h, body: payload });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* keep text */
-    }
-    // Every answer the suites see must be one the OpenAPI document describes (test/helpers/openapi.ts).
-    assertDocumented(method, p, res.status, res.headers, parsed);
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { method, headers: h, body: payload };
   }
 
   get = <T = any>(p: string) => this.request<T>('GET', p);
@@ -146,6 +145,15 @@ export class Client {
 
   edit(journal_id: string, operations: unknown[], extra: Record<string, unknown> = {}, headers?: Record<string, string>) {
     return this.patch('/v1/journals/editor/edit', { journal_id, operations, ...extra }, headers);
+  }
+}
+
+/** An answer's body: its JSON, or the text itself when it is not JSON (undefined when empty). */
+export function parseBody(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
   }
 }
 
