@@ -38,6 +38,7 @@ import { createApiKey, createOrganization } from '../server/auth/keys.ts';
 import { openStorageEngine } from '../server/storage/open.ts';
 import { startChildServer, type ChildServer } from '../test/helpers/child-server.ts';
 import { freshPostgres, postgresAvailability, type FreshPostgres } from '../test/helpers/databases.ts';
+import { sleep, until } from '../test/helpers/wait.ts';
 import { percentile, RawEditor, textOf } from './realtime.ts';
 
 const WS_PATH = '/v1/journals/realtime';
@@ -60,19 +61,8 @@ const CHILD_ENV: Record<string, string> = {
   JOURNAL_MEMORY_CAP_MB: '0',
 };
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/**
- * Waits (polling with timers, not spinning: the children share the machine's cores) until
- * `check` is true; throws `what` after `ms`.
- */
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 60_000, every = 1): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(every);
-  }
-}
+/** `until` with the bench's bounds: a minute, polled every millisecond (the clock may stop right after). */
+const waitFor = (check: () => boolean | Promise<boolean>, what: string, ms = 60_000, every = 1) => until(check, what, ms, every);
 
 async function redisProblem(url: string): Promise<string | undefined> {
   const r = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });

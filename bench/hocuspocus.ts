@@ -43,6 +43,7 @@ import * as Y from 'yjs';
 import { createApiKey, createOrganization } from '../server/auth/keys.ts';
 import { openStorageEngine } from '../server/storage/open.ts';
 import { startChildServer } from '../test/helpers/child-server.ts';
+import { sleep, until } from '../test/helpers/wait.ts';
 import { percentile, RawEditor } from './realtime.ts';
 
 const N = 5000;
@@ -53,16 +54,8 @@ const WS_PATH = '/v1/journals/realtime';
 const MD = Array.from({ length: 50 }, (_, i) => `Paragraph ${i} of a journal with editors.`).join('\n\n');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls with timers (the children share the machine's cores): throws `what` after `ms`. */
-async function waitFor(check: () => boolean, what: string, ms = 60_000, every = 1): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(every);
-  }
-}
+/** `until` with the bench's bounds: a minute, polled every millisecond (the clock may stop right after). */
+const waitFor = (check: () => boolean, what: string, ms = 60_000, every = 1) => until(check, what, ms, every);
 
 /** The first paragraph's text: where the writer types. */
 function firstText(doc: Y.Doc): Y.XmlText | undefined {

@@ -31,6 +31,7 @@ import { openStorageEngine } from '../../server/storage/open.ts';
 import { startChildServer } from '../helpers/child-server.ts';
 import { freshPostgres, POSTGRES_HINT, postgresAvailability, type FreshPostgres } from '../helpers/databases.ts';
 import { blocks, Client, parseBody, tempDataDir, type Reply } from '../helpers/server.ts';
+import { sleep } from '../helpers/wait.ts';
 import { connectEditor, type Editor, editorBlocks, wsUrl } from '../realtime/helpers.ts';
 
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -109,7 +110,7 @@ export async function clusterAvailability(opts: { ownRedisServer?: boolean } = {
 // Small tools
 // ------------------------------------------------------------------------------------------------
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { sleep };
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

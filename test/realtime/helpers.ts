@@ -5,6 +5,7 @@
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
+import { until } from '../helpers/wait.ts';
 
 export const REALTIME = '/v1/journals/realtime';
 
@@ -64,14 +65,8 @@ export function connectEditor(
 }
 
 /** Polls until `check` returns a truthy value (bounded; never a timing assertion). */
-export async function waitFor<T>(check: () => T | undefined | false | null, what = 'condition', ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+export function waitFor<T>(check: () => T | undefined | false | null, what = 'condition', ms = 10_000): Promise<T> {
+  return until(check, what, ms);
 }
 
 export function synced(e: Editor): Promise<void> {
