@@ -40,9 +40,7 @@ import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { createApiKey, createOrganization } from '../server/auth/keys.ts';
-import { openStorageEngine } from '../server/storage/open.ts';
-import { startChildServer } from '../test/helpers/child-server.ts';
+import { createOrgWithKey, startChildServer } from '../test/helpers/child-server.ts';
 import { sleep, until } from '../test/helpers/wait.ts';
 import { percentile, RawEditor } from './realtime.ts';
 
@@ -209,14 +207,7 @@ class OurSession {
   static async start(env: Record<string, string>): Promise<OurSession> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-hp-ours-'));
     const file = path.join(dataDir, 'study.db');
-    const engine = await openStorageEngine({ sqliteFile: file });
-    let key: string;
-    try {
-      const org = await createOrganization(engine, 'bench-hocuspocus', 'enterprise');
-      key = (await createApiKey(engine, org.id)).api_key;
-    } finally {
-      await engine.close();
-    }
+    const { key } = await createOrgWithKey(file, 'bench-hocuspocus');
     const server = await startChildServer(dataDir, {
       DATABASE_URL: '',
       REDIS_URL: '',

@@ -21,14 +21,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import * as Y from 'yjs';
-import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
-import { openStorageEngine } from '../../server/storage/open.ts';
-import { startChildServer } from '../helpers/child-server.ts';
+import type { Tier } from '../../server/auth/keys.ts';
+import { createOrgWithKey, keepLastLogLines, startChildServer, warnLines } from '../helpers/child-server.ts';
 import { freshPostgres, POSTGRES_HINT, postgresAvailability, type FreshPostgres } from '../helpers/databases.ts';
 import { blocks, Client, parseBody, tempDataDir, type Reply } from '../helpers/server.ts';
 import { sleep } from '../helpers/wait.ts';
@@ -585,19 +582,7 @@ export class Cluster {
     let proxy: TcpProxy | undefined;
     try {
       // The organization and key, made through the storage engine (its migrations applied) before any instance runs.
-      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'study-cluster-'));
-      const engine = await openStorageEngine({ databaseUrl: db.url, sqliteFile: path.join(scratch, 'unused.db'), poolSize: 2 });
-      let key: string;
-      let orgId: string;
-      try {
-        const org = await createOrganization(engine, 'cluster', opts.tier ?? 'enterprise');
-        const made = await createApiKey(engine, org.id);
-        key = made.api_key;
-        orgId = org.id;
-      } finally {
-        await engine.close();
-        fs.rmSync(scratch, { recursive: true, force: true });
-      }
+      const { key, orgId } = await createOrgWithKey(db.url, 'cluster', opts.tier);
       const u = new URL(db.url);
       proxy = await TcpProxy.start({ host: u.hostname, port: Number(u.port || 5432) });
       const cluster = new Cluster(db, proxy, opts.redisUrl, opts.redisKeyPrefix ?? uniquePrefix(), key, orgId, opts.env ?? {});
@@ -636,17 +621,7 @@ export class Cluster {
     const s = await startChildServer(dataDir, full);
     instanceChildren.add(s.child);
     void s.exited.then(() => instanceChildren.delete(s.child));
-    const logs: string[] = [];
-    let buf = '';
-    s.child.stdout!.on('data', (chunk: Buffer) => {
-      buf += chunk.toString();
-      const lines = buf.split('\n');
-      buf = lines.pop()!;
-      for (const l of lines) {
-        logs.push(l);
-        if (logs.length > LOG_LINES) logs.shift();
-      }
-    });
+    const logs = keepLastLogLines(s.child, LOG_LINES);
     const inst: Instance = {
       name,
       url: s.url,
@@ -708,15 +683,8 @@ export class Cluster {
   dumpLogs(lines = 40): string {
     const out: string[] = [];
     for (const i of this.all) {
-      const warn = i.logs.filter((l) => {
-        try {
-          return (JSON.parse(l).level ?? 0) >= 40;
-        } catch {
-          return false;
-        }
-      });
       out.push(`--- instance ${i.name} (${i.url}, pid ${i.pid}, ${i.alive() ? 'running' : 'gone'}); warnings and errors:`);
-      out.push(...warn.slice(-lines));
+      out.push(...warnLines(i.logs).slice(-lines));
       out.push(`--- instance ${i.name}: last lines:`);
       out.push(...i.logs.slice(-lines));
     }
