@@ -36,7 +36,7 @@ import { DEFAULT_TEST_REDIS_URL, deleteRedisKeys, redisProblem, uniquePrefix } f
 import { createOrgWithKey, keepLastLogLines, startChildServer, warnLines, type ChildServer } from '../test/helpers/child-server.ts';
 import { freshPostgres, postgresAvailability, type FreshPostgres } from '../test/helpers/databases.ts';
 import { sleep, until } from '../test/helpers/wait.ts';
-import { percentile, RawEditor, textOf } from './realtime.ts';
+import { percentile, RawEditor, watchMarker } from './realtime.ts';
 
 const WS_PATH = '/v1/journals/realtime';
 const REDIS_URL = process.env.TEST_REDIS_URL?.trim() || DEFAULT_TEST_REDIS_URL;
@@ -164,30 +164,15 @@ async function restToEditors(api: Api, journalId: string, blockId: string, docs:
   const out = { last: [] as number[], first: [] as number[], response: [] as number[] };
   for (let i = 0; i < edits; i++) {
     const marker = `${tag} ${i}`;
-    let pending = docs.length;
-    let last = 0;
-    let first = 0;
-    const offs = docs.map((d) => {
-      let done = false;
-      const h = () => {
-        if (!done && textOf(d, 0) === marker) {
-          done = true;
-          pending--;
-          last = performance.now();
-          first ||= last;
-        }
-      };
-      d.on('update', h);
-      return () => d.off('update', h);
-    });
+    const watch = watchMarker(docs, marker);
     const t0 = performance.now();
     await api.setParagraph(journalId, blockId, marker);
     const answered = performance.now();
-    await waitFor(() => pending === 0, `${docs.length} editors to apply "${marker}" (${pending} missing)`, 30_000);
-    offs.forEach((off) => off());
+    await waitFor(() => watch.pending === 0, `${docs.length} editors to apply "${marker}" (${watch.pending} missing)`, 30_000);
+    watch.stop();
     if (i > 0) {
-      out.last.push(last - t0);
-      out.first.push(first - t0);
+      out.last.push(watch.last - t0);
+      out.first.push(watch.first - t0);
       out.response.push(answered - t0);
     }
   }
