@@ -9,7 +9,7 @@ import { startService, type RunningService } from '../../server/app.ts';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
 import type { Clock } from '../../server/billing/clock.ts';
 import { loadConfig } from '../../server/config.ts';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { freshPostgres, type FreshPostgres } from './databases.ts';
 import { assertDocumented } from './openapi.ts';
 import type { Logger } from '../../server/logger.ts';
@@ -61,9 +61,16 @@ export async function testDatabaseEnv(dataDir: string): Promise<Record<string, s
   return { DATABASE_URL: (await db).url };
 }
 
-export async function startTestServer(
-  opts: { dataDir?: string; env?: Record<string, string>; /** time of the rate-limit windows */ clock?: Clock; /** capture logs */ logger?: Logger } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+  /** time of the rate-limit windows */
+  clock?: Clock;
+  /** capture logs */
+  logger?: Logger;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const database = await testDatabaseEnv(dataDir);
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...database, ...opts.env });
@@ -84,6 +91,20 @@ export async function startTestServer(
     },
     close: () => svc.close(),
   };
+}
+
+/**
+ * The usual set-up of a test file (call it at the top level, or in a describe): one server with
+ * `opts` for all its tests, closed after them, and a client of a new organization (`opts.tier`,
+ * default Enterprise); both are handed to `ready` before the first test.
+ */
+export function serverSuite(opts: TestServerOptions & { tier?: Tier }, ready: (server: TestServer, client: Client) => void | Promise<void>): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(opts);
+    await ready(server, await server.newClient(opts.tier));
+  });
+  afterAll(() => server?.close());
 }
 
 export interface Reply<T = any> {
