@@ -23,13 +23,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import * as Y from 'yjs';
 import type { Tier } from '../../server/auth/keys.ts';
 import { createOrgWithKey, keepLastLogLines, startChildServer, warnLines } from '../helpers/child-server.ts';
 import { freshPostgres, POSTGRES_HINT, postgresAvailability, type FreshPostgres } from '../helpers/databases.ts';
 import { blocks, Client, parseBody, tempDataDir, type Reply } from '../helpers/server.ts';
 import { sleep } from '../helpers/wait.ts';
-import { connectEditor, type Editor, editorBlocks, wsUrl } from '../realtime/helpers.ts';
+import { blockText, connectEditor, type Editor, editorBlocks, typeInto, wsUrl } from '../realtime/helpers.ts';
 
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 export const REDIS_HINT =
@@ -602,6 +603,12 @@ export class Cluster {
     }
   }
 
+  /** A journal imported through `inst`, and the ids of its top-level blocks. */
+  async journal(inst: Instance, markdown: string): Promise<{ id: string; ids: string[] }> {
+    const id = await inst.client.importMarkdown(markdown);
+    return { id, ids: (await restBlocks(inst.client, id)).map((b) => String(b.id)) };
+  }
+
   /** DATABASE_URL of the instances: through the proxy. */
   get databaseUrl(): string {
     return this.proxy.urlFor(this.db.url);
@@ -707,6 +714,22 @@ export class Cluster {
   }
 }
 
+/**
+ * The set-up of a cluster suite (call it in its describe): a cluster started with `opts` before
+ * the tests and handed to `ready`, stopped after them; a failed test prints its instances' logs.
+ */
+export function clusterSuite(opts: ClusterOptions, ready: (cluster: Cluster) => void | Promise<void>): void {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    cluster = await Cluster.start(opts);
+    await ready(cluster);
+  }, 180_000);
+  beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(cluster?.dumpLogs())));
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+}
+
 // ------------------------------------------------------------------------------------------------
 // Assertions about documents
 // ------------------------------------------------------------------------------------------------
@@ -768,6 +791,26 @@ export async function restTexts(client: Client, journalId: string): Promise<stri
   return (await restBlocks(client, journalId)).map((b) => b.text);
 }
 
+/** Waits until GET model on each of `instances` is `expected` (the editors' document). */
+export async function restShows(instances: Instance[], journalId: string, expected: BlockView[]): Promise<void> {
+  for (const i of instances) {
+    await eventually(async () => {
+      expect(await restBlocks(i.client, journalId)).toEqual(expected);
+      return true;
+    }, `GET model on ${i.name} to be the editors' document`);
+  }
+}
+
+/**
+ * Asserts that editor `e` holds every keystroke of `typists` (typist k typed into a block whose
+ * text was `originals[k]`) and every acknowledged REST edit of `acked`.
+ */
+export function expectNothingLost(e: Editor, typists: Typist[], originals: string[], acked: string[] = []): void {
+  for (const [k, t] of typists.entries()) expect(blockText(e, t.blockId), `what ${t.tag} typed`).toBe(t.expectedText(originals[k]!));
+  const texts = editorBlocks(e).map((b) => b.text);
+  expect(acked.filter((t) => !texts.includes(t)), 'acknowledged edits missing from the editors').toEqual([]);
+}
+
 /** A create_node edit appending a paragraph holding `text`. */
 export function appendParagraph(text: string) {
   return [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: text }] }];
@@ -799,18 +842,7 @@ export class Typist {
   }
 
   typeOne(): void {
-    // typeInto of test/realtime/helpers.ts, at index 0.
-    const el = this.editor.fragment.toArray().find((x) => x instanceof Y.XmlElement && x.getAttribute('id') === this.blockId) as Y.XmlElement | undefined;
-    if (!el) throw new Error(`block ${this.blockId} not in the editor's document`);
-    let t = el.toArray().find((c) => c instanceof Y.XmlText) as Y.XmlText | undefined;
-    const text = this.token(this.n);
-    this.editor.doc.transact(() => {
-      if (!t) {
-        t = new Y.XmlText();
-        el.insert(0, [t]);
-      }
-      t.insert(0, text);
-    });
+    typeInto(this.editor, this.blockId, 0, this.token(this.n));
     this.n++;
   }
 
@@ -917,9 +949,4 @@ export function describeAttempts(attempts: Attempt[], t0 = 0): string[] {
 /** Waits until every editor has synced with its instance. */
 export async function allSynced(editors: Editor[], ms = 30_000): Promise<void> {
   await eventually(() => editors.every((e) => e.provider.synced), `${editors.length} editors to sync`, ms);
-}
-
-/** The text of block `id` in an editor's document, or undefined. */
-export function blockText(e: Editor, id: string): string | undefined {
-  return editorBlocks(e).find((b) => b.id === id)?.text;
 }
