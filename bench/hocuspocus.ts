@@ -41,7 +41,7 @@ import WebSocket from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { createOrgWithKey, startChildServer } from '../test/helpers/child-server.ts';
-import { sleep, until } from '../test/helpers/wait.ts';
+import { until } from '../test/helpers/wait.ts';
 import { percentile, RawEditor } from './realtime.ts';
 
 const N = 5000;
