@@ -16,7 +16,8 @@
  * - `Cluster`: N instances (`startChildServer`, each its own DATA_DIR, DATABASE_URL through the
  *   proxy, REDIS_URL, a REDIS_KEY_PREFIX of its own), the organization and key made through the
  *   storage engine before they start; `witness()` starts one more instance on the same database
- *   with a Redis prefix nobody else uses: it learns only what PostgreSQL holds.
+ *   with a Redis prefix nobody else uses: it learns only what PostgreSQL holds. `clusterSuite()`
+ *   starts one for a suite (and prints its instances' logs when a test fails).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
