@@ -29,19 +29,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import * as Y from 'yjs';
-import { createApiKey, createOrganization } from '../server/auth/keys.ts';
-import { openStorageEngine } from '../server/storage/open.ts';
-import { startChildServer, type ChildServer } from '../test/helpers/child-server.ts';
+import { DEFAULT_TEST_REDIS_URL, deleteRedisKeys, redisProblem, uniquePrefix } from '../test/cluster/harness.ts';
+import { createOrgWithKey, keepLastLogLines, startChildServer, warnLines, type ChildServer } from '../test/helpers/child-server.ts';
 import { freshPostgres, postgresAvailability, type FreshPostgres } from '../test/helpers/databases.ts';
-import { percentile, RawEditor, textOf } from './realtime.ts';
+import { sleep, until } from '../test/helpers/wait.ts';
+import { percentile, RawEditor, watchMarker } from './realtime.ts';
 
 const WS_PATH = '/v1/journals/realtime';
-const REDIS_URL = process.env.TEST_REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.TEST_REDIS_URL?.trim() || DEFAULT_TEST_REDIS_URL;
 const EDITORS = 50;
 const ROUND_EDITS = 10; // per round, after one that warms up
 const RATE_RUNS = 3;
@@ -60,52 +58,8 @@ const CHILD_ENV: Record<string, string> = {
   JOURNAL_MEMORY_CAP_MB: '0',
 };
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/**
- * Waits (polling with timers, not spinning: the children share the machine's cores) until
- * `check` is true; throws `what` after `ms`.
- */
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 60_000, every = 1): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(every);
-  }
-}
-
-async function redisProblem(url: string): Promise<string | undefined> {
-  const r = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  let first: string | undefined; // ioredis rejects with "Connection is closed."; the error event says why
-  r.on('error', (e: Error) => (first ??= e.message));
-  try {
-    await r.connect();
-    const pong = await r.ping();
-    return pong === 'PONG' ? undefined : `PING answered ${pong}`;
-  } catch (e) {
-    return first ?? ((e as Error).message || String(e));
-  } finally {
-    r.disconnect();
-  }
-}
-
-async function deleteRedisKeys(url: string, prefix: string): Promise<void> {
-  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length) await r.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } catch {
-    /* best effort */
-  } finally {
-    r.disconnect();
-  }
-}
+/** `until` with the bench's bounds: a minute, polled every millisecond (the clock may stop right after). */
+const waitFor = (check: () => boolean | Promise<boolean>, what: string, ms = 60_000, every = 1) => until(check, what, ms, every);
 
 /** A child instance, the last lines it logged (for the report when something fails) and how to stop it. */
 interface Instance {
@@ -120,17 +74,7 @@ interface Instance {
 
 async function startInstance(name: string, dataDir: string, env: Record<string, string>): Promise<Instance> {
   const server = await startChildServer(dataDir, { ...CHILD_ENV, ...env });
-  const logs: string[] = [];
-  let buf = '';
-  server.child.stdout!.on('data', (chunk: Buffer) => {
-    buf += chunk.toString();
-    const lines = buf.split('\n');
-    buf = lines.pop()!;
-    for (const l of lines) {
-      logs.push(l);
-      if (logs.length > 200) logs.shift();
-    }
-  });
+  const logs = keepLastLogLines(server.child, 200);
   const alive = () => server.child.exitCode === null && server.child.signalCode === null;
   return {
     name,
@@ -150,15 +94,8 @@ async function startInstance(name: string, dataDir: string, env: Record<string, 
 function problemsOf(instances: Instance[]): string {
   const out: string[] = [];
   for (const i of instances) {
-    const bad = i.logs.filter((l) => {
-      try {
-        return (JSON.parse(l).level ?? 0) >= 40;
-      } catch {
-        return false;
-      }
-    });
     out.push(`  instance ${i.name} (${i.url}): ${i.alive() ? 'running' : `exited (${i.server.child.exitCode ?? i.server.child.signalCode})`}`);
-    for (const l of bad.slice(-5)) out.push(`    ${l.slice(0, 400)}`);
+    for (const l of warnLines(i.logs).slice(-5)) out.push(`    ${l.slice(0, 400)}`);
   }
   return out.join('\n');
 }
@@ -227,30 +164,15 @@ async function restToEditors(api: Api, journalId: string, blockId: string, docs:
   const out = { last: [] as number[], first: [] as number[], response: [] as number[] };
   for (let i = 0; i < edits; i++) {
     const marker = `${tag} ${i}`;
-    let pending = docs.length;
-    let last = 0;
-    let first = 0;
-    const offs = docs.map((d) => {
-      let done = false;
-      const h = () => {
-        if (!done && textOf(d, 0) === marker) {
-          done = true;
-          pending--;
-          last = performance.now();
-          first ||= last;
-        }
-      };
-      d.on('update', h);
-      return () => d.off('update', h);
-    });
+    const watch = watchMarker(docs, marker);
     const t0 = performance.now();
     await api.setParagraph(journalId, blockId, marker);
     const answered = performance.now();
-    await waitFor(() => pending === 0, `${docs.length} editors to apply "${marker}" (${pending} missing)`, 30_000);
-    offs.forEach((off) => off());
+    await waitFor(() => watch.pending === 0, `${docs.length} editors to apply "${marker}" (${watch.pending} missing)`, 30_000);
+    watch.stop();
     if (i > 0) {
-      out.last.push(last - t0);
-      out.first.push(first - t0);
+      out.last.push(watch.last - t0);
+      out.first.push(watch.first - t0);
       out.response.push(answered - t0);
     }
   }
@@ -314,17 +236,8 @@ interface PgCluster {
 
 async function startPgCluster(count: number): Promise<PgCluster> {
   const db = await freshPostgres();
-  const prefix = `study-bench-${process.pid}-${randomBytes(4).toString('hex')}:`;
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-cluster-'));
-  let key: string;
-  const engine = await openStorageEngine({ databaseUrl: db.url, sqliteFile: path.join(scratch, 'unused.db'), poolSize: 2 });
-  try {
-    const org = await createOrganization(engine, 'bench-cluster', 'enterprise');
-    key = (await createApiKey(engine, org.id)).api_key;
-  } finally {
-    await engine.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
+  const prefix = uniquePrefix('bench');
+  const { key } = await createOrgWithKey(db.url, 'bench-cluster');
   const instances: Instance[] = [];
   try {
     for (let i = 0; i < count; i++) {
@@ -354,14 +267,7 @@ async function stopPgCluster(c: PgCluster): Promise<void> {
 async function startSqliteInstance(): Promise<{ inst: Instance; key: string; file: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-sqlite-'));
   const file = path.join(dataDir, 'study.db');
-  const engine = await openStorageEngine({ sqliteFile: file });
-  let key: string;
-  try {
-    const org = await createOrganization(engine, 'bench-sqlite', 'enterprise');
-    key = (await createApiKey(engine, org.id)).api_key;
-  } finally {
-    await engine.close();
-  }
+  const { key } = await createOrgWithKey(file, 'bench-sqlite');
   // Empty DATABASE_URL: SQLite even if the environment names a PostgreSQL database.
   const inst = await startInstance('S', dataDir, { DATABASE_URL: '', REDIS_URL: '' });
   return { inst, key, file };

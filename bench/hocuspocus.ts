@@ -40,9 +40,8 @@ import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { createApiKey, createOrganization } from '../server/auth/keys.ts';
-import { openStorageEngine } from '../server/storage/open.ts';
-import { startChildServer } from '../test/helpers/child-server.ts';
+import { createOrgWithKey, startChildServer } from '../test/helpers/child-server.ts';
+import { until } from '../test/helpers/wait.ts';
 import { percentile, RawEditor } from './realtime.ts';
 
 const N = 5000;
@@ -53,16 +52,8 @@ const WS_PATH = '/v1/journals/realtime';
 const MD = Array.from({ length: 50 }, (_, i) => `Paragraph ${i} of a journal with editors.`).join('\n\n');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls with timers (the children share the machine's cores): throws `what` after `ms`. */
-async function waitFor(check: () => boolean, what: string, ms = 60_000, every = 1): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(every);
-  }
-}
+/** `until` with the bench's bounds: a minute, polled every millisecond (the clock may stop right after). */
+const waitFor = (check: () => boolean, what: string, ms = 60_000, every = 1) => until(check, what, ms, every);
 
 /** The first paragraph's text: where the writer types. */
 function firstText(doc: Y.Doc): Y.XmlText | undefined {
@@ -216,14 +207,7 @@ class OurSession {
   static async start(env: Record<string, string>): Promise<OurSession> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-hp-ours-'));
     const file = path.join(dataDir, 'study.db');
-    const engine = await openStorageEngine({ sqliteFile: file });
-    let key: string;
-    try {
-      const org = await createOrganization(engine, 'bench-hocuspocus', 'enterprise');
-      key = (await createApiKey(engine, org.id)).api_key;
-    } finally {
-      await engine.close();
-    }
+    const { key } = await createOrgWithKey(file, 'bench-hocuspocus');
     const server = await startChildServer(dataDir, {
       DATABASE_URL: '',
       REDIS_URL: '',

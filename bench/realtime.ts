@@ -85,6 +85,28 @@ export function textOf(doc: Y.Doc, index: number): string {
   return t instanceof Y.XmlText ? t.toString() : '';
 }
 
+/**
+ * Watches `docs` until each shows `marker` as its first block's text: `pending` counts those that
+ * have not yet, `first` and `last` are when the first and the last one did (performance.now()).
+ */
+export function watchMarker(docs: Y.Doc[], marker: string): { pending: number; first: number; last: number; stop(): void } {
+  const watch = { pending: docs.length, first: 0, last: 0, stop: () => offs.forEach((off) => off()) };
+  const offs = docs.map((d) => {
+    let done = false;
+    const h = () => {
+      if (!done && textOf(d, 0) === marker) {
+        done = true;
+        watch.pending--;
+        watch.last = performance.now();
+        watch.first ||= watch.last;
+      }
+    };
+    d.on('update', h);
+    return () => d.off('update', h);
+  });
+  return watch;
+}
+
 interface Ctx {
   svc: RunningService;
   key: string;
@@ -149,25 +171,12 @@ async function fanOut(ctx: Ctx, docs: Y.Doc[], journalId: string, blockId: strin
   live.doc.on('beforeTransaction', onBefore);
   for (let i = 0; i < edits; i++) {
     const marker = `edit ${i}`;
-    let pending = docs.length;
-    let last = 0;
-    const offs = docs.map((d) => {
-      let done = false;
-      const h = () => {
-        if (!done && textOf(d, 0) === marker) {
-          done = true;
-          pending--;
-          last = performance.now();
-        }
-      };
-      d.on('update', h);
-      return () => d.off('update', h);
-    });
+    const watch = watchMarker(docs, marker);
     const t0 = performance.now();
     await ctx.rest(journalId, [{ type: 'update_node', nodeId: blockId, nodeType: 'paragraph', params: [{ content: marker }] }]);
-    await until(() => pending === 0);
-    offs.forEach((off) => off());
-    if (i > 0) out.push(last - t0); // the first edit warms up
+    await until(() => watch.pending === 0);
+    watch.stop();
+    if (i > 0) out.push(watch.last - t0); // the first edit warms up
   }
   live.doc.off('beforeTransaction', onBefore);
   offSent();

@@ -6,16 +6,17 @@
  * PostgreSQL (CLUSTER_RESYNC_MS=0), so a fan-out kept inside each process fails here outright; the
  * MONITOR checks would catch it with the re-sync on too.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Editor } from '../realtime/helpers.ts';
-import { editorBlocks, typeInto, waitFor } from '../realtime/helpers.ts';
+import { blockText, editorBlocks, typeInto, waitFor } from '../realtime/helpers.ts';
 import {
   allSynced,
-  blockText,
-  Cluster,
+  type Cluster,
   clusterAvailability,
+  clusterSuite,
   converged,
   eventually,
+  expectNothingLost,
   type Instance,
   RedisMonitor,
   restBlocks,
@@ -28,29 +29,17 @@ const avail = await clusterAvailability();
 describe.skipIf(!!avail.skipReason)('cluster: editors and REST clients on three instances', () => {
   let cluster: Cluster;
   let monitor: RedisMonitor;
-
-  beforeAll(async () => {
-    // No periodic re-sync from PostgreSQL: what reaches another instance's editors came through Redis.
-    cluster = await Cluster.start({ redisUrl: avail.redisUrl!, env: { CLUSTER_RESYNC_MS: '0' } });
-    monitor = await RedisMonitor.start(avail.redisUrl!, cluster.prefix);
-  }, 180_000);
-  afterAll(async () => {
-    monitor?.close();
-    await cluster?.stop();
+  // No periodic re-sync from PostgreSQL: what reaches another instance's editors came through Redis.
+  clusterSuite({ redisUrl: avail.redisUrl!, env: { CLUSTER_RESYNC_MS: '0' } }, async (c) => {
+    cluster = c;
+    monitor = await RedisMonitor.start(avail.redisUrl!, c.prefix);
   });
+  afterAll(() => monitor?.close());
 
-  function logsOnFailure(): void {
-    onTestFailed(() => console.log(cluster.dumpLogs()));
-  }
-
-  async function journal(on: number, markdown = '# Title\n\nalpha\n\nbeta\n\ngamma\n'): Promise<{ id: string; ids: string[] }> {
-    const id = await cluster.instances[on]!.client.importMarkdown(markdown);
-    const ids = (await restBlocks(cluster.instances[on]!.client, id)).map((b) => String(b.id));
-    return { id, ids };
-  }
+  /** A journal of a heading and three paragraphs, imported through instance `on`. */
+  const journal = (on: number) => cluster.journal(cluster.instances[on]!, '# Title\n\nalpha\n\nbeta\n\ngamma\n');
 
   it('editors typing at once on three instances converge, to what GET model returns on each instance', { timeout: 120_000 }, async () => {
-    logsOnFailure();
     const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
     const { id, ids } = await journal(0);
     const eds = [A, A, B, B, C, C].map((i) => cluster.editor(i, id));
@@ -70,16 +59,14 @@ describe.skipIf(!!avail.skipReason)('cluster: editors and REST clients on three 
     await converged(eds, 'the six editors to converge');
     // Every keystroke is there, once, in order.
     const final = eds[0]!;
-    expect(blockText(final, ids[1]!)).toBe(own[0]!.expectedText('alpha'));
-    expect(blockText(final, ids[2]!)).toBe(own[1]!.expectedText('beta'));
-    expect(blockText(final, ids[3]!)).toBe(own[2]!.expectedText('gamma'));
+    expectNothingLost(final, own, ['alpha', 'beta', 'gamma']);
     const heading = blockText(final, ids[0]!)!;
     expect(heading.endsWith('Title')).toBe(true);
     for (const t of shared) for (let i = 0; i < t.n; i++) expect(heading.split(' ')).toContain(t.token(i).trim());
     expect(heading.length).toBe('Title'.length + shared.reduce((n, t) => n + Array.from({ length: t.n }, (_, i) => t.token(i).length).reduce((a, b) => a + b, 0), 0));
 
     // Every instance's REST read is the editors' document (they have all seen it: it is committed).
-    const expected = editorBlocks(final).map((b) => ({ type: b.type, id: b.id, text: b.text }));
+    const expected = editorBlocks(final);
     const contents = new Set<string>();
     for (const i of cluster.instances) {
       expect(await restBlocks(i.client, id), `GET model on ${i.name}`).toEqual(expected);
@@ -94,7 +81,6 @@ describe.skipIf(!!avail.skipReason)('cluster: editors and REST clients on three 
   });
 
   it('a REST edit on A (sync_realtime_state: true) reaches the editors on B and C; a quiet one is read at once on B and C', { timeout: 60_000 }, async () => {
-    logsOnFailure();
     const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
     const { id, ids } = await journal(1);
     const eds = [cluster.editor(B, id), cluster.editor(B, id), cluster.editor(C, id)];
@@ -127,7 +113,6 @@ describe.skipIf(!!avail.skipReason)('cluster: editors and REST clients on three 
   });
 
   it("an editor's update on B reaches C, and every instance's REST read as soon as B's other editor sees it", { timeout: 90_000 }, async () => {
-    logsOnFailure();
     const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
     const { id, ids } = await journal(2);
     const b1 = cluster.editor(B, id);
@@ -160,7 +145,6 @@ describe.skipIf(!!avail.skipReason)('cluster: editors and REST clients on three 
   });
 
   it('awareness set on A is seen by the editors on B and C, and goes away everywhere when its editor leaves', { timeout: 60_000 }, async () => {
-    logsOnFailure();
     const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
     const { id } = await journal(0);
     const a = cluster.editor(A, id);
@@ -184,7 +168,6 @@ describe.skipIf(!!avail.skipReason)('cluster: editors and REST clients on three 
   });
 
   it('deleting a journal on A closes its editors on B and C (4404), and B and C read it as gone', { timeout: 60_000 }, async () => {
-    logsOnFailure();
     const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
     const { id } = await journal(1);
     const eds = [cluster.editor(A, id), cluster.editor(B, id), cluster.editor(C, id)];

@@ -16,22 +16,22 @@
  * - `Cluster`: N instances (`startChildServer`, each its own DATA_DIR, DATABASE_URL through the
  *   proxy, REDIS_URL, a REDIS_KEY_PREFIX of its own), the organization and key made through the
  *   storage engine before they start; `witness()` starts one more instance on the same database
- *   with a Redis prefix nobody else uses: it learns only what PostgreSQL holds.
+ *   with a Redis prefix nobody else uses: it learns only what PostgreSQL holds. `clusterSuite()`
+ *   starts one for a suite (and prints its instances' logs when a test fails).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import * as Y from 'yjs';
-import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
-import { openStorageEngine } from '../../server/storage/open.ts';
-import { startChildServer } from '../helpers/child-server.ts';
+import type { Tier } from '../../server/auth/keys.ts';
+import { createOrgWithKey, keepLastLogLines, startChildServer, warnLines } from '../helpers/child-server.ts';
 import { freshPostgres, POSTGRES_HINT, postgresAvailability, type FreshPostgres } from '../helpers/databases.ts';
-import { blocks, Client, tempDataDir, type Reply } from '../helpers/server.ts';
-import { connectEditor, type Editor, editorBlocks, wsUrl } from '../realtime/helpers.ts';
+import { blocks, Client, parseBody, tempDataDir, type Reply } from '../helpers/server.ts';
+import { sleep } from '../helpers/wait.ts';
+import { blockText, connectEditor, type Editor, editorBlocks, typeInto, wsUrl } from '../realtime/helpers.ts';
 
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 export const REDIS_HINT =
@@ -109,7 +109,7 @@ export async function clusterAvailability(opts: { ownRedisServer?: boolean } = {
 // Small tools
 // ------------------------------------------------------------------------------------------------
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { sleep };
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -512,28 +512,15 @@ export class ClusterClient extends Client {
   }
 
   override async request<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const h: Record<string, string> = { ...headers };
-    if (this.key) h.authorization = `Bearer ${this.key}`;
-    let payload: string | undefined;
-    if (body !== undefined) {
-      h['content-type'] ??= 'application/json';
-      payload = typeof body === 'string' ? body : JSON.stringify(body);
-    }
     let res: Response;
     try {
-      res = await fetch(this.url + p, { method, headers: h, body: payload, signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(this.url + p, { ...this.requestInit(method, body, headers), signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (e) {
       const err = e as Error & { cause?: { code?: string } };
       return { status: 0, body: { error: `${err.name}: ${err.message}${err.cause?.code ? ` (${err.cause.code})` : ''}` } as T, headers: new Headers() };
     }
     const text = await res.text().catch(() => '');
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* keep text */
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { status: res.status, body: parseBody(text), headers: res.headers };
   }
 }
 
@@ -597,19 +584,7 @@ export class Cluster {
     let proxy: TcpProxy | undefined;
     try {
       // The organization and key, made through the storage engine (its migrations applied) before any instance runs.
-      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'study-cluster-'));
-      const engine = await openStorageEngine({ databaseUrl: db.url, sqliteFile: path.join(scratch, 'unused.db'), poolSize: 2 });
-      let key: string;
-      let orgId: string;
-      try {
-        const org = await createOrganization(engine, 'cluster', opts.tier ?? 'enterprise');
-        const made = await createApiKey(engine, org.id);
-        key = made.api_key;
-        orgId = org.id;
-      } finally {
-        await engine.close();
-        fs.rmSync(scratch, { recursive: true, force: true });
-      }
+      const { key, orgId } = await createOrgWithKey(db.url, 'cluster', opts.tier);
       const u = new URL(db.url);
       proxy = await TcpProxy.start({ host: u.hostname, port: Number(u.port || 5432) });
       const cluster = new Cluster(db, proxy, opts.redisUrl, opts.redisKeyPrefix ?? uniquePrefix(), key, orgId, opts.env ?? {});
@@ -627,6 +602,12 @@ export class Cluster {
       await db.drop().catch(() => {});
       throw e;
     }
+  }
+
+  /** A journal imported through `inst`, and the ids of its top-level blocks. */
+  async journal(inst: Instance, markdown: string): Promise<{ id: string; ids: string[] }> {
+    const id = await inst.client.importMarkdown(markdown);
+    return { id, ids: (await restBlocks(inst.client, id)).map((b) => String(b.id)) };
   }
 
   /** DATABASE_URL of the instances: through the proxy. */
@@ -648,17 +629,7 @@ export class Cluster {
     const s = await startChildServer(dataDir, full);
     instanceChildren.add(s.child);
     void s.exited.then(() => instanceChildren.delete(s.child));
-    const logs: string[] = [];
-    let buf = '';
-    s.child.stdout!.on('data', (chunk: Buffer) => {
-      buf += chunk.toString();
-      const lines = buf.split('\n');
-      buf = lines.pop()!;
-      for (const l of lines) {
-        logs.push(l);
-        if (logs.length > LOG_LINES) logs.shift();
-      }
-    });
+    const logs = keepLastLogLines(s.child, LOG_LINES);
     const inst: Instance = {
       name,
       url: s.url,
@@ -720,15 +691,8 @@ export class Cluster {
   dumpLogs(lines = 40): string {
     const out: string[] = [];
     for (const i of this.all) {
-      const warn = i.logs.filter((l) => {
-        try {
-          return (JSON.parse(l).level ?? 0) >= 40;
-        } catch {
-          return false;
-        }
-      });
       out.push(`--- instance ${i.name} (${i.url}, pid ${i.pid}, ${i.alive() ? 'running' : 'gone'}); warnings and errors:`);
-      out.push(...warn.slice(-lines));
+      out.push(...warnLines(i.logs).slice(-lines));
       out.push(`--- instance ${i.name}: last lines:`);
       out.push(...i.logs.slice(-lines));
     }
@@ -749,6 +713,22 @@ export class Cluster {
     await deleteRedisKeys(this.redisUrl, this.prefix);
     for (const i of this.all) fs.rmSync(i.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The set-up of a cluster suite (call it in its describe): a cluster started with `opts` before
+ * the tests and handed to `ready`, stopped after them; a failed test prints its instances' logs.
+ */
+export function clusterSuite(opts: ClusterOptions, ready: (cluster: Cluster) => void | Promise<void>): void {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    cluster = await Cluster.start(opts);
+    await ready(cluster);
+  }, 180_000);
+  beforeEach(({ onTestFailed }) => onTestFailed(() => console.log(cluster?.dumpLogs())));
+  afterAll(async () => {
+    await cluster?.stop();
+  });
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -812,6 +792,26 @@ export async function restTexts(client: Client, journalId: string): Promise<stri
   return (await restBlocks(client, journalId)).map((b) => b.text);
 }
 
+/** Waits until GET model on each of `instances` is `expected` (the editors' document). */
+export async function restShows(instances: Instance[], journalId: string, expected: BlockView[]): Promise<void> {
+  for (const i of instances) {
+    await eventually(async () => {
+      expect(await restBlocks(i.client, journalId)).toEqual(expected);
+      return true;
+    }, `GET model on ${i.name} to be the editors' document`);
+  }
+}
+
+/**
+ * Asserts that editor `e` holds every keystroke of `typists` (typist k typed into a block whose
+ * text was `originals[k]`) and every acknowledged REST edit of `acked`.
+ */
+export function expectNothingLost(e: Editor, typists: Typist[], originals: string[], acked: string[] = []): void {
+  for (const [k, t] of typists.entries()) expect(blockText(e, t.blockId), `what ${t.tag} typed`).toBe(t.expectedText(originals[k]!));
+  const texts = editorBlocks(e).map((b) => b.text);
+  expect(acked.filter((t) => !texts.includes(t)), 'acknowledged edits missing from the editors').toEqual([]);
+}
+
 /** A create_node edit appending a paragraph holding `text`. */
 export function appendParagraph(text: string) {
   return [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: text }] }];
@@ -843,18 +843,7 @@ export class Typist {
   }
 
   typeOne(): void {
-    // typeInto of test/realtime/helpers.ts, at index 0.
-    const el = this.editor.fragment.toArray().find((x) => x instanceof Y.XmlElement && x.getAttribute('id') === this.blockId) as Y.XmlElement | undefined;
-    if (!el) throw new Error(`block ${this.blockId} not in the editor's document`);
-    let t = el.toArray().find((c) => c instanceof Y.XmlText) as Y.XmlText | undefined;
-    const text = this.token(this.n);
-    this.editor.doc.transact(() => {
-      if (!t) {
-        t = new Y.XmlText();
-        el.insert(0, [t]);
-      }
-      t.insert(0, text);
-    });
+    typeInto(this.editor, this.blockId, 0, this.token(this.n));
     this.n++;
   }
 
@@ -961,9 +950,4 @@ export function describeAttempts(attempts: Attempt[], t0 = 0): string[] {
 /** Waits until every editor has synced with its instance. */
 export async function allSynced(editors: Editor[], ms = 30_000): Promise<void> {
   await eventually(() => editors.every((e) => e.provider.synced), `${editors.length} editors to sync`, ms);
-}
-
-/** The text of block `id` in an editor's document, or undefined. */
-export function blockText(e: Editor, id: string): string | undefined {
-  return editorBlocks(e).find((b) => b.id === id)?.text;
 }

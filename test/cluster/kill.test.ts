@@ -4,19 +4,21 @@
  * had received) is missing — checked on the survivors and on a witness instance that knows only
  * what PostgreSQL holds — and the killed instance's editors reconnect to the others and converge.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { editorBlocks } from '../realtime/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { blockText, editorBlocks } from '../realtime/helpers.ts';
 import {
   allSynced,
-  blockText,
-  Cluster,
+  type Cluster,
   clusterAvailability,
+  clusterSuite,
   converged,
   describeAttempts,
   eventually,
+  expectNothingLost,
   type Instance,
   missingFrom,
   restBlocks,
+  restShows,
   restTexts,
   restWriter,
   stateVector,
@@ -27,20 +29,14 @@ const avail = await clusterAvailability();
 
 describe.skipIf(!!avail.skipReason)('cluster: kill -9 of one instance', () => {
   let cluster: Cluster;
-
-  beforeAll(async () => {
-    cluster = await Cluster.start({ redisUrl: avail.redisUrl! });
-  }, 180_000);
-  afterAll(async () => {
-    await cluster?.stop();
+  clusterSuite({ redisUrl: avail.redisUrl! }, (c) => {
+    cluster = c;
   });
 
   it('loses no acknowledged edit and no broadcast update; its editors reconnect elsewhere and converge', { timeout: 240_000 }, async () => {
-    onTestFailed(() => console.log(cluster.dumpLogs()));
     const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
     const victim = A;
-    const id = await B.client.importMarkdown('# Log\n\nalpha\n\nbeta\n\ngamma\n');
-    const ids = (await restBlocks(B.client, id)).map((b) => String(b.id));
+    const { id, ids } = await cluster.journal(B, '# Log\n\nalpha\n\nbeta\n\ngamma\n');
 
     // Two editors on the victim, one on each survivor.
     const a1 = cluster.editor(victim, id);
@@ -123,20 +119,11 @@ describe.skipIf(!!avail.skipReason)('cluster: kill -9 of one instance', () => {
     await allSynced(everyone);
     await converged(everyone, 'the reconnected editors and the survivors to converge', 60_000);
     // Every keystroke, including what a1 and a2 typed after the kill and sent on reconnecting.
-    expect(blockText(b1, ids[1]!)).toBe(ta1.expectedText('alpha'));
-    expect(blockText(b1, ids[2]!)).toBe(ta2.expectedText('beta'));
-    expect(blockText(b1, ids[3]!)).toBe(tb1.expectedText('gamma'));
-    const texts = editorBlocks(b1).map((b) => b.text);
-    expect(acked.filter((t) => !texts.includes(t)), 'acknowledged edits missing from the editors').toEqual([]);
+    expectNothingLost(b1, [ta1, ta2, tb1], ['alpha', 'beta', 'gamma'], acked);
 
     // REST reads on the survivors are that document, and so is PostgreSQL (a second witness, loaded afresh).
-    const expected = editorBlocks(b1).map((b) => ({ type: b.type, id: b.id, text: b.text }));
-    for (const i of [B, C]) {
-      await eventually(async () => {
-        expect(await restBlocks(i.client, id)).toEqual(expected);
-        return true;
-      }, `GET model on ${i.name} to be the editors' document`);
-    }
+    const expected = editorBlocks(b1);
+    await restShows([B, C], id, expected);
     const witness2 = await cluster.witness();
     expect(await restBlocks(witness2.client, id), 'the document in PostgreSQL').toEqual(expected);
     const w2 = cluster.editor(witness2, id);

@@ -6,23 +6,25 @@
  * without a restart, and their editors converge. A witness instance that knows only what
  * PostgreSQL holds checks what was acknowledged.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { editorBlocks, typeInto } from '../realtime/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { blockText, editorBlocks, typeInto } from '../realtime/helpers.ts';
 import {
   allSynced,
   appendParagraph,
   type Attempt,
-  blockText,
-  Cluster,
+  type Cluster,
   clusterAvailability,
+  clusterSuite,
   converged,
   type CutMode,
   describeAttempts,
   eventually,
+  expectNothingLost,
   type Instance,
   missingFrom,
   requestLoop,
   restBlocks,
+  restShows,
   restTexts,
   restWriter,
   sleep,
@@ -35,13 +37,9 @@ const avail = await clusterAvailability();
 describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', () => {
   let cluster: Cluster;
   let pids: number[];
-
-  beforeAll(async () => {
-    cluster = await Cluster.start({ redisUrl: avail.redisUrl! });
-    pids = cluster.instances.map((i) => i.pid);
-  }, 180_000);
-  afterAll(async () => {
-    await cluster?.stop();
+  clusterSuite({ redisUrl: avail.redisUrl! }, (c) => {
+    cluster = c;
+    pids = c.instances.map((i) => i.pid);
   });
 
   // The same cluster goes through both outages, one after the other.
@@ -49,10 +47,8 @@ describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', (
     'connections %s: 503 while it lasts, nothing acknowledged that was not committed, recovery without restart',
     { timeout: 240_000 },
     async (mode) => {
-      onTestFailed(() => console.log(cluster.dumpLogs()));
       const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
-      const id = await A.client.importMarkdown('# Outage\n\nalpha\n\nbeta\n\ngamma\n');
-      const ids = (await restBlocks(A.client, id)).map((b) => String(b.id));
+      const { id, ids } = await cluster.journal(A, '# Outage\n\nalpha\n\nbeta\n\ngamma\n');
       // Journals made on A that B and C never load before the outage: reading one there needs PostgreSQL.
       const cold: string[] = [];
       for (let n = 0; n < 30; n++) cold.push(await A.client.importMarkdown(`# Cold ${n}\n\nnot loaded on B or C\n`));
@@ -171,18 +167,9 @@ describe.skipIf(!!avail.skipReason)('cluster: PostgreSQL briefly unreachable', (
       await allSynced(back);
       await converged(back, 'the editors to converge after the outage', 60_000);
       const [a2] = back as [typeof a1];
-      expect(blockText(a2, ids[1]!)).toBe(typists[0]!.expectedText('alpha'));
-      expect(blockText(a2, ids[2]!)).toBe(typists[1]!.expectedText('beta'));
-      expect(blockText(a2, ids[3]!)).toBe(typists[2]!.expectedText('gamma'));
-      const texts = editorBlocks(a2).map((b) => b.text);
-      expect(acked.filter((t) => !texts.includes(t)), 'acknowledged edits missing from the editors').toEqual([]);
-      const expected = editorBlocks(a2).map((b) => ({ type: b.type, id: b.id, text: b.text }));
-      for (const i of cluster.instances) {
-        await eventually(async () => {
-          expect(await restBlocks(i.client, id)).toEqual(expected);
-          return true;
-        }, `GET model on ${i.name} to be the editors' document`);
-      }
+      expectNothingLost(a2, typists, ['alpha', 'beta', 'gamma'], acked);
+      const expected = editorBlocks(a2);
+      await restShows(cluster.instances, id, expected);
       const witness2 = await cluster.witness();
       expect(await restBlocks(witness2.client, id), 'the document in PostgreSQL').toEqual(expected);
       await witness.kill();

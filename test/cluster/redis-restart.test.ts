@@ -6,22 +6,23 @@
  * them, and nothing is lost. The suite runs its own redis-server (test/cluster/harness.ts).
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { editorBlocks, typeInto } from '../realtime/helpers.ts';
+import { blockText, editorBlocks, typeInto } from '../realtime/helpers.ts';
 import {
   allSynced,
   appendParagraph,
-  blockText,
   Cluster,
   clusterAvailability,
   converged,
   describeAttempts,
   eventually,
+  expectNothingLost,
   type Instance,
   missingFrom,
   OwnRedisServer,
   redisClients,
   RedisMonitor,
   restBlocks,
+  restShows,
   restTexts,
   restWriter,
   sleep,
@@ -58,16 +59,14 @@ describe.skipIf(!!avail.skipReason)('cluster: Redis restarted mid-run', () => {
   it('fan-out resumes after Redis comes back, instances resync, nothing is lost', { timeout: 240_000 }, async () => {
     onTestFailed(() => console.log(cluster.dumpLogs()));
     const [A, B, C] = cluster.instances as [Instance, Instance, Instance];
-    const id = await A.client.importMarkdown('# Notes\n\nalpha\n\nbeta\n\ngamma\n');
-    const ids = (await restBlocks(A.client, id)).map((b) => String(b.id));
+    const { id, ids } = await cluster.journal(A, '# Notes\n\nalpha\n\nbeta\n\ngamma\n');
     const a1 = cluster.editor(A, id);
     const b1 = cluster.editor(B, id);
     const c1 = cluster.editor(C, id);
     const eds = [a1, b1, c1];
     // A second journal, changed on A only while Redis is away and never after: its editors on B
     // and C can only learn of those changes from the re-sync an instance does when Redis is back.
-    const quiet = await A.client.importMarkdown('# Quiet\n\nuntouched\n');
-    const quietIds = (await restBlocks(A.client, quiet)).map((b) => String(b.id));
+    const { id: quiet, ids: quietIds } = await cluster.journal(A, '# Quiet\n\nuntouched\n');
     const qa = cluster.editor(A, quiet);
     const qa2 = cluster.editor(A, quiet);
     const qb = cluster.editor(B, quiet);
@@ -147,20 +146,11 @@ describe.skipIf(!!avail.skipReason)('cluster: Redis restarted mid-run', () => {
 
     // The editors converge (what the outage kept from them came from the log): every keystroke, every edit.
     await converged(eds, 'the editors of the three instances to converge', 60_000);
-    expect(blockText(a1, ids[1]!)).toBe(typists[0]!.expectedText('alpha'));
-    expect(blockText(a1, ids[2]!)).toBe(typists[1]!.expectedText('beta'));
-    expect(blockText(a1, ids[3]!)).toBe(typists[2]!.expectedText('gamma'));
-    const texts = editorBlocks(a1).map((b) => b.text);
-    expect(acked.filter((t) => !texts.includes(t)), 'acknowledged edits missing from the editors').toEqual([]);
+    expectNothingLost(a1, typists, ['alpha', 'beta', 'gamma'], acked);
 
     // REST reads on every instance show the same document.
-    const expected = editorBlocks(a1).map((b) => ({ type: b.type, id: b.id, text: b.text }));
-    for (const i of cluster.instances) {
-      await eventually(async () => {
-        expect(await restBlocks(i.client, id)).toEqual(expected);
-        return true;
-      }, `GET model on ${i.name} to be the editors' document`);
-    }
+    const expected = editorBlocks(a1);
+    await restShows(cluster.instances, id, expected);
     // And so does PostgreSQL (a witness, loaded afresh, sees no fan-out).
     const witness = await cluster.witness();
     const committed = await restTexts(witness.client, id);

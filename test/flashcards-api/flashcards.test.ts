@@ -3,19 +3,17 @@
  * definitions (term/definition pairs whose source_block_id is a real block of that journal), from
  * text, count validation, 404 for foreign journals, price and rate limit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { type Client, serverSuite, type TestServer } from '../helpers/server.ts';
 
 const CREATE = '/v1/interactives/flashcards/create';
 
 let server: TestServer;
 let client: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = await server.newClient();
+serverSuite({}, (s, c) => {
+  server = s;
+  client = c;
 });
-afterAll(() => server.close());
 
 const GLOSSARY = [
   '# Cell biology',

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
 import type { StorageEngine } from '../../server/storage/engine.ts';
-import { openStorageEngine } from '../../server/storage/open.ts';
+import { isPostgresUrl, openStorageEngine } from '../../server/storage/open.ts';
 import { tempDataDir, testDatabaseEnv } from './server.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -20,12 +20,11 @@ export interface ChildServer {
 }
 
 /**
- * Runs `fn` on the store of a DATA_DIR, as the servers on it see it: the SQLite file in it, or the
- * suite's PostgreSQL database for it (TEST_ENGINE=postgres, test/helpers/server.ts).
+ * Runs `fn` on a store, `store` being a postgres:// URL or a SQLite file, with its migrations
+ * applied (as a starting server would apply them); closes it after.
  */
-export async function withStore<T>(dataDir: string, fn: (engine: StorageEngine) => Promise<T>): Promise<T> {
-  const { DATABASE_URL } = await testDatabaseEnv(dataDir);
-  const engine = await openStorageEngine({ databaseUrl: DATABASE_URL, sqliteFile: path.join(dataDir, 'study.db'), poolSize: 2 });
+export async function withEngine<T>(store: string, fn: (engine: StorageEngine) => Promise<T>): Promise<T> {
+  const engine = await openStorageEngine(isPostgresUrl(store) ? { databaseUrl: store, sqliteFile: '', poolSize: 2 } : { sqliteFile: store });
   try {
     return await fn(engine);
   } finally {
@@ -33,14 +32,33 @@ export async function withStore<T>(dataDir: string, fn: (engine: StorageEngine) 
   }
 }
 
+/**
+ * The store of a DATA_DIR as the servers on it see it: the SQLite file in it, or the suite's
+ * PostgreSQL database for it (TEST_ENGINE=postgres, test/helpers/server.ts).
+ */
+async function storeOf(dataDir: string): Promise<string> {
+  const { DATABASE_URL } = await testDatabaseEnv(dataDir);
+  return DATABASE_URL ?? path.join(dataDir, 'study.db');
+}
+
+/** Runs `fn` on the store of a DATA_DIR (storeOf). */
+export async function withStore<T>(dataDir: string, fn: (engine: StorageEngine) => Promise<T>): Promise<T> {
+  return withEngine(await storeOf(dataDir), fn);
+}
+
+/** An organization with one key, made in `store` (see withEngine) before any server runs on it. */
+export function createOrgWithKey(store: string, name: string, tier: Tier = 'enterprise'): Promise<{ key: string; orgId: string }> {
+  return withEngine(store, async (engine) => {
+    const org = await createOrganization(engine, name, tier);
+    const { api_key } = await createApiKey(engine, org.id);
+    return { key: api_key, orgId: org.id };
+  });
+}
+
 /** A fresh DATA_DIR (and database) holding one organization and key, made before any server runs. */
 export async function prepareDataDir(tier: Tier = 'enterprise'): Promise<{ dataDir: string; key: string; orgId: string }> {
   const dataDir = tempDataDir();
-  return withStore(dataDir, async (engine) => {
-    const org = await createOrganization(engine, 'child-server', tier);
-    const { api_key } = await createApiKey(engine, org.id);
-    return { dataDir, key: api_key, orgId: org.id };
-  });
+  return { dataDir, ...(await createOrgWithKey(await storeOf(dataDir), 'child-server', tier)) };
 }
 
 export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
@@ -75,6 +93,36 @@ export async function startChildServer(dataDir: string, env: Record<string, stri
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
   });
   return { child, url, exited };
+}
+
+/**
+ * The last `max` lines a child server logged (pino JSON lines), kept as they come, for a failure's
+ * report; the array is updated in place.
+ */
+export function keepLastLogLines(child: ChildProcess, max: number): string[] {
+  const lines: string[] = [];
+  let buf = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buf += chunk.toString();
+    const complete = buf.split('\n');
+    buf = complete.pop()!;
+    for (const l of complete) {
+      lines.push(l);
+      if (lines.length > max) lines.shift();
+    }
+  });
+  return lines;
+}
+
+/** The log lines at warn level and above (pino: level >= 40). */
+export function warnLines(lines: string[]): string[] {
+  return lines.filter((l) => {
+    try {
+      return (JSON.parse(l).level ?? 0) >= 40;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** SIGKILLs every child server still running (call from afterEach). */

@@ -9,7 +9,7 @@ import { startService, type RunningService } from '../../server/app.ts';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
 import type { Clock } from '../../server/billing/clock.ts';
 import { loadConfig } from '../../server/config.ts';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { freshPostgres, type FreshPostgres } from './databases.ts';
 import { assertDocumented } from './openapi.ts';
 import type { Logger } from '../../server/logger.ts';
@@ -61,9 +61,16 @@ export async function testDatabaseEnv(dataDir: string): Promise<Record<string, s
   return { DATABASE_URL: (await db).url };
 }
 
-export async function startTestServer(
-  opts: { dataDir?: string; env?: Record<string, string>; /** time of the rate-limit windows */ clock?: Clock; /** capture logs */ logger?: Logger } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+  /** time of the rate-limit windows */
+  clock?: Clock;
+  /** capture logs */
+  logger?: Logger;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const database = await testDatabaseEnv(dataDir);
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...database, ...opts.env });
@@ -86,6 +93,20 @@ export async function startTestServer(
   };
 }
 
+/**
+ * The usual set-up of a test file (call it at the top level, or in a describe): one server with
+ * `opts` for all its tests, closed after them, and a client of a new organization (`opts.tier`,
+ * default Enterprise); both are handed to `ready` before the first test.
+ */
+export function serverSuite(opts: TestServerOptions & { tier?: Tier }, ready: (server: TestServer, client: Client) => void | Promise<void>): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(opts);
+    await ready(server, await server.newClient(opts.tier));
+  });
+  afterAll(() => server?.close());
+}
+
 export interface Reply<T = any> {
   status: number;
   body: T;
@@ -100,6 +121,15 @@ export class Client {
   ) {}
 
   async request<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const res = await fetch(this.url + p, this.requestInit(method, body, headers));
+    const parsed = parseBody(await res.text());
+    // Every answer the suites see must be one the OpenAPI document describes (test/helpers/openapi.ts).
+    assertDocumented(method, p, res.status, res.headers, parsed);
+    return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  /** The request as sent: the key as a bearer token, a body as JSON unless it is a string already. */
+  protected requestInit(method: string, body: unknown, headers: Record<string, string>): RequestInit {
     const h: Record<string, string> = { ...headers };
     if (this.key) h.authorization = `Bearer ${this.key}`;
     let payload: string | undefined;
@@ -107,17 +137,7 @@ export class Client {
       h['content-type'] ??= 'application/json';
       payload = typeof body === 'string' ? body : JSON.stringify(body);
     }
-    const res = await fetch(this.url + p, { method, headers: h, body: payload });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      /* keep text */
-    }
-    // Every answer the suites see must be one the OpenAPI document describes (test/helpers/openapi.ts).
-    assertDocumented(method, p, res.status, res.headers, parsed);
-    return { status: res.status, body: parsed, headers: res.headers };
+    return { method, headers: h, body: payload };
   }
 
   get = <T = any>(p: string) => this.request<T>('GET', p);
@@ -146,6 +166,15 @@ export class Client {
 
   edit(journal_id: string, operations: unknown[], extra: Record<string, unknown> = {}, headers?: Record<string, string>) {
     return this.patch('/v1/journals/editor/edit', { journal_id, operations, ...extra }, headers);
+  }
+}
+
+/** An answer's body: its JSON, or the text itself when it is not JSON (undefined when empty). */
+export function parseBody(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
   }
 }
 

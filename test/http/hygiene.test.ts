@@ -2,17 +2,15 @@
  * HTTP hygiene (issue 16, item 2): a body not labelled JSON is a 415 that does nothing and costs
  * nothing; a known path asked with the wrong method is a 405 naming the allowed ones.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { Client, serverSuite, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let c: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient('developer');
+serverSuite({ tier: 'developer' }, (s, client) => {
+  server = s;
+  c = client;
 });
-afterAll(() => server.close());
 
 // Read from storage: asking the API would itself be a paid, counted request.
 const balance = () => server.svc.ctx.billing.credits.balance(c.orgId);

@@ -13,6 +13,7 @@ import { WebhookOutbox, type WebhookOptions } from '../../server/webhooks/outbox
 import { WebhookSecrets } from '../../server/webhooks/secrets.ts';
 import { verify } from '../../server/webhooks/signing.ts';
 import { engineCases, type FreshDatabase } from '../helpers/databases.ts';
+import { until } from '../helpers/wait.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 const cases = await engineCases();
@@ -26,16 +27,6 @@ const options = (o: Partial<WebhookOptions> = {}): WebhookOptions => ({
   concurrency: 4,
   ...o,
 });
-
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 async function newOrg(engine: StorageEngine): Promise<string> {
   const id = randomUUID();

@@ -11,20 +11,11 @@ import { JobWorker, RetryLater, type WorkerOptions } from '../../server/jobs/wor
 import { createLogger } from '../../server/logger.ts';
 import type { StorageEngine } from '../../server/storage/engine.ts';
 import { engineCases, type FreshDatabase } from '../helpers/databases.ts';
+import { until } from '../helpers/wait.ts';
 
 const cases = await engineCases();
 const logger = createLogger('silent');
 const options = (o: Partial<WorkerOptions> = {}): WorkerOptions => ({ concurrency: 4, leaseMs: 5_000, pollMs: 20, maxAttempts: 3, ...o });
-
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 describe.each(cases)('$title engine', (c) => {
   describe.skipIf(!!c.skipReason)('', () => {

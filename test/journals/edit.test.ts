@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blocks, Client, startTestServer, textOf, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { blocks, Client, serverSuite, type TestServer, textOf } from '../helpers/server.ts';
 
 let server: TestServer;
 let c: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
+serverSuite({}, (s, client) => {
+  server = s;
+  c = client;
 });
-afterAll(() => server.close());
 
 async function journal(md = '# Title\n\nfirst\n\nsecond\n') {
   const id = await c.importMarkdown(md);

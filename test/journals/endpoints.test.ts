@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blocks, Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { blocks, Client, serverSuite, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let alice: Client;
 let bob: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await server.newClient();
-  bob = await server.newClient();
+serverSuite({}, async (s, c) => {
+  server = s;
+  alice = c;
+  bob = await s.newClient();
 });
-afterAll(() => server.close());
 
 describe('authentication', () => {
   it('rejects missing, malformed and unknown keys with 401 {error}', async () => {

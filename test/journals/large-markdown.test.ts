@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { blocksToMarkdown, markdownToDoc } from '../../shared/markdown/index.ts';
 import { generateMarkdown } from '../../bench/markdown.ts';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { Client, serverSuite } from '../helpers/server.ts';
 
-let server: TestServer;
 let c: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
+serverSuite({}, (_s, client) => {
+  c = client;
 });
-afterAll(() => server.close());
 
 /** What the service must answer for `md`, computed inline with the same pure converters. */
 function expected(md: string): string {

@@ -2,19 +2,16 @@
  * Export after edits reads again only the blocks that changed (server/journals/markdown-export.ts):
  * whatever the edits, GET content must equal the export of the whole document as the model reads it.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Node as PMNode } from 'prosemirror-model';
 import { blocksToMarkdown } from '../../shared/markdown/index.ts';
 import { schema } from '../../shared/schema.ts';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { Client, serverSuite } from '../helpers/server.ts';
 
-let server: TestServer;
 let c: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
+serverSuite({}, (_s, client) => {
+  c = client;
 });
-afterAll(() => server.close());
 
 async function wholeExport(id: string): Promise<string> {
   const doc = schema.nodeFromJSON((await c.model(id)).model);

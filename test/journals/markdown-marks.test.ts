@@ -4,20 +4,19 @@
  * empty link and emphasis across a hard break travel as the schema's `marks` attribute; nested
  * emphasis of one kind comes back as markdown. Through the real service, and through an editor.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { Client, serverSuite, type TestServer } from '../helpers/server.ts';
 import { until } from '../practice-api/helpers.ts';
 import { connectEditor, waitFor } from '../realtime/helpers.ts';
 
 let server: TestServer;
 let c: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
+serverSuite({}, (s, client) => {
+  server = s;
+  c = client;
 });
-afterAll(() => server.close());
 
 const html = (md: string) => micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true });
 

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { expect, it } from 'vitest';
+import { Client, serverSuite, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let c: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
+serverSuite({}, (s, client) => {
+  server = s;
+  c = client;
 });
-afterAll(() => server.close());
 
 it('pages newest first over 45+ journals with no duplicates or gaps while journals are created and deleted between pages', async () => {
   const initial: string[] = [];

@@ -4,10 +4,10 @@
  * /v1/journals/editor/restore/{id} brings it back, `?permanent=true` purges at once, and the sweep
  * purges what stayed longer than TRASH_RETENTION_DAYS. Another organization gets 404.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CloseCode } from '../../server/realtime/close-codes.ts';
 import { until } from '../practice-api/helpers.ts';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { Client, serverSuite, startTestServer, type TestServer } from '../helpers/server.ts';
 import { connectEditor, waitFor } from '../realtime/helpers.ts';
 
 const MARKDOWN = '# Trash me\n\nSome *notes* worth keeping.\n';
@@ -15,12 +15,11 @@ const MARKDOWN = '# Trash me\n\nSome *notes* worth keeping.\n';
 let server: TestServer;
 let c: Client;
 let other: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
-  other = await server.newClient();
+serverSuite({}, async (s, client) => {
+  server = s;
+  c = client;
+  other = await s.newClient();
 });
-afterAll(() => server.close());
 
 const trashIds = async (client: Client) => ((await client.get('/v1/journals/trash')).body.journals as { id: string }[]).map((j) => j.id);
 const listIds = async (client: Client) => ((await client.get('/v1/journals/list')).body.journals as { id: string }[]).map((j) => j.id);

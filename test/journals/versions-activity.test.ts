@@ -4,18 +4,17 @@
  * and diffs name who changed which blocks; a block an editor adds without an id is theirs once
  * the service gives it one.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { blocks, type Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { blocks, type Client, serverSuite, type TestServer } from '../helpers/server.ts';
 import { connectEditor, synced, typeInto, waitFor } from '../realtime/helpers.ts';
 
 let server: TestServer;
 let alice: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await server.newClient();
+serverSuite({}, (s, c) => {
+  server = s;
+  alice = c;
 });
-afterAll(() => server.close());
 
 const V = (id: string) => `/v1/journals/versions/${id}`;
 const byActor = (changes: { actor: string; key_id: string | null; blocks: string[] }[]) =>

@@ -3,9 +3,9 @@
  * the tier's window, then dropped; named ones and the newest always kept. Every version left reads
  * back exactly as it was taken, though the deltas it was stored against were dropped.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTO_VERSION_DAYS, versionsToThin } from '../../server/journals/versions/retention.ts';
-import { blocks, type Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { blocks, type Client, serverSuite, type TestServer } from '../helpers/server.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-06-15T12:00:00Z');
@@ -33,11 +33,10 @@ describe('versionsToThin', () => {
 describe('thinning stored versions', () => {
   let server: TestServer;
   let c: Client;
-  beforeAll(async () => {
-    server = await startTestServer();
-    c = await server.newClient('developer');
+  serverSuite({ tier: 'developer' }, (s, client) => {
+    server = s;
+    c = client;
   });
-  afterAll(() => server.close());
 
   it('drops what retention says and every version left still reads back as it was', async () => {
     const id = await c.importMarkdown('# Log\n\nentry 0\n');

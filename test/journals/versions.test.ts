@@ -3,10 +3,10 @@
  * live transaction editors see, versions kept across a restart and purged with the journal; a
  * small edit's version stores only the edit. Another organization gets 404.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { until } from '../practice-api/helpers.ts';
-import { blocks, Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { blocks, Client, serverSuite, startTestServer, type TestServer } from '../helpers/server.ts';
 import { connectEditor, waitFor } from '../realtime/helpers.ts';
 import { yjsToMarkdown } from './yjs-markdown.ts';
 
@@ -14,11 +14,10 @@ const ORIGINAL = '# Cells\n\nThe *cell* is the unit of life.\n\n- nucleus\n- rib
 
 let server: TestServer;
 let c: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
+serverSuite({}, (s, client) => {
+  server = s;
+  c = client;
 });
-afterAll(() => server.close());
 
 const V = (id: string) => `/v1/journals/versions/${id}`;
 

@@ -1,32 +1,21 @@
 import * as encoding from 'lib0/encoding';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import { resolveApiKey, revokeApiKey } from '../../server/auth/keys.ts';
 import { blocks, type Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { connectEditor, type Editor, editorBlocks, synced, typeInto, upgradeStatus, waitFor, wsUrl } from './helpers.ts';
+import { connectEditor, type Editor, editorBlocks, editorSuite, synced, typeInto, upgradeStatus, waitFor, wsUrl } from './helpers.ts';
 
 let server: TestServer;
 let alice: Client;
 let bob: Client;
-const open: Editor[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ env: { WS_MAX_PAYLOAD_BYTES: '65536' } });
-  alice = await server.newClient();
-  bob = await server.newClient();
-});
-afterAll(async () => {
-  for (const e of open) e.destroy();
-  await server.close();
+const editor = editorSuite({ env: { WS_MAX_PAYLOAD_BYTES: '65536' } }, async (s, c) => {
+  server = s;
+  alice = c;
+  bob = await s.newClient();
 });
 
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-const editor = (id: string, cred: { key?: string; token?: string }) => {
-  const e = connectEditor(server.url, id, cred);
-  open.push(e);
-  return e;
-};
 const keyIdOf = async (key: string) => (await resolveApiKey(server.svc.ctx.engine, key))!.keyId;
 const revoke = async (key: string) => revokeApiKey(server.svc.ctx.engine, await keyIdOf(key));
 

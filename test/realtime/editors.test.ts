@@ -1,38 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { blocks, type Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { blockById, connectEditor, type Editor, editorBlocks, synced, textOfY, typeInto, waitFor } from './helpers.ts';
+import { blocks, type Client, type TestServer } from '../helpers/server.ts';
+import { blockText, type Editor, editorBlocks, editorSuite, synced, typeInto, waitFor } from './helpers.ts';
 
 let server: TestServer;
 let alice: Client;
-const open: Editor[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await server.newClient();
-});
-afterAll(async () => {
-  for (const e of open) e.destroy();
-  await server.close();
+const editor = editorSuite({}, (s, c) => {
+  server = s;
+  alice = c;
 });
 
 async function journalWithEditors(n = 2): Promise<{ id: string; ids: string[]; editors: Editor[] }> {
   const id = await alice.importMarkdown('# Title\n\nFirst para\n\nSecond para\n');
   const ids = blocks(await alice.model(id)).map((b) => b.id);
   const editors: Editor[] = [];
-  for (let i = 0; i < n; i++) {
-    const e = connectEditor(server.url, id, { key: alice.key });
-    open.push(e);
-    editors.push(e);
-  }
+  for (let i = 0; i < n; i++) editors.push(editor(id));
   await Promise.all(editors.map(synced));
   return { id, ids, editors };
 }
-
-const textIn = (e: Editor, id: string) => {
-  const el = blockById(e, id);
-  return el ? textOfY(el) : undefined;
-};
 
 describe('editors over y-websocket', () => {
   it('two editors receive the journal and converge on each other\'s typing', async () => {
@@ -40,7 +25,7 @@ describe('editors over y-websocket', () => {
     expect(editorBlocks(a!).map((x) => x.text)).toEqual(['Title', 'First para', 'Second para']);
     typeInto(a!, ids[1]!, 0, 'A says: ');
     typeInto(b!, ids[2]!, 0, 'B says: ');
-    await waitFor(() => textIn(b!, ids[1]!) === 'A says: First para' && textIn(a!, ids[2]!) === 'B says: Second para', 'convergence');
+    await waitFor(() => blockText(b!, ids[1]!) === 'A says: First para' && blockText(a!, ids[2]!) === 'B says: Second para', 'convergence');
     expect(Y.encodeStateVector(a!.doc)).toEqual(Y.encodeStateVector(b!.doc));
     // Persisted and visible to REST reads.
     expect(await alice.content(id)).toBe('# Title\n\nA says: First para\n\nB says: Second para\n');
@@ -50,17 +35,17 @@ describe('editors over y-websocket', () => {
     const { id, ids, editors: [a, b] } = await journalWithEditors();
     const undo = new Y.UndoManager(a!.fragment);
     typeInto(a!, ids[2]!, 0, 'mine ');
-    await waitFor(() => textIn(b!, ids[2]!) === 'mine Second para', 'editor change');
+    await waitFor(() => blockText(b!, ids[2]!) === 'mine Second para', 'editor change');
     expect(undo.undoStack.length).toBe(1);
     const r = await alice.edit(id, [{ type: 'update_node', nodeId: ids[1], nodeType: 'paragraph', params: [{ content: 'From **REST**' }] }]);
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
-    await waitFor(() => textIn(a!, ids[1]!) === 'From REST' && textIn(b!, ids[1]!) === 'From REST', 'REST edit on editors');
+    await waitFor(() => blockText(a!, ids[1]!) === 'From REST' && blockText(b!, ids[1]!) === 'From REST', 'REST edit on editors');
     // Only the editor's own change is undoable; undoing it leaves the REST change alone.
     expect(undo.undoStack.length).toBe(1);
     undo.undo();
-    expect(textIn(a!, ids[1]!)).toBe('From REST');
-    expect(textIn(a!, ids[2]!)).toBe('Second para');
+    expect(blockText(a!, ids[1]!)).toBe('From REST');
+    expect(blockText(a!, ids[2]!)).toBe('Second para');
     undo.destroy();
   });
 
@@ -74,23 +59,23 @@ describe('editors over y-websocket', () => {
     // A later broadcast edit reaches the editors; the quiet one, sent before it, did not.
     const loud = await alice.edit(id, [{ type: 'update_node', nodeId: ids[0], nodeType: 'heading', params: [{ level: 1, content: 'Loud' }] }]);
     expect(loud.status).toBe(200);
-    await waitFor(() => textIn(a!, ids[0]!) === 'Loud' && textIn(b!, ids[0]!) === 'Loud', 'broadcast edit');
-    expect(textIn(a!, ids[2]!)).toBe('Second para');
-    expect(textIn(b!, ids[2]!)).toBe('Second para');
+    await waitFor(() => blockText(a!, ids[0]!) === 'Loud' && blockText(b!, ids[0]!) === 'Loud', 'broadcast edit');
+    expect(blockText(a!, ids[2]!)).toBe('Second para');
+    expect(blockText(b!, ids[2]!)).toBe('Second para');
     // A edits the same block concurrently, then reconnects: both changes survive.
     typeInto(a!, ids[2]!, 11, ' (edited)');
-    await waitFor(() => textIn(b!, ids[2]!) === 'Second para (edited)', 'concurrent editor change');
+    await waitFor(() => blockText(b!, ids[2]!) === 'Second para (edited)', 'concurrent editor change');
     a!.provider.disconnect();
     a!.provider.connect();
-    await waitFor(() => textIn(a!, ids[2]!)?.includes('Quiet change'), 'quiet change after reconnect');
-    expect(textIn(a!, ids[2]!)).toContain('(edited)');
+    await waitFor(() => blockText(a!, ids[2]!)?.includes('Quiet change'), 'quiet change after reconnect');
+    expect(blockText(a!, ids[2]!)).toContain('(edited)');
     // B has not resynced yet: it still lacks the quiet change.
-    expect(textIn(b!, ids[2]!)).toBe('Second para (edited)');
+    expect(blockText(b!, ids[2]!)).toBe('Second para (edited)');
     b!.provider.disconnect();
     b!.provider.connect();
-    await waitFor(() => textIn(b!, ids[2]!) === textIn(a!, ids[2]!), 'B after reconnect');
+    await waitFor(() => blockText(b!, ids[2]!) === blockText(a!, ids[2]!), 'B after reconnect');
     const model = blocks(await alice.model(id));
-    expect(model[2]!.text).toBe(textIn(a!, ids[2]!));
+    expect(model[2]!.text).toBe(blockText(a!, ids[2]!));
     expect(model[2]!.text).toContain('Quiet change');
     expect(model[2]!.text).toContain('(edited)');
   });
@@ -103,10 +88,10 @@ describe('editors over y-websocket', () => {
     typeInto(a!, ids[1]!, 0, 'Gamma ');
     expect((await rest).status).toBe(200);
     await waitFor(
-      () => textIn(a!, ids[1]!) === textIn(b!, ids[1]!) && textIn(a!, ids[2]!) === 'REST wins here' && textIn(b!, ids[2]!) === 'REST wins here',
+      () => blockText(a!, ids[1]!) === blockText(b!, ids[1]!) && blockText(a!, ids[2]!) === 'REST wins here' && blockText(b!, ids[2]!) === 'REST wins here',
       'convergence',
     );
-    const p1 = textIn(a!, ids[1]!)!;
+    const p1 = blockText(a!, ids[1]!)!;
     for (const part of ['Alpha ', ' Beta', 'Gamma ', 'First']) expect(p1).toContain(part);
     const model = blocks(await alice.model(id));
     expect(model[1]!.text).toBe(p1);
@@ -150,7 +135,7 @@ describe('editors over y-websocket', () => {
     await waitFor(() => done(a!) && done(b!), 'server-assigned ids');
     expect(allIds(a!)).toEqual(allIds(b!));
     // The original block kept its id; the copy got a new one.
-    expect(textIn(a!, ids[1]!)).toBe('First para');
+    expect(blockText(a!, ids[1]!)).toBe('First para');
     const model = blocks(await alice.model(id));
     expect(model.map((x) => x.text)).toEqual(['Title', 'split half', 'First para', 'Second para', 'no id yet', 'nested']);
     // The new ids are real block ids: REST can address them.
@@ -158,7 +143,7 @@ describe('editors over y-websocket', () => {
     expect(newId).toMatch(/^[A-Za-z0-9]{10}$/);
     const r = await alice.edit(id, [{ type: 'update_node', nodeId: newId, nodeType: 'paragraph', params: [{ content: 'now addressable' }] }]);
     expect(r.body.results[0].success).toBe(true);
-    await waitFor(() => textIn(b!, newId) === 'now addressable', 'REST edit of a server-id block');
+    await waitFor(() => blockText(b!, newId) === 'now addressable', 'REST edit of a server-id block');
   });
 
   it('shares awareness between editors', async () => {
@@ -177,8 +162,7 @@ describe('editors over y-websocket', () => {
     expect(Date.parse(r.body.expires_at)).toBeGreaterThan(Date.now());
     expect(r.body.ws_url).toBe(`${server.url.replace(/^http/, 'ws')}/v1/journals/realtime/${id}`);
     expect(r.body.ws_url).not.toContain(r.body.token);
-    const e = connectEditor(server.url, id, { token: r.body.token });
-    open.push(e);
+    const e = editor(id, { token: r.body.token });
     await synced(e);
     expect(editorBlocks(e)[0]!.text).toBe('Token journal');
     // Unknown and foreign journals are 404, malformed bodies 422.

@@ -4,7 +4,10 @@
  */
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
+import { afterAll } from 'vitest';
 import * as Y from 'yjs';
+import { serverSuite, type Client, type TestServer, type TestServerOptions } from '../helpers/server.ts';
+import { until } from '../helpers/wait.ts';
 
 export const REALTIME = '/v1/journals/realtime';
 
@@ -64,14 +67,8 @@ export function connectEditor(
 }
 
 /** Polls until `check` returns a truthy value (bounded; never a timing assertion). */
-export async function waitFor<T>(check: () => T | undefined | false | null, what = 'condition', ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+export function waitFor<T>(check: () => T | undefined | false | null, what = 'condition', ms = 10_000): Promise<T> {
+  return until(check, what, ms);
 }
 
 export function synced(e: Editor): Promise<void> {
@@ -94,6 +91,12 @@ export function textOfY(n: Y.XmlElement | Y.XmlText | Y.XmlHook): string {
 
 export function blockById(e: Editor, id: string): Y.XmlElement | undefined {
   return e.fragment.toArray().find((n) => n instanceof Y.XmlElement && n.getAttribute('id') === id) as Y.XmlElement | undefined;
+}
+
+/** The text of block `id` in an editor's document, or undefined when it has no such block. */
+export function blockText(e: Editor, id: string): string | undefined {
+  const el = blockById(e, id);
+  return el ? textOfY(el) : undefined;
 }
 
 /** Types into a block the way y-prosemirror does: into the XmlText inside the block's element. */
@@ -131,4 +134,31 @@ export function upgradeStatus(url: string, headers: Record<string, string> = {})
       if (!/Unexpected server response/.test(err.message)) reject(err);
     });
   });
+}
+
+/**
+ * The usual set-up of a realtime test file (serverSuite): a server with `opts` and a client,
+ * handed to `ready`; returns `editor(id)`, a stock editor connected with that client's key (or
+ * `cred`), destroyed after the file's tests.
+ */
+export function editorSuite(
+  opts: TestServerOptions,
+  ready: (server: TestServer, client: Client) => void | Promise<void>,
+): (journalId: string, cred?: { key?: string; token?: string }) => Editor {
+  let server: TestServer;
+  let client: Client;
+  const open: Editor[] = [];
+  serverSuite(opts, async (s, c) => {
+    server = s;
+    client = c;
+    await ready(s, c);
+  });
+  afterAll(() => {
+    for (const e of open) e.destroy();
+  });
+  return (journalId, cred = { key: client.key }) => {
+    const e = connectEditor(server.url, journalId, cred);
+    open.push(e);
+    return e;
+  };
 }

@@ -4,31 +4,21 @@
  * (4403, 4413) before it reaches the room, so editors joining later never receive it. Stock
  * clients, which echo and relay other editors' states, are never refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { connectEditor, type Editor, synced, waitFor } from './helpers.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Client, type TestServer } from '../helpers/server.ts';
+import { type Editor, editorSuite, synced, waitFor } from './helpers.ts';
 import { awarenessIdsReceived, awarenessMessage, rawSocket, type RawSocket } from './hostile-helpers.ts';
 
 let server: TestServer;
 let alice: Client;
-const open: Editor[] = [];
 const sockets: RawSocket[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await server.newClient();
+const editor = editorSuite({}, (s, c) => {
+  server = s;
+  alice = c;
 });
-afterAll(async () => {
-  for (const e of open) e.destroy();
+afterAll(() => {
   for (const s of sockets) s.ws.terminate();
-  await server.close();
 });
-
-function editor(id: string): Editor {
-  const e = connectEditor(server.url, id, { key: alice.key });
-  open.push(e);
-  return e;
-}
 
 async function raw(id: string, opts: { autoPong?: boolean } = {}): Promise<RawSocket> {
   const s = rawSocket(server.url, id, alice.key!, opts);
@@ -47,7 +37,7 @@ async function journalWithVictim(): Promise<{ id: string; victim: Editor; victim
   victim.provider.awareness.setLocalStateField('user', { name: 'Victim' });
   const victimId = victim.doc.clientID;
   // Once another editor has seen it, the server has it; that editor then leaves.
-  const observer = connectEditor(server.url, id, { key: alice.key });
+  const observer = editor(id);
   await waitFor(() => victimNameSeenBy(observer, victimId) === 'Victim', 'victim state on the server');
   const observerId = observer.doc.clientID;
   observer.destroy();

@@ -6,11 +6,9 @@ import { Writable } from 'node:stream';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import pino from 'pino';
-import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
-import { connectEditor, waitFor, wsUrl, type Editor } from './helpers.ts';
+import { waitFor, wsUrl } from './helpers.ts';
 
 export interface RawSocket {
   ws: WebSocket;
@@ -160,29 +158,3 @@ export function* smallUpdates(count: number): Generator<Uint8Array> {
   }
 }
 
-/**
- * The usual hostile-suite setup (call at the top of a test file): a server with `opts`, one
- * client handed to `ready`, and `editor(id)`, a stock editor of that client destroyed after the suite.
- */
-export function editorSuite(
-  opts: Parameters<typeof startTestServer>[0],
-  ready: (server: TestServer, client: Client) => void,
-): (journalId: string) => Editor {
-  let server: TestServer;
-  let client: Client;
-  const open: Editor[] = [];
-  beforeAll(async () => {
-    server = await startTestServer(opts);
-    client = await server.newClient();
-    ready(server, client);
-  });
-  afterAll(async () => {
-    for (const e of open) e.destroy();
-    await server.close();
-  });
-  return (journalId) => {
-    const e = connectEditor(server.url, journalId, { key: client.key });
-    open.push(e);
-    return e;
-  };
-}

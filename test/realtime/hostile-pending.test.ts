@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { estimatedHeapBytes } from '../../server/journals/registry.ts';
 import { type Client, type TestServer } from '../helpers/server.ts';
-import { editorBlocks, synced, typeInto, waitFor } from './helpers.ts';
-import { editorSuite, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
+import { editorBlocks, editorSuite, synced, typeInto, waitFor } from './helpers.ts';
+import { rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
 
 let server: TestServer;
 let alice: Client;

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { type Client, type TestServer } from '../helpers/server.ts';
-import { editorBlocks, synced, textOfY, typeInto, waitFor } from './helpers.ts';
-import { editorSuite, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
+import { editorBlocks, editorSuite, synced, textOfY, typeInto, waitFor } from './helpers.ts';
+import { rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
 
 let server: TestServer;
 let alice: Client;

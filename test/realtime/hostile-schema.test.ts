@@ -11,8 +11,8 @@ import { initProseMirrorDoc, updateYFragment } from 'y-prosemirror';
 import * as Y from 'yjs';
 import { schema } from '../../shared/schema.ts';
 import { blocks, type Client, type TestServer } from '../helpers/server.ts';
-import { type Editor, editorBlocks, synced, typeInto, waitFor } from './helpers.ts';
-import { captureLogs, editorSuite, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
+import { type Editor, editorBlocks, editorSuite, synced, typeInto, waitFor } from './helpers.ts';
+import { captureLogs, rawSocket, sideDoc, syncUpdate } from './hostile-helpers.ts';
 
 const logs = captureLogs('warn');
 let server: TestServer;

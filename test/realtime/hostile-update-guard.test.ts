@@ -12,6 +12,7 @@ import { markdownToDoc } from '../../shared/markdown/index.ts';
 import { FRAGMENT_NAME } from '../../shared/schema.ts';
 import { checkUpdate } from '../../server/realtime/update-guard.ts';
 import { mayCompletePending, pendingStructs } from '../../server/realtime/pending.ts';
+import { sideDoc } from './hostile-helpers.ts';
 
 const require = createRequire(import.meta.url);
 const examples = (require('commonmark-spec') as { tests: { markdown: string }[] }).tests;
@@ -25,12 +26,9 @@ function liveDoc(markdown = '# Title\n\nSome *text* here\n\n- one\n  - two\n'): 
 
 /** A peer synced with `live`; `edit` runs on it in one transaction; returns that update. */
 function updateFrom(live: Y.Doc, edit: (frag: Y.XmlFragment, peer: Y.Doc) => void): Uint8Array {
-  const peer = new Y.Doc();
-  Y.applyUpdate(peer, Y.encodeStateAsUpdate(live));
-  const updates: Uint8Array[] = [];
-  peer.on('update', (u: Uint8Array) => updates.push(u));
-  peer.transact(() => edit(peer.getXmlFragment(FRAGMENT_NAME), peer));
-  return Y.mergeUpdates(updates);
+  const peer = sideDoc(live);
+  peer.doc.transact(() => edit(peer.fragment, peer.doc));
+  return Y.mergeUpdates(peer.updates);
 }
 
 const structs = (u: Uint8Array) => Y.decodeUpdate(u).structs;
@@ -108,18 +106,13 @@ describe('update guard: what editors write is accepted', () => {
 
   it("accepts y-prosemirror's diff turning every CommonMark example into the next", () => {
     const live = liveDoc('');
-    const peer = new Y.Doc();
-    Y.applyUpdate(peer, Y.encodeStateAsUpdate(live));
-    const fragment = peer.getXmlFragment(FRAGMENT_NAME);
+    const peer = sideDoc(live);
     const meta = { mapping: new Map(), isOMark: new Map() };
-    let pending: Uint8Array[] = [];
-    peer.on('update', (u: Uint8Array) => pending.push(u));
     for (const { markdown } of examples) {
-      peer.transact(() => updateYFragment(peer, fragment, markdownToDoc(markdown), meta));
-      for (const u of pending) accept(live, u);
-      pending = [];
+      peer.doc.transact(() => updateYFragment(peer.doc, peer.fragment, markdownToDoc(markdown), meta));
+      for (const u of peer.updates.splice(0)) accept(live, u);
     }
-    expect(Y.encodeStateVector(live)).toEqual(Y.encodeStateVector(peer));
+    expect(Y.encodeStateVector(live)).toEqual(Y.encodeStateVector(peer.doc));
   }, 60_000);
 
   it(`accepts blocks ${MAX_NESTING_DEPTH} deep, and an inline node inside the deepest`, () => {
@@ -133,11 +126,7 @@ describe('update guard: what editors write is accepted', () => {
 
   it('leaves items whose dependencies are missing to Yjs', () => {
     const live = liveDoc();
-    const peer = new Y.Doc();
-    Y.applyUpdate(peer, Y.encodeStateAsUpdate(live));
-    const updates: Uint8Array[] = [];
-    peer.on('update', (u: Uint8Array) => updates.push(u));
-    const frag = peer.getXmlFragment(FRAGMENT_NAME);
+    const { fragment: frag, updates } = sideDoc(live);
     const p = paragraph();
     frag.insert(0, [p]);
     p.insert(0, [new Y.XmlText('x')]);
@@ -191,11 +180,7 @@ describe('update guard: schema-invalid structure is refused', () => {
 
   it('checks held structs an update would complete, and says so', () => {
     const live = liveDoc();
-    const peer = new Y.Doc();
-    Y.applyUpdate(peer, Y.encodeStateAsUpdate(live));
-    const updates: Uint8Array[] = [];
-    peer.on('update', (u: Uint8Array) => updates.push(u));
-    const frag = peer.getXmlFragment(FRAGMENT_NAME);
+    const { fragment: frag, updates } = sideDoc(live);
     frag.insert(frag.length, [paragraph('anchor')]);
     frag.insert(frag.length, [new Y.XmlText('stray')]); // implied parent: the anchor, not yet on the server
     // Held: its left neighbour is missing, so it cannot be checked (nor applied) yet.

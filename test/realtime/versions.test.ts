@@ -2,33 +2,20 @@
  * Restore with real y-websocket editors connected: they see the old content at once, their own
  * undo stacks hold only their own changes, and typing during a restore merges per the CRDT.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { blocks, type Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { blockById, connectEditor, type Editor, editorBlocks, synced, textOfY, typeInto, waitFor } from './helpers.ts';
+import { blocks, type Client } from '../helpers/server.ts';
+import { blockText, type Editor, editorBlocks, editorSuite, synced, typeInto, waitFor } from './helpers.ts';
 
-let server: TestServer;
 let alice: Client;
-const open: Editor[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await server.newClient();
-});
-afterAll(async () => {
-  for (const e of open) e.destroy();
-  await server.close();
+const editor = editorSuite({}, (_s, c) => {
+  alice = c;
 });
 
 const V = (id: string) => `/v1/journals/versions/${id}`;
-const textIn = (e: Editor, id: string) => {
-  const el = blockById(e, id);
-  return el ? textOfY(el) : undefined;
-};
 
 async function editorOn(id: string): Promise<Editor> {
-  const e = connectEditor(server.url, id, { key: alice.key });
-  open.push(e);
+  const e = editor(id);
   await synced(e);
   return e;
 }
@@ -48,7 +35,7 @@ describe('restore with editors connected', () => {
 
     const r = await alice.post(`${V(id)}/${v.version_id}/restore`, {});
     expect(r.status).toBe(200);
-    await waitFor(() => textIn(e, ids[1]!) === 'Keep me', 'restore reached the editor');
+    await waitFor(() => blockText(e, ids[1]!) === 'Keep me', 'restore reached the editor');
     expect(editorBlocks(e).map((b) => b.id)).toEqual(ids);
     // The restore is not in the editor's undo stack: undoing its own change leaves the restore alone.
     expect(undo.undoStack.length).toBe(1);
@@ -76,16 +63,16 @@ describe('restore with editors connected', () => {
       await new Promise((r) => setTimeout(r, 2));
     }
     expect((await restoring).status).toBe(200);
-    await waitFor(() => textIn(a, ids[0]!) === 'Alpha', 'restore reached a');
+    await waitFor(() => blockText(a, ids[0]!) === 'Alpha', 'restore reached a');
     b.provider.connect();
     const same = () => Buffer.compare(Buffer.from(Y.encodeStateAsUpdate(a.doc)), Buffer.from(Y.encodeStateAsUpdate(b.doc))) === 0;
-    await waitFor(() => textIn(a, ids[0]!) === 'typed Alpha' && textIn(a, ids[2]!) === 'offline Gamma' && textIn(b, ids[0]!) === 'typed Alpha', 'b merged');
-    await waitFor(() => textIn(b, ids[1]!) === textIn(a, ids[1]!) || same(), 'convergence');
+    await waitFor(() => blockText(a, ids[0]!) === 'typed Alpha' && blockText(a, ids[2]!) === 'offline Gamma' && blockText(b, ids[0]!) === 'typed Alpha', 'b merged');
+    await waitFor(() => blockText(b, ids[1]!) === blockText(a, ids[1]!) || same(), 'convergence');
     // Everything a typed after the restore started reached b too; nothing of the overwritten text came back.
-    expect(textIn(b, ids[1]!)).toBe(textIn(a, ids[1]!));
-    expect(textIn(a, ids[1]!)!.endsWith('Beta')).toBe(true);
+    expect(blockText(b, ids[1]!)).toBe(blockText(a, ids[1]!));
+    expect(blockText(a, ids[1]!)!.endsWith('Beta')).toBe(true);
     let stored = '';
     for (let i = 0; i < 100 && !(stored = await alice.content(id)).includes('offline'); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(stored).toBe(`typed Alpha\n\n${textIn(a, ids[1]!)}\n\noffline Gamma\n`);
+    expect(stored).toBe(`typed Alpha\n\n${blockText(a, ids[1]!)}\n\noffline Gamma\n`);
   });
 });
