@@ -1,0 +1,135 @@
+/**
+ * One segment of a rubric line read as a piece: its points (leading or trailing marker), level
+ * label, "each" counting, and its notes — accepted alternatives ("(accept: X)", "also accept X",
+ * "X OR Y", "X / Y"), refused wordings ("do not accept X", "reject X", "(not X)") and examples
+ * ("e.g. X, Y").
+ */
+import { leadMarker, type LevelLabel, trailMarker } from './markers.ts';
+import { splitOutside } from './segment.ts';
+
+export interface Piece {
+  kind: 'criterion' | 'modifier' | 'or';
+  /** The criterion without marker and notes. */
+  text: string;
+  points: number | null;
+  min: number | null;
+  /** The marker led the criterion ("2 marks: X"), as level descriptors are written. */
+  lead: boolean;
+  label: LevelLabel | null;
+  each: boolean;
+  cap: number | null;
+  /** Followed " / " on its line ("3 marks: X / 2 marks: Y"). */
+  slash: boolean;
+  line: number;
+  accepts: string[];
+  rejects: string[];
+  examples: string[];
+}
+
+const ACCEPT = String.raw`(?:also\s+)?(?:accept(?:ed)?|allow(?:ed)?)(?:\s+also)?|also\s+credit|credit\s+also`;
+const REJECT_WORDS = String.raw`(?:do\s+not|don't|not\s+to)\s+(?:accept|allow|credit)|not\s+accept(?:ed)?|reject(?:ed)?|no\s+credit\s+for|but\s+not`;
+const REJECT = String.raw`${REJECT_WORDS}|not`;
+const EXAMPLE = String.raw`e\.?\s?g\.?|for\s+example|for\s+instance|such\s+as|i\.e\.`;
+const IGNORE = String.raw`ignore`;
+const NOTE_IN_BRACKETS = new RegExp(String.raw`[(\[]\s*(?:(${REJECT})|(${ACCEPT})|(or)|(${EXAMPLE})|(${IGNORE}))\b\s*:?\s*([^()\[\]]*)[)\]]`, 'gi');
+const NOTE_TAIL = new RegExp(String.raw`(?:[.;,]\s*|\s+[-–—]\s+)(?=(?:but\s+)?(?:${REJECT_WORDS}|${ACCEPT}|${IGNORE}|alternatively)\b)`, 'i');
+const EXAMPLE_TAIL = new RegExp(String.raw`[,;:]?\s*\b(?:e\.\s?g\.?|eg\.|for\s+example|for\s+instance)[:,]?\s+`, 'i');
+
+/** "X, Y or Z" → [X, Y, Z]. */
+export function listItems(text: string): string[] {
+  return splitOutside(text, /^(?:\s*[,;/]\s*(?:(?:and|or)\s+)?|\s+(?:or|and|OR)\s+)/)
+    .map(unquote)
+    .filter((s) => /[a-z0-9]/i.test(s));
+}
+
+function unquote(s: string): string {
+  return s
+    .trim()
+    .replace(/^["']+|["'.]+$/g, '')
+    .replace(/^(?:the\s+word\s+)/i, '')
+    .trim();
+}
+
+/** Note words at the start of a segment: the whole segment is a note on the criterion before it. */
+const NOTE_START = new RegExp(String.raw`^(?:but\s+)?(?:(${REJECT_WORDS})|(${ACCEPT})|(${IGNORE}))\b\s*:?\s*`, 'i');
+
+export function readPiece(raw: string, line: number, slash: boolean): Piece {
+  const piece: Piece = { kind: 'criterion', text: '', points: null, min: null, lead: false, label: null, each: false, cap: null, slash, line, accepts: [], rejects: [], examples: [] };
+  let text = raw.trim();
+  if (/^(?:or|OR|alternatively)[.:]?$/.test(text)) return { ...piece, kind: 'or' };
+  const note = NOTE_START.exec(text);
+  if (note && !leadMarker(text)) {
+    piece.kind = 'modifier';
+    const items = listItems(text.slice(note[0].length).replace(/[.;]\s*$/, ''));
+    if (note[1]) piece.rejects.push(...items);
+    else if (note[2]) piece.accepts.push(...items);
+    return piece;
+  }
+  if (/^(?:NOT\b|not\s*:)/.test(text)) {
+    // "NOT X" / "Not: X" as a note on the criterion before it ("Not soluble" alone is a criterion).
+    return { ...piece, kind: 'modifier', rejects: listItems(text.replace(/^not\s*:?\s*/i, '').replace(/[.;]\s*$/, '')) };
+  }
+  text = text.replace(NOTE_IN_BRACKETS, (_m, rej, acc, or, eg, ign, body: string) => {
+    const items = listItems(body);
+    if (rej) piece.rejects.push(...items);
+    else if (acc || or) piece.accepts.push(...items);
+    else if (eg) piece.examples.push(...items);
+    else void ign;
+    return ' ';
+  });
+  const lead = leadMarker(text);
+  if (lead) {
+    piece.lead = true;
+    piece.label = lead.label;
+    piece.each = lead.each;
+    if (lead.marker) {
+      piece.points = lead.marker.points;
+      piece.min = lead.marker.min;
+      piece.cap = lead.marker.cap;
+    }
+    text = lead.rest;
+    if (lead.label?.kind === 'zero') {
+      piece.points = 0;
+      piece.min = 0;
+    }
+  } else {
+    const trail = trailMarker(text);
+    if (trail) {
+      piece.points = trail.marker.points;
+      piece.min = trail.marker.min;
+      piece.each = trail.marker.each;
+      piece.cap = trail.marker.cap;
+      text = trail.rest;
+    }
+  }
+  // Notes written after the criterion: "X; accept Y", "X. Do not accept Z.", "X, e.g. Y or Z".
+  const [main, ...notes] = splitNotes(text);
+  text = main;
+  for (const n of notes) {
+    const m = NOTE_START.exec(n);
+    if (!m) continue;
+    const items = listItems(n.slice(m[0].length).replace(/[.;]\s*$/, ''));
+    if (m[1]) piece.rejects.push(...items);
+    else if (m[2]) piece.accepts.push(...items);
+  }
+  const eg = EXAMPLE_TAIL.exec(text);
+  if (eg && eg.index > 0) {
+    piece.examples.push(...listItems(text.slice(eg.index + eg[0].length).replace(/[.;]\s*$/, '')));
+    text = text.slice(0, eg.index);
+  }
+  piece.text = text.replace(/\s+/g, ' ').replace(/^[\s:;,\-–—]+|[\s:;,]+$/g, '').replace(/\.$/, '').trim();
+  return piece;
+}
+
+function splitNotes(text: string): string[] {
+  const out: string[] = [];
+  let rest = text;
+  for (let i = 0; i < 8; i++) {
+    const m = NOTE_TAIL.exec(rest);
+    if (!m || m.index === 0) break;
+    out.push(rest.slice(0, m.index));
+    rest = rest.slice(m.index + m[0].length);
+  }
+  out.push(rest);
+  return out;
+}

@@ -1,0 +1,153 @@
+/**
+ * Rubric text → lines → segments. Lines lose their list markers (bullets, "1." "1)" "(a)" "i.");
+ * inline enumerations ("(1) X (2) Y", "a) X b) Y") become lines; a line holding only a label
+ * ("Level 3 (5-6 marks):") is joined to the next. A line is cut into segments at every points
+ * marker that starts a criterion ("1 point: X. 1 point: Y", "… / 2 marks: Y") or ends one
+ * ("X (1), Y (2)", "X [2]; Y [1]").
+ */
+import { leadMarker, markerAt } from './markers.ts';
+
+const ROMANS = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x'];
+const LETTERS = 'abcdefghij'.split('');
+const DIGITS = Array.from({ length: 20 }, (_, i) => String(i + 1));
+
+function normalize(raw: string): string {
+  return raw
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u00a0\t\u2028\u2029]/g, (c) => (c === '\u2028' || c === '\u2029' ? '\n' : ' '))
+    .replace(/[“”„]/g, '"')
+    .replace(/[‘’`]/g, "'");
+}
+
+/** "(1) X (2) Y (3) Z" on one line → ["X", "Y", "Z"]; a line that is not such a sequence → [line]. */
+function splitInlineEnumeration(line: string): string[] {
+  for (const seq of [DIGITS, LETTERS, ROMANS]) {
+    for (const style of [(k: string) => `(${k})`, (k: string) => `${k})`, (k: string) => `${k}.`]) {
+      const first = style(seq[0]);
+      if (!line.toLowerCase().startsWith(first) || !/\s/.test(line[first.length] ?? '')) continue;
+      const starts: number[] = [0];
+      let from = first.length;
+      for (let k = 1; k < seq.length; k++) {
+        const tok = ` ${style(seq[k])} `;
+        const at = line.toLowerCase().indexOf(tok, from);
+        if (at < 0) break;
+        starts.push(at + 1);
+        from = at + tok.length;
+      }
+      if (starts.length < 2) continue;
+      return starts.map((s, i) => {
+        const end = i + 1 < starts.length ? starts[i + 1] : line.length;
+        return line.slice(s + style(seq[i]).length, end).trim();
+      });
+    }
+  }
+  return [line];
+}
+
+const BULLET = /^(?:[•·▪◦‣⁃✓✔☐□]+\s*|[-*–—>+]+\s+)/;
+const ENUMERATOR = /^(?:\d{1,2}[.)]|[a-z][.)]|[ivx]{1,4}[.)]|\((?:[a-z]|[ivx]{1,4})\))\s+/i;
+const PAREN_NUMBER = /^\((\d{1,2})\)\s+/;
+
+/** The rubric's lines without list markers. */
+export function rubricLines(raw: string): string[] {
+  let lines = normalize(raw)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .flatMap((l) => splitInlineEnumeration(l.replace(BULLET, '')))
+    .map((l) => l.replace(BULLET, '').replace(ENUMERATOR, '').trim())
+    .filter(Boolean);
+  // "(1) X" "(2) Y" in sequence number the lines; a lone "(2) X" gives points.
+  const numbered = lines.map((l) => PAREN_NUMBER.exec(l)?.[1]).filter((n): n is string => n !== undefined);
+  if (numbered.length >= 2 && numbered.every((n, i) => Number(n) === i + 1)) lines = lines.map((l) => l.replace(PAREN_NUMBER, ''));
+  // A line that is only a label or marker ("Level 3 (5-6 marks):", "2 marks -") describes the next line.
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (i + 1 < lines.length && /[:\-–—]\s*$/.test(l) && leadMarker(`${l} _`)?.rest === '_') {
+      out.push(`${l} ${lines[i + 1]}`);
+      i++;
+    } else out.push(l);
+  }
+  return out;
+}
+
+/** A segment of a line; `slash` when it followed " / " (the "3 marks: X / 2 marks: Y" shorthand for levels). */
+export interface Segment {
+  text: string;
+  slash: boolean;
+}
+
+const START = /[(\[]|\+\s?\d|(?<![\w.])(?:\d+(?:\.\d+)?|½|one|two|three|four|five|six|seven|eight|nine|ten|an?)\b|\b(?:level|band|tier|full|maximum|partial|part|some|half|no|zero|nil|award|give|allow|up\s+to)\b/gi;
+const SEGMENT_END = /(?:[.;!?,/]|\band|&)\s*$/i;
+const TRAIL_SEPARATOR = /(?:[:=\-–—,(]|\bworth|\bfor)\s*$/i;
+
+/** Where `after` (the text following a marker) lets the marker end a criterion. */
+function endsCriterion(after: string): boolean {
+  if (/^\s*(?:$|[.;,!?/&[(]|and\b|then\b)/i.test(after)) return true;
+  return leadMarker(after) !== null;
+}
+
+export function splitLine(line: string): Segment[] {
+  const cuts: Segment[] = [];
+  let cursor = 0;
+  let slash = false;
+  const cut = (at: number, nextSlash: boolean) => {
+    const text = tidy(line.slice(cursor, at));
+    if (text) cuts.push({ text, slash });
+    cursor = at;
+    slash = nextSlash;
+  };
+  START.lastIndex = 0;
+  for (let m = START.exec(line); m; m = START.exec(line)) {
+    const p = m.index;
+    if (p < cursor) continue;
+    const before = line.slice(cursor, p);
+    if (/[a-z0-9]/i.test(before) && SEGMENT_END.test(before.slice(-12)) && leadMarker(line.slice(p))) {
+      cut(p, /\/\s*$/.test(before));
+      continue;
+    }
+    const mk = markerAt(line, p);
+    if (!mk || !/[a-z0-9]/i.test(before)) continue;
+    if (mk.kind === 'bare' && !TRAIL_SEPARATOR.test(before.slice(-12))) continue;
+    const after = line.slice(mk.end);
+    if (!endsCriterion(after)) continue;
+    const punct = /^\s*[.;,]?/.exec(after)![0].length;
+    if (line.slice(mk.end + punct).trim()) cut(mk.end + punct, false);
+    START.lastIndex = Math.max(START.lastIndex, mk.end);
+  }
+  cut(line.length, false);
+  return cuts;
+}
+
+function tidy(s: string): string {
+  return s
+    .trim()
+    .replace(/^(?:and\b|&|[,;/])\s*/i, '')
+    .replace(/\s*(?:\band|&|[,;/])$/i, '')
+    .trim();
+}
+
+/** Split at `sep` outside brackets and quotes. */
+export function splitOutside(text: string, sep: RegExp): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '[') depth++;
+    else if ((c === ')' || c === ']') && depth > 0) depth--;
+    else if (c === '"') quote = !quote;
+    else if (depth === 0 && !quote) {
+      const m = sep.exec(text.slice(i, i + 12));
+      if (m && m.index === 0) {
+        out.push(text.slice(from, i));
+        from = i + m[0].length;
+        i = from - 1;
+      }
+    }
+  }
+  out.push(text.slice(from));
+  return out.map((s) => s.trim()).filter(Boolean);
+}
