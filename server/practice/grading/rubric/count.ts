@@ -26,8 +26,17 @@ export function answerItems(text: string): string[] {
     .filter(Boolean);
   for (const s of sentences) {
     const parts = s.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+/i).map((p) => p.trim()).filter(Boolean);
-    if (parts.length > 1 && parts.every((p) => p.split(/\s+/).length <= ENUMERATION_ITEM_WORDS)) out.push(...parts);
-    else out.push(s);
+    const short = (p: string) => p.split(/\s+/).length <= ENUMERATION_ITEM_WORDS;
+    if (parts.length > 1 && parts.slice(1).every(short)) {
+      // "Two gases are carbon dioxide, methane and ozone": the list starts after its introduction.
+      const intro = /^(?:.*\b(?:are|is|include|includes|including|such as|like|e\.g\.|namely)\b|.*:)\s*(.+)$/i.exec(parts[0]!);
+      const first = short(parts[0]!) ? parts[0]! : intro?.[1];
+      if (first && short(first)) {
+        out.push(first, ...parts.slice(1));
+        continue;
+      }
+    }
+    out.push(s);
     if (out.length >= MAX_ITEMS) break;
   }
   return out.slice(0, MAX_ITEMS);

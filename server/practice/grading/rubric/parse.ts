@@ -41,6 +41,7 @@ function readHeading(raw: string): Heading {
   const any = anyCount(text);
   let points: number | null = null;
   let each = /\b(?:each|per|every)\b/i.test(text);
+  let plain = text;
   MARKER_START.lastIndex = 0;
   for (let m = MARKER_START.exec(text); m; m = MARKER_START.exec(text)) {
     const mk = markerAt(text, m.index);
@@ -48,13 +49,21 @@ function readHeading(raw: string): Heading {
     points = mk.points;
     each ||= mk.each;
     cap ??= mk.cap;
+    plain = text.slice(0, mk.start) + text.slice(mk.end);
     break;
   }
   const total = HEADING_TOTAL.exec(text);
   if (points === null && total) points = toNumber(total[1]);
   const options = each || any !== null || /\b(?:any|one)\s+of\b/i.test(text);
   const per = each ? (points ?? 1) : any && points ? points / any : null;
-  return { text, points: each ? null : points, per, cap, any, options };
+  plain = plain
+    .replace(/^\s*(?:award|give|allow|score)\b/i, '')
+    .replace(/^\s*(?:each\s+)?(?:for\s+)?/i, '')
+    .replace(/\b(?:for|each|per)\s*$/i, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s:,\-–—]+|[\s:,\-–—]+$/g, '')
+    .trim();
+  return { text: plain, points: each ? null : points, per, cap, any, options };
 }
 
 function firstColon(line: string): number {
@@ -114,7 +123,8 @@ function readEntries(raw: string): Entry[] {
       return;
     }
     const lead = leadMarker(line);
-    if ((/:\s*$/.test(line) && i + 1 < lines.length) || (HEADING_WORDS.test(line) && !lead)) {
+    const colonEnd = /:\s*$/.test(line) && (i + 1 < lines.length || INLINE_HEADING.test(line));
+    if (colonEnd || (HEADING_WORDS.test(line) && !lead)) {
       entries.push({ kind: 'heading', heading: readHeading(line) });
       return;
     }
@@ -260,8 +270,8 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
   let open = false;
   const colon = firstColon(d);
   const intro = OPTIONS_INTRO.exec(d);
-  if (!options.length && colon >= 0) {
-    options = listItems(d.slice(colon + 1)).map((t) => optionConcept(t, per));
+  if (colon >= 0) {
+    if (!options.length) options = listItems(d.slice(colon + 1)).map((t) => optionConcept(t, per));
     d = d.slice(0, colon);
   } else if (!options.length && intro) {
     options = listItems(d.slice(intro.index + intro[0].length)).map((t) => optionConcept(t, per));
@@ -289,6 +299,15 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
   };
 }
 
+/** The piece a per-item criterion over a heading's list is read from: "Any two of: A, B, C". */
+function listHost(intro: string, options: Concept[], per: number, cap: number): Piece {
+  const names = options.slice(0, 6).map((o) => o.text).join(', ') + (options.length > 6 ? ', …' : '');
+  return {
+    kind: 'criterion', text: `${intro || 'any of'}: ${names}`, points: per, min: per, lead: false, label: null, each: true, cap,
+    slash: false, line: 0, accepts: [], rejects: [], examples: [],
+  };
+}
+
 function optionConcept(text: string, per: number): Concept {
   return { kind: 'concept', text, points: per, variants: alternatives(text), rejects: [] };
 }
@@ -310,8 +329,7 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
     const per = heading.per ?? 1;
     const options = pieces.map((p) => concept(p, per));
     const cap = heading.cap ?? (heading.any !== null ? heading.any * per : null) ?? heading.points ?? options.length * per;
-    const host: Piece = { ...pieces[0]!, text: heading.text, points: per, cap, each: true, rejects: [] };
-    return [makePerItem(host, null, options)];
+    return [makePerItem(listHost(heading.text, options, per, cap), null, options)];
   }
   const units = groupLevels(pieces, total);
   const criteria: (Criterion | Piece)[] = units.map((u) => {
@@ -330,8 +348,7 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
     if (fixedSum === 0 && open.length > total && Number.isInteger(total) && total > 0) {
       notes.push(`The rubric gives ${plural(total)} for ${open.length} points: any ${fmt(total)} of them earn a mark each.`);
       const options = open.map((p) => concept(p, 1));
-      const host: Piece = { ...open[0]!, text: heading?.text || `any ${fmt(total)} of the points`, points: 1, cap: total, each: true, rejects: [] };
-      return [...criteria.filter((c): c is Criterion => !isPiece(c)), makePerItem(host, null, options)];
+      return [...criteria.filter((c): c is Criterion => !isPiece(c)), makePerItem(listHost(`any ${fmt(total)} of`, options, 1, total), null, options)];
     }
     if (left > 0) {
       openPoints = shares(left, open.length);
