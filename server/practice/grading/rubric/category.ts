@@ -34,6 +34,7 @@ function wellKnownCategory(word: string): boolean {
 export function categoryOf(descriptor: string): string | null {
   const words = descriptor
     .toLowerCase()
+    .replace(/\b(?:of\s+)?the\s+following\b/g, ' ')
     .match(/[a-z]+(?:-[a-z]+)*/g)
     ?.filter((w) => !QUALIFIERS.has(w));
   if (!words?.length) return null;

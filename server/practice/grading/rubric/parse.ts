@@ -5,7 +5,7 @@
  * Levels criterion; "each"/"per" pieces become PerItem criteria; the rest are concepts.
  */
 import { categoryOf } from './category.ts';
-import { anyCount, capOf, leadMarker, markerAt, MARKER_START, NUM, toNumber } from './markers.ts';
+import { anyCount, capOf, leadMarker, markerAt, MARKER_START, NUM, toNumber, trailMarker } from './markers.ts';
 import { criterionWords, LEVEL_QUALITY, matchWord } from './match.ts';
 import { listItems, type Piece, readPiece } from './piece.ts';
 import { rubricLines, type Segment, splitLine, splitOutside } from './segment.ts';
@@ -26,7 +26,7 @@ const TOTAL = new RegExp(
   String.raw`^[(\[]?\s*(?:(?:total|max(?:imum)?)(?:\s+(?:marks?|points?|score))?|out\s+of)\s*(?:[:=\-–—]|is|of)?\s*(${NUM})\s*(?:marks?|points?|pts?)?\s*(?:total)?\s*[)\]]?\.?$|^[(\[]?\s*(${NUM})\s*(?:marks?|points?|pts?)\s*(?:total|in\s+total|overall)?\s*[)\]]?\.?$`,
   'i',
 );
-const HEADING_WORDS = /^(?:mark(?:ing)?\s+(?:scheme|guide|criteria)|rubric|scoring(?:\s+(?:guide|rubric|criteria))?|criteria|success\s+criteria|answer\s+key|indicative\s+content)\b/i;
+const HEADING_WORDS = /^(?:mark(?:ing)?\s+(?:scheme|guide|criteria)|rubric|scoring(?:\s+(?:guide|rubric|criteria))?|criteria|success\s+criteria|answer\s+key|indicative\s+content|(?:q|question|part|task)\s*\(?\d*[a-z]?\)?(?:\s*\(?[a-z0-9]{1,3}\))?\s*(?=[(\[]|$|[:.\-–—]))/i;
 const INLINE_HEADING = new RegExp(
   String.raw`\b(?:award|give|allow|mark(?:ing)?\s+scheme|rubric|scoring|criteria|any\s+(?:${NUM}\s+)?(?:of|from)|(?:each|one)\s+of|the\s+following|(?:should|must)\s+(?:include|mention|cover|contain|state|explain|name)|look\s+for|total)\b`,
   'i',
@@ -87,8 +87,12 @@ function inlineHeading(line: string): { heading: Heading; items: Segment[] } | n
   const eachHead = /\b(?:each|per|any)\b/i.test(head) && (leadMarker(`${head}: _`) !== null || /\bany\b/i.test(head));
   if (!INLINE_HEADING.test(head) && !eachHead) return null;
   const capped = capOf(rest);
-  const heading = readHeading(capped ? `${head} (max ${capped.cap})` : head);
-  const list = capped ? capped.rest : rest;
+  let list = capped ? capped.rest : rest;
+  // "Any 3 from: A, B, C (1 mark each)": the marker after the list is the heading's.
+  const trail = trailMarker(list);
+  const tail = trail && listItems(trail.rest).length > 1 ? list.slice(trail.rest.length) : '';
+  if (tail) list = trail!.rest;
+  const heading = readHeading(`${head}${tail ? ` ${tail}` : ''}${capped ? ` (max ${capped.cap})` : ''}`);
   let items = splitLine(list);
   if (items.length < 2) items = splitOutside(list, /^;\s*/).map((text) => ({ text, slash: false }));
   if (items.length < 2 && (heading.options || (heading.points !== null && listItems(list).length === heading.points))) {
@@ -135,14 +139,20 @@ function readEntries(raw: string): Entry[] {
 
 /** Alternatives inside a criterion: "X OR Y", "X / Y". */
 function alternatives(text: string): string[] {
+  // "speed = distance / time" is a formula, not two alternatives.
+  const sep = /[=×÷*^]|\d\s*\/|\/\s*\d/.test(text) ? /\s+OR\s+|\s+\|\s+/ : /\s+OR\s+|\s+\/\s+|\s+\|\s+/;
   return text
-    .split(/\s+OR\s+|\s+\/\s+|\s+\|\s+/)
+    .split(sep)
     .map((s) => s.trim())
     .filter((s) => /[a-z0-9]/i.test(s));
 }
 
+/** "names the enzyme (amylase)": the bracketed word is the answer named. */
+const NAMING = /^(?:names?|naming|identif(?:y|ies|ying)|states?|stating|gives?|giving|writes?|writing|selects?|selecting|chooses?|choosing|recogni[sz](?:es?|ing))\b/i;
+
 function concept(p: Piece, points: number): Concept {
-  const variants = [...alternatives(p.text), ...p.accepts, ...p.examples];
+  const named = NAMING.test(p.text) ? [...p.text.matchAll(/\(([^()]{1,40})\)/g)].map((m) => m[1]!.trim()) : [];
+  const variants = [...alternatives(p.text), ...named, ...p.accepts, ...p.examples];
   return { kind: 'concept', text: p.text, points, variants: [...new Set(variants)], rejects: p.rejects };
 }
 
@@ -157,8 +167,8 @@ function joinNotes(pieces: Piece[]): Piece[] {
       if (prev) {
         prev.accepts.push(...p.accepts);
         prev.rejects.push(...p.rejects);
-      }
-    } else if (or && prev) {
+      } else if (p.accepts.length) out.push({ ...p, kind: 'criterion', text: p.accepts.join(' / '), accepts: [], rejects: [...p.rejects] });
+    } else if ((or || p.alternative) && prev) {
       prev.accepts.push(p.text, ...p.accepts, ...p.examples);
       prev.rejects.push(...p.rejects);
       if (p.points !== null) prev.points = Math.max(prev.points ?? 0, p.points);
@@ -303,7 +313,7 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
 function listHost(intro: string, options: Concept[], per: number, cap: number): Piece {
   const names = options.slice(0, 6).map((o) => o.text).join(', ') + (options.length > 6 ? ', …' : '');
   return {
-    kind: 'criterion', text: `${intro || 'any of'}: ${names}`, points: per, min: per, lead: false, label: null, each: true, cap,
+    kind: 'criterion', text: `${intro || 'any of'}: ${names}`, points: per, min: per, lead: false, label: null, each: true, cap, alternative: false,
     slash: false, line: 0, accepts: [], rejects: [], examples: [],
   };
 }
@@ -372,7 +382,7 @@ export function readRubric(raw: string): ReadRubric {
     else if (e.kind === 'total') declaredTotal = e.n;
     else scopes[scopes.length - 1]!.pieces.push(e.piece);
   }
-  const filled = scopes.filter((s) => s.pieces.some((p) => p.kind === 'criterion'));
+  const filled = scopes.filter((s) => s.pieces.some((p) => p.kind === 'criterion' || p.accepts.length));
   // A heading with nothing under it still gives the total ("Total: 4" written as "Marks: 4:").
   const headingPoints = scopes.map((s) => s.heading?.points).filter((n): n is number => typeof n === 'number');
   if (declaredTotal === null && headingPoints.length) declaredTotal = headingPoints.reduce((a, b) => a + b, 0);

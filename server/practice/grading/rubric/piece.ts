@@ -18,6 +18,8 @@ export interface Piece {
   label: LevelLabel | null;
   each: boolean;
   cap: number | null;
+  /** Written "or X" after a criterion: another way to meet it. */
+  alternative: boolean;
   /** Followed " / " on its line ("3 marks: X / 2 marks: Y"). */
   slash: boolean;
   line: number;
@@ -35,8 +37,11 @@ const NOTE_IN_BRACKETS = new RegExp(String.raw`[(\[]\s*(?:(${REJECT})|(${ACCEPT}
 const NOTE_TAIL = new RegExp(String.raw`(?:[.;,]\s*|\s+[-–—]\s+)(?=(?:but\s+)?(?:${REJECT_WORDS}|${ACCEPT}|${IGNORE}|alternatively)\b)`, 'i');
 const EXAMPLE_TAIL = new RegExp(String.raw`[,;:]?\s*\b(?:e\.\s?g\.?|eg\.|for\s+example|for\s+instance)[:,]?\s+`, 'i');
 
-/** "X, Y or Z" → [X, Y, Z]. */
+const QUOTED_LIST = /^\s*(?:(["'])[^"']+\1\s*(?:(?:[,;/]|\bor\b|\band\b)\s*)*)+$/i;
+
+/** "X, Y or Z" → [X, Y, Z]; "'paris, France' or 'Paris'" → the quoted items whole. */
 export function listItems(text: string): string[] {
+  if (QUOTED_LIST.test(text)) return [...text.matchAll(/(["'])([^"']+)\1/g)].map((m) => m[2]!.trim()).filter(Boolean);
   return splitOutside(text, /^(?:\s*[,;/]\s*(?:(?:and|or)\s+)?|\s+(?:or|and|OR)\s+)/)
     .map(unquote)
     .filter((s) => /[a-z0-9]/i.test(s));
@@ -54,16 +59,17 @@ function unquote(s: string): string {
 const NOTE_START = new RegExp(String.raw`^(?:but\s+)?(?:(${REJECT_WORDS})|(${ACCEPT})|(${IGNORE}))\b\s*:?\s*`, 'i');
 
 export function readPiece(raw: string, line: number, slash: boolean): Piece {
-  const piece: Piece = { kind: 'criterion', text: '', points: null, min: null, lead: false, label: null, each: false, cap: null, slash, line, accepts: [], rejects: [], examples: [] };
+  const piece: Piece = { kind: 'criterion', text: '', points: null, min: null, lead: false, label: null, each: false, cap: null, alternative: false, slash, line, accepts: [], rejects: [], examples: [] };
   let text = raw.trim();
   if (/^(?:or|OR|alternatively)[.:]?$/.test(text)) return { ...piece, kind: 'or' };
-  const note = NOTE_START.exec(text);
-  if (note && !leadMarker(text)) {
+  if (NOTE_START.test(text) && !leadMarker(text)) {
     piece.kind = 'modifier';
-    const items = listItems(text.slice(note[0].length).replace(/[.;]\s*$/, ''));
-    if (note[1]) piece.rejects.push(...items);
-    else if (note[2]) piece.accepts.push(...items);
+    readNotes(splitNotes(text), piece);
     return piece;
+  }
+  if (/^(?:or|OR)\s+\S/.test(text)) {
+    piece.alternative = true;
+    text = text.replace(/^(?:or|OR)\s+/, '');
   }
   if (/^(?:NOT\b|not\s*:)/.test(text)) {
     // "NOT X" / "Not: X" as a note on the criterion before it ("Not soluble" alone is a criterion).
@@ -104,14 +110,8 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
   }
   // Notes written after the criterion: "X; accept Y", "X. Do not accept Z.", "X, e.g. Y or Z".
   const [main, ...notes] = splitNotes(text);
-  text = main;
-  for (const n of notes) {
-    const m = NOTE_START.exec(n);
-    if (!m) continue;
-    const items = listItems(n.slice(m[0].length).replace(/[.;]\s*$/, ''));
-    if (m[1]) piece.rejects.push(...items);
-    else if (m[2]) piece.accepts.push(...items);
-  }
+  text = main!;
+  readNotes(notes, piece);
   const eg = EXAMPLE_TAIL.exec(text);
   if (eg && eg.index > 0) {
     piece.examples.push(...listItems(text.slice(eg.index + eg[0].length).replace(/[.;]\s*$/, '')));
@@ -119,6 +119,16 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
   }
   piece.text = text.replace(/\s+/g, ' ').replace(/^[\s:;,\-–—]+|[\s:;,]+$/g, '').replace(/\.$/, '').trim();
   return piece;
+}
+
+function readNotes(notes: string[], piece: Piece): void {
+  for (const n of notes) {
+    const m = NOTE_START.exec(n);
+    if (!m) continue;
+    const items = listItems(n.slice(m[0].length).replace(/[.;]\s*$/, ''));
+    if (m[1]) piece.rejects.push(...items);
+    else if (m[2]) piece.accepts.push(...items);
+  }
 }
 
 function splitNotes(text: string): string[] {

@@ -84,7 +84,8 @@ const TRAIL_SEPARATOR = /(?:[:=\-–—,(]|\bworth|\bfor)\s*$/i;
 
 /** Where `after` (the text following a marker) lets the marker end a criterion. */
 function endsCriterion(after: string): boolean {
-  if (/^\s*(?:$|[.;,!?/&[(]|and\b|then\b)/i.test(after)) return true;
+  if (/^\s*(?:$|[.;,!?/&[(]|and\b|then\b|or\b)/i.test(after)) return true;
+  if (/^\s*[-–—]?\s*(?:(?:also\s+)?accept|allow|do\s+not|don't|reject|ignore|e\.g\.)/i.test(after)) return true;
   return leadMarker(after) !== null;
 }
 
@@ -103,11 +104,13 @@ export function splitLine(line: string): Segment[] {
     const p = m.index;
     if (p < cursor) continue;
     const before = line.slice(cursor, p);
-    if (/[a-z0-9]/i.test(before) && SEGMENT_END.test(before.slice(-12)) && leadMarker(line.slice(p))) {
+    const mk = markerAt(line, p);
+    // "X. (2 marks) Accept Y": a bracketed number after an unmarked sentence is that sentence's.
+    const bracketAfterPlain = mk?.kind === 'bracket' && !leadMarker(line.slice(cursor));
+    if (/[a-z0-9]/i.test(before) && SEGMENT_END.test(before.slice(-12)) && !bracketAfterPlain && leadMarker(line.slice(p))) {
       cut(p, /\/\s*$/.test(before));
       continue;
     }
-    const mk = markerAt(line, p);
     if (!mk || !/[a-z0-9]/i.test(before)) continue;
     if (mk.kind === 'bare' && !TRAIL_SEPARATOR.test(before.slice(-12))) continue;
     const after = line.slice(mk.end);
@@ -123,7 +126,7 @@ export function splitLine(line: string): Segment[] {
 function tidy(s: string): string {
   return s
     .trim()
-    .replace(/^(?:and\b|&|[,;/])\s*/i, '')
+    .replace(/^(?:and\b|&|[,;/\-–—])\s*/i, '')
     .replace(/\s*(?:\band|&|[,;/])$/i, '')
     .trim();
 }
