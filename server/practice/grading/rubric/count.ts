@@ -51,7 +51,8 @@ export interface Count {
   counted: string[];
 }
 
-export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept, a: Answer) => number): Count {
+/** `elsewhere`: the other criteria's wordings — an item that meets one of them is counted there, not here. */
+export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept, a: Answer) => number, elsewhere: string[] = []): Count {
   const counted: string[] = [];
   let units = 0;
   const cap = c.per > 0 ? c.points / c.per : 0;
@@ -75,6 +76,7 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
     if (c.rejects.some((r) => fraction(judge(r, itemAnswer)) === 1)) continue;
     // An item that is one of the named options was counted above.
     if (c.options.some((o) => o.variants.some((v) => fraction(judge(v, itemAnswer)) === 1))) continue;
+    if (elsewhere.some((v) => fraction(judge(v, itemAnswer)) === 1)) continue;
     if (c.category && !itemIsKindOf(fresh, c.category)) continue;
     countedWords.push(fresh);
     counted.push(item.replace(/[.!?;,]+$/, ''));

@@ -22,7 +22,8 @@ const RANGE_TAIL = String.raw`(?:\s*(?:-|–|—|to)\s*(${NUM}))?`;
 export interface Marker {
   start: number;
   end: number;
-  kind: 'bracket' | 'plus' | 'bare';
+  /** `number`: a plain "2 for X" — read only where a criterion starts. */
+  kind: 'bracket' | 'plus' | 'bare' | 'number';
   points: number;
   /** Bottom of a range ("5-6 marks" → 5); equals `points` otherwise. */
   min: number;
@@ -38,6 +39,7 @@ const BRACKET = new RegExp(
 );
 const PLUS = new RegExp(String.raw`\+\s?(\d+(?:\.\d+)?)(${UNIT})?(?![\w.])`, 'iy');
 const BARE = new RegExp(String.raw`(${NUM}|an?)${RANGE_TAIL}(${UNIT})(\s+each)?`, 'iy');
+const NUMBER_FOR = /(\d+(?:\.\d+)?)(?=\s+(?:for|if)\s)/y;
 
 /** The marker that starts exactly at `at`, if any. */
 export function markerAt(text: string, at: number): Marker | null {
@@ -62,6 +64,10 @@ export function markerAt(text: string, at: number): Marker | null {
       cap: kind === 'bracket' && m[5] ? toNumber(m[5]) : null,
     };
   }
+  if (/[\w.+]/.test(prev)) return null;
+  NUMBER_FOR.lastIndex = at;
+  const n = NUMBER_FOR.exec(text);
+  if (n) return { start: at, end: at + n[0].length, kind: 'number', points: Number(n[1]), min: Number(n[1]), each: false, cap: null };
   return null;
 }
 

@@ -91,6 +91,20 @@ export interface Judgement {
   otherTerm?: string;
 }
 
+const OPPOSITE_PREFIX = /^(?:in|un|non|dis|im|ir|il|anti)-?$/;
+
+/** "independent" is not a misspelling of "dependent", nor "unstable" of "stable". */
+function prefixedOpposite(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return long.length > short.length && long.endsWith(short) && OPPOSITE_PREFIX.test(long.slice(0, long.length - short.length));
+}
+
+/** matchWord, refusing opposites formed with a prefix. */
+export function rubricWordMatch(conceptWord: string, userWord: string): WordMatch {
+  if (prefixedOpposite(conceptWord, userWord)) return null;
+  return matchWord(conceptWord, userWord);
+}
+
 /** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
 export function judgeWords(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
   let hit = 0;
@@ -102,7 +116,7 @@ export function judgeWords(words: string[], negated: boolean, answer: Answer, sk
     let best: WordMatch = null;
     for (const { word: uw, clause, index } of answer.words) {
       if (skip?.(uw)) continue;
-      best = matchWord(cw, uw);
+      best = rubricWordMatch(cw, uw);
       if (!best) continue;
       used.push(uw);
       if (answer.clauses[clause]!.slice(Math.max(0, index - NEG_SCOPE), index).some((w) => NEGATIONS.has(w))) userNegated = true;
@@ -145,4 +159,4 @@ export function isContradicted(j: Judgement): boolean {
   return j.contradicted && j.coverage >= 0.4;
 }
 
-export { tokenize, matchWord, STOPWORDS, NEGATIONS };
+export { tokenize, rubricWordMatch as matchWord, STOPWORDS, NEGATIONS };

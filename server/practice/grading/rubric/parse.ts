@@ -31,6 +31,7 @@ const INLINE_HEADING = new RegExp(
   String.raw`\b(?:award|give|allow|mark(?:ing)?\s+scheme|rubric|scoring|criteria|any\s+(?:${NUM}\s+)?(?:of|from)|(?:each|one)\s+of|the\s+following|(?:should|must)\s+(?:include|mention|cover|contain|state|explain|name)|look\s+for|total)\b`,
   'i',
 );
+const GUIDANCE = /\b(?:indicative\s+content|possible\s+(?:points|answers|content)|(?:answers|points|responses)\s+(?:may|might|could)\s+include|points\s+to\s+look\s+for|guidance)\b/i;
 const HEADING_TOTAL = new RegExp(String.raw`\b(?:total|out\s+of)\s*[:=]?\s*(${NUM})`, 'i');
 
 function readHeading(raw: string): Heading {
@@ -151,7 +152,10 @@ function alternatives(text: string): string[] {
 const NAMING = /^(?:names?|naming|identif(?:y|ies|ying)|states?|stating|gives?|giving|writes?|writing|selects?|selecting|chooses?|choosing|recogni[sz](?:es?|ing))\b/i;
 
 function concept(p: Piece, points: number): Concept {
+  // "names the enzyme (amylase)", "states the formula: v = d / t": the bracket or what follows the colon is the answer.
   const named = NAMING.test(p.text) ? [...p.text.matchAll(/\(([^()]{1,40})\)/g)].map((m) => m[1]!.trim()) : [];
+  const colon = NAMING.test(p.text) ? firstColon(p.text) : -1;
+  if (colon > 0 && /[a-z0-9]/i.test(p.text.slice(colon + 1))) named.push(p.text.slice(colon + 1).trim());
   const variants = [...alternatives(p.text), ...named, ...p.accepts, ...p.examples];
   return { kind: 'concept', text: p.text, points, variants: [...new Set(variants)], rejects: p.rejects };
 }
@@ -167,6 +171,7 @@ function joinNotes(pieces: Piece[]): Piece[] {
       if (prev) {
         prev.accepts.push(...p.accepts);
         prev.rejects.push(...p.rejects);
+        prev.examples.push(...p.examples);
       } else if (p.accepts.length) out.push({ ...p, kind: 'criterion', text: p.accepts.join(' / '), accepts: [], rejects: [...p.rejects] });
     } else if ((or || p.alternative) && prev) {
       prev.accepts.push(p.text, ...p.accepts, ...p.examples);
@@ -256,13 +261,21 @@ function makeLevels(pieces: Piece[], total: number | null): Levels | null {
     const min = p.min ?? points;
     const marks = min < points ? `${fmt(min)}-${plural(points)}` : plural(points);
     const label = p.label ? `${p.label.label} (${marks})` : marks;
-    levels.push({ label, points, min, text: p.text, variants: [...new Set([...alternatives(p.text), ...p.accepts, ...p.examples])], rejects: p.rejects });
+    const named = NEEDS.exec(p.text) ?? NEEDS_ARTICLE.exec(p.text);
+    const word = named?.[1]!.toLowerCase().replace(/^a\s+(?=range)/, '');
+    const needs = word ? (WORD_COUNTS[word] ?? toNumber(word)) : 0;
+    levels.push({ label, points, min, text: p.text, variants: [...new Set([...alternatives(p.text), ...p.accepts, ...p.examples])], rejects: p.rejects, needs });
   }
   if (!levels.length) return null;
   levels.sort((a, b) => b.points - a.points);
-  return { kind: 'levels', text: levels[0]!.text, points: levels[0]!.points, levels };
+  levels.forEach((l, i) => (l.needs ||= levels.length - i));
+  return { kind: 'levels', text: levels[0]!.text, points: levels[0]!.points, levels, guidance: [] };
 }
 
+const WORD_COUNTS: Record<string, number> = { a: 1, an: 1, both: 2, several: 3, many: 3, range: 3, most: 3 };
+const COUNTED = String.raw`(?=\s+(?:or\s+more\s+)?(?:of\s+(?:the\s+)?)?(?:relevant\s+|different\s+|valid\s+|key\s+)?[a-z]+)`;
+const NEEDS = new RegExp(String.raw`\b(${NUM}|both|several|many|most|a\s+range)\b${COUNTED}`, 'i');
+const NEEDS_ARTICLE = new RegExp(String.raw`\b(an?)\b${COUNTED}`, 'i');
 const COUNT_WORD = new RegExp(String.raw`\b(${NUM})\s+(?:different\s+|distinct\s+|separate\s+|correct\s+|valid\s+)?[a-z]`, 'i');
 const OPTIONS_INTRO = new RegExp(String.raw`\b(?:any\s+(?:${NUM}\s+)?(?:of|from)|(?:one|each)\s+of)\s+(?:the\s+following\s*)?`, 'i');
 
@@ -387,11 +400,19 @@ export function readRubric(raw: string): ReadRubric {
   const headingPoints = scopes.map((s) => s.heading?.points).filter((n): n is number => typeof n === 'number');
   if (declaredTotal === null && headingPoints.length) declaredTotal = headingPoints.reduce((a, b) => a + b, 0);
   const notes: string[] = [];
-  const criteria: Criterion[] = [];
-  for (const s of filled) {
+  const built = filled.map((s) => {
     const total = s.heading?.points ?? (filled.length === 1 ? declaredTotal : null);
-    criteria.push(...buildScope(s.heading, s.pieces, total, notes));
+    return { guidance: s.heading !== null && GUIDANCE.test(s.heading.text), criteria: buildScope(s.heading, s.pieces, total, notes) };
+  });
+  // "Indicative content:" beside level descriptors says what the levels look for; it earns nothing itself.
+  const levels = built.flatMap((b) => b.criteria.filter((c): c is Levels => c.kind === 'levels'));
+  const guidance: Criterion[] = levels.length ? built.filter((b) => b.guidance).flatMap((b) => b.criteria.filter((c) => c.kind !== 'levels')) : [];
+  if (guidance.length) {
+    notes.push('The indicative content guides the levels and is not scored on its own.');
+    const points = guidance.flatMap((c) => (c.kind === 'concept' ? [c] : c.kind === 'each' ? c.options : []));
+    for (const l of levels) l.guidance = points;
   }
+  const criteria = built.flatMap((b) => b.criteria).filter((c) => !guidance.includes(c));
   const usable = criteria.filter(hasWords);
   return { criteria: usable, declaredTotal, notes };
 }

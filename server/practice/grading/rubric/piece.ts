@@ -67,6 +67,8 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
     readNotes(splitNotes(text), piece);
     return piece;
   }
+  const eg = /^(?:e\.?\s?g\.?|for\s+example|for\s+instance|such\s+as)[:,]?\s+/i.exec(text);
+  if (eg) return { ...piece, kind: 'modifier', examples: listItems(text.slice(eg[0].length).replace(/[.;]\s*$/, '')) };
   if (/^(?:or|OR)\s+\S/.test(text)) {
     piece.alternative = true;
     text = text.replace(/^(?:or|OR)\s+/, '');
@@ -112,10 +114,10 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
   const [main, ...notes] = splitNotes(text);
   text = main!;
   readNotes(notes, piece);
-  const eg = EXAMPLE_TAIL.exec(text);
-  if (eg && eg.index > 0) {
-    piece.examples.push(...listItems(text.slice(eg.index + eg[0].length).replace(/[.;]\s*$/, '')));
-    text = text.slice(0, eg.index);
+  const tail = EXAMPLE_TAIL.exec(text);
+  if (tail && tail.index > 0) {
+    piece.examples.push(...listItems(text.slice(tail.index + tail[0].length).replace(/[.;]\s*$/, '')));
+    text = text.slice(0, tail.index);
   }
   piece.text = text.replace(/\s+/g, ' ').replace(/^[\s:;,\-–—]+|[\s:;,]+$/g, '').replace(/\.$/, '').trim();
   return piece;

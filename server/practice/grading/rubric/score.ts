@@ -107,7 +107,7 @@ interface LevelCheck {
 }
 
 /** A level is met when its descriptor is (70% of its words) and so is what sets it above the level below. */
-function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number] | undefined, answer: Answer, fromReference: boolean): LevelCheck {
+function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number] | undefined, guidance: Concept[], answer: Answer, fromReference: boolean): LevelCheck {
   const quality = new Set([...LEVEL_QUALITY, ...EXAMPLE_WORDS]);
   const j = judgeConcept(l.variants, l.rejects, answer, fromReference, quality);
   if (j.rejected) return { met: false, partly: false, full: false, why: `gives "${j.rejected}", which the rubric does not accept` };
@@ -127,11 +127,15 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   }
   if (wantsExample && !hasExample) why = why ? `${why}; no example given` : 'no example given';
   const met = j.fraction === 1 && extraMet && (!wantsExample || hasExample);
-  return { met, partly: j.fraction > 0, full: j.best.coverage === 1, why };
+  if (met || !guidance.length) return { met, partly: j.fraction > 0, full: j.best.coverage === 1, why };
+  // Met instead by enough of the indicative points.
+  const made = guidance.filter((g) => judgeConcept(g.variants, g.rejects, answer, fromReference).fraction === 1).length;
+  if (made >= l.needs) return { met: true, partly: true, full: made > l.needs || j.best.coverage === 1, why: '' };
+  return { met: false, partly: made > 0 || j.fraction > 0, full: false, why: `makes ${made} of the indicative points; it needs ${l.needs}` };
 }
 
 function scoreLevels(c: Levels, answer: Answer, fromReference: boolean): Outcome {
-  const checks = c.levels.map((l, i) => checkLevel(l, c.levels[i + 1], answer, fromReference));
+  const checks = c.levels.map((l, i) => checkLevel(l, c.levels[i + 1], c.guidance, answer, fromReference));
   const reached = checks.findIndex((k) => k.met);
   const top = fmt(c.points);
   if (reached < 0) {
@@ -156,8 +160,8 @@ function scoreLevels(c: Levels, answer: Answer, fromReference: boolean): Outcome
   };
 }
 
-function scorePerItem(c: PerItem, answer: Answer, fromReference: boolean): Outcome {
-  const { units, counted } = countItems(c, answer, (o, a) => judgeConcept(o.variants, o.rejects, a, fromReference).fraction);
+function scorePerItem(c: PerItem, answer: Answer, fromReference: boolean, elsewhere: string[]): Outcome {
+  const { units, counted } = countItems(c, answer, (o, a) => judgeConcept(o.variants, o.rejects, a, fromReference).fraction, elsewhere);
   const got = Math.min(c.points, units * c.per);
   const capItems = fmt(c.points / c.per);
   const list = counted.length ? `: ${counted.slice(0, 8).map((s) => `"${s}"`).join(', ')}` : '';
@@ -170,7 +174,7 @@ function scorePerItem(c: PerItem, answer: Answer, fromReference: boolean): Outco
 
 function wordings(c: Criterion): string[] {
   if (c.kind === 'concept') return [...c.variants, ...c.rejects];
-  if (c.kind === 'levels') return c.levels.flatMap((l) => [...l.variants, ...l.rejects]);
+  if (c.kind === 'levels') return [...c.levels.flatMap((l) => [...l.variants, ...l.rejects]), ...c.guidance.flatMap((g) => g.variants)];
   return [c.topic, ...c.rejects, ...c.options.flatMap((o) => o.variants)];
 }
 
@@ -193,9 +197,12 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
       `The rubric (${rubricWords} distinct words) and the answer (${answer.words.length}) are too large to grade together: their product may be at most ${MAX_WORD_PAIRS.toLocaleString('en-US')}. Shorten the rubric to the concepts that earn points.`,
     );
   }
-  const outcomes = read.criteria.map((c) =>
-    c.kind === 'concept' ? scoreConcept(c, answer, fromReference) : c.kind === 'levels' ? scoreLevels(c, answer, fromReference) : scorePerItem(c, answer, fromReference),
-  );
+  const outcomes = read.criteria.map((c) => {
+    if (c.kind === 'concept') return scoreConcept(c, answer, fromReference);
+    if (c.kind === 'levels') return scoreLevels(c, answer, fromReference);
+    const elsewhere = read.criteria.filter((o) => o !== c).flatMap((o) => (o.kind === 'concept' ? o.variants : o.kind === 'levels' ? o.levels.flatMap((l) => l.variants) : o.options.flatMap((x) => x.variants)));
+    return scorePerItem(c, answer, fromReference, elsewhere);
+  });
   const max = Math.round(read.criteria.reduce((s, c) => s + c.points, 0) * 100) / 100;
   const score = Math.round(outcomes.reduce((s, o) => s + o.got, 0) * 100) / 100;
   const notes = read.notes.length ? `${read.notes.join(' ')} ` : '';

@@ -111,7 +111,7 @@ export function splitLine(line: string): Segment[] {
       cut(p, /\/\s*$/.test(before));
       continue;
     }
-    if (!mk || !/[a-z0-9]/i.test(before)) continue;
+    if (!mk || mk.kind === 'number' || !/[a-z0-9]/i.test(before)) continue;
     if (mk.kind === 'bare' && !TRAIL_SEPARATOR.test(before.slice(-12))) continue;
     const after = line.slice(mk.end);
     if (!endsCriterion(after)) continue;

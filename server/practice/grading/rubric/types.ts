@@ -22,6 +22,8 @@ export interface Level {
   text: string;
   variants: string[];
   rejects: string[];
+  /** How many indicative points meet it: the number it names ("two or more effects"), else its rank from the bottom. */
+  needs: number;
 }
 
 /** Level descriptors: the answer earns the highest level whose descriptor it meets. */
@@ -32,6 +34,8 @@ export interface Levels {
   points: number;
   /** Highest first. */
   levels: Level[];
+  /** "Indicative content" listed beside the levels: a level is also met by this many of its points (`Level.needs`). */
+  guidance: Concept[];
 }
 
 /** "1 point for each ..., up to 3": distinct items of the answer counted, `per` each, at most `points`. */
