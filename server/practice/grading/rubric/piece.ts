@@ -85,6 +85,8 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
     else void ign;
     return ' ';
   });
+  // "(do not accept X)" on its own after a criterion's marker: a note on that criterion.
+  if (!/[a-z0-9]/i.test(text)) return { ...piece, kind: 'modifier' };
   const lead = leadMarker(text);
   if (lead) {
     piece.lead = true;
