@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer, GradingInputError } from '../../server/practice/grading/index.ts';
-import { type Criterion, gradeRubric, parseRubric } from '../../server/practice/grading/rubric.ts';
+import { type Criterion, gradeRubric, MAX_WORDINGS, parseRubric } from '../../server/practice/grading/rubric.ts';
 
 /** A criterion as points: a number (concept), {levels: [top…bottom]} or {each, cap}. */
 function shape(c: Criterion): unknown {
@@ -253,5 +253,15 @@ describe('a rubric that reads as no criterion', () => {
       expect((e as GradingInputError).loc).toEqual(['body', 'problem', 'scoring_details']);
       expect((e as Error).message).toMatch(/no criterion.*one criterion per line.*level descriptors.*per-item/);
     }
+  });
+});
+
+describe('a rubric too large to compare', () => {
+  it('more wordings than MAX_WORDINGS is a 422 at scoring_details, decided quickly', () => {
+    const rubric = Array.from({ length: MAX_WORDINGS + 1 }, (_, i) => `point ${i}`).join('; ');
+    const t = performance.now();
+    expect(() => grade('an answer', rubric)).toThrow(new RegExp(`${MAX_WORDINGS + 1} criteria and alternatives; at most ${MAX_WORDINGS}`));
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(() => grade('an answer', Array.from({ length: MAX_WORDINGS }, (_, i) => `point ${i}`).join('; '))).not.toThrow();
   });
 });

@@ -40,12 +40,14 @@
  * A concept is met when the answer covers at least 70% of its content words (lemma, synonym or
  * spelling match, text.ts), half met from 40%; one whose matched words sit in a clause of opposite
  * polarity ("does not", "isn't", "never") is contradicted and earns nothing. A rubric that reads
- * as no criterion at all is a GradingInputError at ['body','problem','scoring_details'].
+ * as no criterion at all is a GradingInputError at ['body','problem','scoring_details'], as is one
+ * with more than MAX_WORDINGS wordings (criteria, levels, alternatives, options) or whose distinct
+ * words times the answer's exceed MAX_WORD_PAIRS.
  */
 import { readReference, readRubric } from './rubric/parse.ts';
 import type { Criterion } from './rubric/types.ts';
 
-export { gradeRubric, MAX_WORD_PAIRS } from './rubric/score.ts';
+export { gradeRubric, MAX_WORD_PAIRS, MAX_WORDINGS } from './rubric/score.ts';
 export type { Concept, Criterion, Level, Levels, PerItem } from './rubric/types.ts';
 
 /** The criteria a rubric (or, `fromReference`, a reference answer) reads as; their points add up to max_score. */

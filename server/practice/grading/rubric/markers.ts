@@ -175,12 +175,13 @@ export function trailMarker(text: string): { marker: Marker; rest: string } | nu
 }
 
 /** A cap: "up to 3", "(max 2)", "to a maximum of 4 marks", "max. 3", "(3 max)". */
-export function capOf(text: string): { cap: number; items: boolean; rest: string } | null {
-  const re = new RegExp(
+const CAP = new RegExp(
     String.raw`[,;]?\s*(?:\(\s*(?:max(?:imum)?\.?|up\s+to)\s*(?:of\s+)?(${NUM})${UNIT}?\s*(?:total\s*)?\)|\(\s*(${NUM})${UNIT}?\s+max(?:imum)?\.?\s*\)|\b(?:up\s+to(?:\s+a\s+max(?:imum)?\s+of)?|to\s+a\s+max(?:imum)?\s+of|max(?:imum)?\.?(?:\s+of)?|no\s+more\s+than|not\s+more\s+than|at\s+most)\s*(${NUM})${UNIT}?)`,
-    'i',
-  );
-  const m = re.exec(text);
+  'i',
+);
+
+export function capOf(text: string): { cap: number; items: boolean; rest: string } | null {
+  const m = CAP.exec(text);
   if (!m) return null;
   const n = toNumber(m[1] ?? m[2] ?? m[3]);
   if (!Number.isFinite(n)) return null;
@@ -191,7 +192,9 @@ export function capOf(text: string): { cap: number; items: boolean; rest: string
 }
 
 /** "any two of", "any 3 from". */
+const ANY = new RegExp(String.raw`\bany\s+(${NUM})\s*(?:of|from)?\b`, 'i');
+
 export function anyCount(text: string): number | null {
-  const m = new RegExp(String.raw`\bany\s+(${NUM})\s*(?:of|from)?\b`, 'i').exec(text);
+  const m = ANY.exec(text);
   return m ? toNumber(m[1]) : null;
 }

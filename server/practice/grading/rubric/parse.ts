@@ -378,7 +378,8 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
       if (open.length > 1 && left !== open.length) notes.push(`The rubric's ${plural(left)} are split evenly over ${open.length} points without their own marks.`);
     } else notes.push(`The rubric's total (${fmt(total)}) is already given by its marked points; the others count 1 each.`);
   }
-  const out = criteria.map((c) => (isPiece(c) ? concept(c, openPoints[open.indexOf(c)]!) : c));
+  let next = 0;
+  const out = criteria.map((c) => (isPiece(c) ? concept(c, openPoints[next++]!) : c));
   const sum = out.reduce((s, c) => s + c.points, 0);
   if (total !== null && Math.abs(sum - total) > 0.001 && !notes.length) {
     notes.push(`The rubric states ${plural(total)} but its points add up to ${fmt(sum)}; the points are used.`);

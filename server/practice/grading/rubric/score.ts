@@ -33,6 +33,9 @@ import type { Concept, Criterion, Levels, PerItem, ReadRubric } from './types.ts
  */
 export const MAX_WORD_PAIRS = 400_000;
 
+/** Wordings one grade may compare (criteria, levels, alternatives, options): a real rubric has tens. */
+export const MAX_WORDINGS = 400;
+
 export const LAYOUTS =
   'one criterion per line or bullet ("- names X (1 mark)"), several on a line with their points ("1 point: X. 1 point: Y", "X (1), Y (2)"), ' +
   'a heading over a list ("Award 3 marks for:"), level descriptors ("2 marks: ... / 1 mark: ..."), per-item counts ("1 mark for each reason, up to 3") ' +
@@ -187,6 +190,13 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
       fromReference
         ? 'The reference answer has no words to compare an answer with.'
         : `The rubric has no criterion to grade against (a heading or a total alone is not one). Write ${LAYOUTS}.`,
+    );
+  }
+  const wordingCount = read.criteria.reduce((n, c) => n + wordings(c).length, 0);
+  if (wordingCount > MAX_WORDINGS) {
+    throw new GradingInputError(
+      ['body', 'problem', field],
+      `The rubric reads as ${wordingCount} criteria and alternatives; at most ${MAX_WORDINGS} can be compared with an answer. Shorten it to the points that earn marks.`,
     );
   }
   const answer = readAnswer(userAnswer);

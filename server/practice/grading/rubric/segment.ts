@@ -90,6 +90,10 @@ function endsCriterion(after: string): boolean {
 }
 
 export function splitLine(line: string): Segment[] {
+  // nextText[i]: the first letter or digit at or after i — "is there text between a and b" in O(1).
+  const nextText = new Int32Array(line.length + 1).fill(line.length);
+  for (let i = line.length - 1; i >= 0; i--) nextText[i] = /[a-z0-9]/i.test(line[i]!) ? i : nextText[i + 1]!;
+  const textBetween = (a: number, b: number) => nextText[a]! < b;
   const cuts: Segment[] = [];
   let cursor = 0;
   let slash = false;
@@ -103,17 +107,18 @@ export function splitLine(line: string): Segment[] {
   for (let m = START.exec(line); m; m = START.exec(line)) {
     const p = m.index;
     if (p < cursor) continue;
-    const before = line.slice(cursor, p);
+    if (!textBetween(cursor, p)) continue;
+    const tail = line.slice(Math.max(cursor, p - 12), p);
     const mk = markerAt(line, p);
     // "X. (2 marks) Accept Y": a bracketed number after an unmarked sentence is that sentence's.
-    const bracketAfterPlain = mk?.kind === 'bracket' && !leadMarker(line.slice(cursor));
-    if (/[a-z0-9]/i.test(before) && SEGMENT_END.test(before.slice(-12)) && !bracketAfterPlain && leadMarker(line.slice(p))) {
-      cut(p, /\/\s*$/.test(before));
+    const bracketAfterPlain = mk?.kind === 'bracket' && !leadMarker(line.slice(cursor, cursor + 200));
+    if (SEGMENT_END.test(tail) && !bracketAfterPlain && leadMarker(line.slice(p, p + 200))) {
+      cut(p, /\/\s*$/.test(tail));
       continue;
     }
-    if (!mk || mk.kind === 'number' || !/[a-z0-9]/i.test(before)) continue;
-    if (mk.kind === 'bare' && !TRAIL_SEPARATOR.test(before.slice(-12))) continue;
-    const after = line.slice(mk.end);
+    if (!mk || mk.kind === 'number') continue;
+    if (mk.kind === 'bare' && !TRAIL_SEPARATOR.test(tail)) continue;
+    const after = line.slice(mk.end, mk.end + 200);
     if (!endsCriterion(after)) continue;
     const punct = /^\s*[.;,]?/.exec(after)![0].length;
     if (line.slice(mk.end + punct).trim()) cut(mk.end + punct, false);
