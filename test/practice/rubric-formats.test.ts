@@ -83,6 +83,18 @@ describe('parseRubric: points and max per layout', () => {
       [{ levels: ['3-4', '1-2'] }],
       4,
     ],
+    ['a pasted table with a header row', '| Criterion | Marks |\n|---|---|\n| Names osmosis | 1 |\n| Explains direction of water movement | 2 |', [1, 2], 3],
+    ['a level table: label | range | descriptor', 'Level | Marks | Descriptor\nLevel 2 | 3-4 | explains that greenhouse gases trap heat\nLevel 1 | 1-2 | mentions greenhouse gases', [{ levels: ['3-4', '1-2'] }], 4],
+    ['"Level N: … (a-b marks)" points at the end', 'Level 3: explains fully how heat is trapped (5-6 marks)\nLevel 2: explains how heat is trapped (3-4 marks)', [{ levels: ['5-6', '3-4'] }], 6],
+    ['named levels "Excellent (4): … Poor (1):"', 'Excellent (4): explains osmosis, water potential and the membrane\nGood (3): explains osmosis and water potential\nFair (2): explains osmosis\nPoor (1): names osmosis', [{ levels: [4, 3, 2, 1] }], 4],
+    ['"Score 2: … Score 0: …" scoring guide', 'Score 2: The response explains that light is refracted at the boundary\nScore 1: The response states that light bends\nScore 0: The response is incorrect', [{ levels: [2, 1] }], 2],
+    ['"2-point response:"', '2-point response: explains both causes\n1-point response: explains one cause', [{ levels: [2, 1] }], 2],
+    ['"Max N" under equal-point items caps them: any of them', 'Names osmosis (1), names diffusion (1), names active transport (1). Max 2.', [{ each: 1, cap: 2 }], 2],
+    ['"Label (N marks): criterion"', 'Thesis (2 marks): clearly states a position\nEvidence (2 marks): gives two supporting quotations\nConclusion (1 mark): restates the position', [2, 2, 1], 5],
+    ['"N mark for any of the following:" is one mark for any of them', 'Award 1 mark for any of the following: osmosis, diffusion, active transport', [{ each: 1, cap: 1 }], 1],
+    ['"Must mention:" heading over bullets', 'Must mention:\n• water\n• membrane', [1, 1], 2],
+    ['"Score N marks if …" is a verb and a marker', 'Score 2 marks if the answer names both gases', [2], 2],
+    ['remarks ("Note:", "Do not award marks for …") are not criteria', 'Names osmosis\nNote: the spelling need not be exact.\nDo not award marks for simply restating the question.', [1], 1],
   ])('%s', (_name, rubric, expected, max) => {
     const r = read(rubric);
     expect(r.shape).toEqual(expected);

@@ -77,7 +77,8 @@ export const MARKER_START = new RegExp(String.raw`[(\[]|\+\s?\d|(?<![\w.])(?:${N
 /** A level label at the start: "Level 3", "Band 2", "Full marks", "Partial credit", "No marks". */
 export interface LevelLabel {
   end: number;
-  kind: 'level' | 'full' | 'partial' | 'half' | 'zero';
+  /** `named`: "Excellent (4):", "Good – 3 marks:" (needs its marker); `score`: "Score 2:", "2-point response:" (its number is the points). */
+  kind: 'level' | 'full' | 'partial' | 'half' | 'zero' | 'named' | 'score';
   rank: number | null;
   label: string;
 }
@@ -85,7 +86,20 @@ export interface LevelLabel {
 const ROMAN: Record<string, number> = { i: 1, ii: 2, iii: 3, iv: 4, v: 5, vi: 6 };
 const LABEL = /(?:(level|band|tier)\s*(\d+|i{1,3}|iv|v|vi)\b|(full|maximum)\b(?:\s+(?:marks?|credit|points?|answer|score))?|(partial\b(?:\s+(?:marks?|credit|points?|answer))?|(?:part|some)\s+(?:marks?|credit))|(half)(?:\s+(?:marks?|credit|points?))|(no|zero|nil)(?:\s+(?:marks?|credit|points?))|(0)\s*(?:marks?|points?|pts?)\b)/iy;
 
+const SCORE_LABEL = /(?:score(?:\s+point)?|scale)\s*(\d+)\b|(\d+)[-\s]point\s+(?:response|answer)\b/iy;
+const NAMED_LABEL =
+  /(?:excellent|exemplary|outstanding|very\s+good|good|proficient|advanced|accomplished|competent|satisfactory|adequate|developing|emerging|beginning|fair|basic|limited|minimal|weak|poor|novice|inadequate|insufficient|(?:meets|exceeds|below|approaching)\s+(?:the\s+)?(?:expectations?|standards?))\b/iy;
+
 export function levelLabelAt(text: string, at: number): LevelLabel | null {
+  SCORE_LABEL.lastIndex = at;
+  const score = SCORE_LABEL.exec(text);
+  if (score) {
+    const n = Number(score[1] ?? score[2]);
+    return { end: at + score[0].length, kind: n === 0 ? 'zero' : 'score', rank: n, label: score[0].trim() };
+  }
+  NAMED_LABEL.lastIndex = at;
+  const named = NAMED_LABEL.exec(text);
+  if (named) return { end: at + named[0].length, kind: 'named', rank: null, label: named[0].trim() };
   LABEL.lastIndex = at;
   const m = LABEL.exec(text);
   if (!m) return null;
@@ -117,11 +131,17 @@ export interface Lead {
  * A bare "2 marks" must be followed by ":" "-" "—" "=" "for" "if" "when" "each" or "per".
  */
 export function leadMarker(text: string): Lead | null {
-  let at = /^\s*/.exec(text)![0].length;
-  LEAD_VERB.lastIndex = at;
+  const start = /^\s*/.exec(text)![0].length;
+  LEAD_VERB.lastIndex = start;
   const verb = LEAD_VERB.exec(text);
-  const afterVerb = verb ? at + verb[0].length : at;
-  const label = levelLabelAt(text, afterVerb);
+  const afterVerb = verb ? start + verb[0].length : start;
+  const label = levelLabelAt(text, start) ?? levelLabelAt(text, afterVerb);
+  // "Score 2 marks if X" is a verb and a marker, not the label "Score 2".
+  return (label && leadAfter(text, start, afterVerb, label)) || leadAfter(text, start, afterVerb, null);
+}
+
+function leadAfter(text: string, start: number, afterVerb: number, label: LevelLabel | null): Lead | null {
+  let at = start;
   let marker: Marker | null = null;
   if (label) {
     at = label.end;
@@ -152,6 +172,7 @@ export function leadMarker(text: string): Lead | null {
     if (!bareOk) return null;
   }
   if (label && !sep && !marker && !/^\s*[:\-–—]/.test(text.slice(label.end))) return null;
+  if (label?.kind === 'named' && !marker) return null;
   const rest = restRaw.trim();
   if (!/[a-z0-9]/i.test(rest)) return null;
   return { marker, label, each: each || perNext, rest };

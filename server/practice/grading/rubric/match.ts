@@ -31,7 +31,7 @@ export function matchable(text: string): string {
 
 /** Words of judgement, not content ("correctly", "detailed"): no answer says them. */
 const QUALITY = new Set(
-  'correctly clearly accurately correct valid relevant appropriate suitable thorough thoroughly detailed fully partially briefly vaguely sensible reasonable explanation explanations description descriptions understanding knowledge demonstrates demonstrate awareness'.split(' '),
+  'correctly clearly accurately correct valid relevant appropriate suitable thorough thoroughly detailed fully partially briefly vaguely sensible reasonable explanation explanations description descriptions understanding knowledge demonstrates demonstrate awareness identification identifies identify identifying naming stating mentioning recognition recognises recognizes'.split(' '),
 );
 /** More such words, read as judgement only in level descriptors ("a basic, limited explanation"). */
 export const LEVEL_QUALITY = new Set(

@@ -103,7 +103,8 @@ function inlineHeading(line: string): { heading: Heading; items: Segment[] } | n
   return { heading, items };
 }
 
-type Entry = { kind: 'heading'; heading: Heading } | { kind: 'total'; n: number } | { kind: 'piece'; piece: Piece };
+/** `max`: written as a cap ("Max 3", "maximum 2 marks") rather than a total. */
+type Entry = { kind: 'heading'; heading: Heading } | { kind: 'total'; n: number; max: boolean } | { kind: 'piece'; piece: Piece };
 
 function readEntries(raw: string): Entry[] {
   const lines = rubricLines(raw);
@@ -111,7 +112,7 @@ function readEntries(raw: string): Entry[] {
   const pushSegment = (seg: Segment, line: number) => {
     const total = TOTAL.exec(seg.text);
     if (total) {
-      entries.push({ kind: 'total', n: toNumber(total[1] ?? total[2]) });
+      entries.push({ kind: 'total', n: toNumber(total[1] ?? total[2]), max: /^[(\[]?\s*max/i.test(seg.text) });
       return;
     }
     const piece = readPiece(seg.text, line, seg.slash);
@@ -254,7 +255,7 @@ function makeLevels(pieces: Piece[], total: number | null): Levels | null {
     let points = p.points;
     if (points === null) {
       const kind = p.label?.kind;
-      if (kind === 'level') points = p.label!.rank ?? 1;
+      if (kind === 'level' || kind === 'score') points = p.label!.rank ?? 1;
       else if (kind === 'full') points = total ?? (known.length ? Math.max(...known) + 1 : 2);
       else points = (top || 2) / 2;
     }
@@ -343,7 +344,7 @@ function shares(n: number, k: number): number[] {
   return out;
 }
 
-function buildScope(heading: Heading | null, raw: Piece[], total: number | null, notes: string[]): Criterion[] {
+function buildScope(heading: Heading | null, raw: Piece[], total: number | null, notes: string[], capped = false): Criterion[] {
   const pieces = joinNotes(raw);
   if (!pieces.length) return [];
   const unmarked = (p: Piece) => p.points === null && !p.label && !p.each;
@@ -381,6 +382,12 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
   let next = 0;
   const out = criteria.map((c) => (isPiece(c) ? concept(c, openPoints[next++]!) : c));
   const sum = out.reduce((s, c) => s + c.points, 0);
+  // "A (1), B (1), C (1). Max 2": equal points capped below their sum — any of them up to the cap.
+  const each = out[0]?.points ?? 0;
+  if (capped && total !== null && sum > total && each > 0 && out.every((c) => c.kind === 'concept' && c.points === each) && total % each === 0) {
+    notes.push(`The rubric caps its ${out.length} points at ${plural(total)}: any ${fmt(total / each)} of them earn their marks.`);
+    return [makePerItem(listHost(`any ${fmt(total / each)} of`, out as Concept[], each, total), null, out as Concept[])];
+  }
   if (total !== null && Math.abs(sum - total) > 0.001 && !notes.length) {
     notes.push(`The rubric states ${plural(total)} but its points add up to ${fmt(sum)}; the points are used.`);
   }
@@ -391,9 +398,13 @@ export function readRubric(raw: string): ReadRubric {
   const entries = readEntries(raw);
   const scopes: { heading: Heading | null; pieces: Piece[] }[] = [{ heading: null, pieces: [] }];
   let declaredTotal: number | null = null;
+  let capped = false;
   for (const e of entries) {
     if (e.kind === 'heading') scopes.push({ heading: e.heading, pieces: [] });
-    else if (e.kind === 'total') declaredTotal = e.n;
+    else if (e.kind === 'total') {
+      declaredTotal = e.n;
+      capped = e.max;
+    }
     else scopes[scopes.length - 1]!.pieces.push(e.piece);
   }
   const filled = scopes.filter((s) => s.pieces.some((p) => p.kind === 'criterion' || p.accepts.length));
@@ -403,7 +414,8 @@ export function readRubric(raw: string): ReadRubric {
   const notes: string[] = [];
   const built = filled.map((s) => {
     const total = s.heading?.points ?? (filled.length === 1 ? declaredTotal : null);
-    return { guidance: s.heading !== null && GUIDANCE.test(s.heading.text), criteria: buildScope(s.heading, s.pieces, total, notes) };
+    const cap = capped && s.heading?.points == null && filled.length === 1;
+    return { guidance: s.heading !== null && GUIDANCE.test(s.heading.text), criteria: buildScope(s.heading, s.pieces, total, notes, cap) };
   });
   // "Indicative content:" beside level descriptors says what the levels look for; it earns nothing itself.
   const levels = built.flatMap((b) => b.criteria.filter((c): c is Levels => c.kind === 'levels'));

@@ -4,7 +4,9 @@
  * "X OR Y", "X / Y"), refused wordings ("do not accept X", "reject X", "(not X)") and examples
  * ("e.g. X, Y").
  */
-import { leadMarker, type LevelLabel, trailMarker } from './markers.ts';
+import { leadMarker, type LevelLabel, markerAt, trailMarker } from './markers.ts';
+
+const LABELLED = /^([^()[\]:]{1,60}?)\s*([([][^()[\]]{1,30}[)\]])\s*[:\-–—]\s+(.+)$/;
 import { splitOutside } from './segment.ts';
 
 export interface Piece {
@@ -29,7 +31,7 @@ export interface Piece {
 }
 
 const ACCEPT = String.raw`(?:also\s+)?(?:accept(?:ed)?|allow(?:ed)?)(?:\s+also)?|also\s+credit|credit\s+also`;
-const REJECT_WORDS = String.raw`(?:do\s+not|don't|not\s+to)\s+(?:accept|allow|credit)|not\s+accept(?:ed)?|reject(?:ed)?|no\s+credit\s+for|but\s+not`;
+const REJECT_WORDS = String.raw`(?:do\s+not|don't|not\s+to)\s+(?:accept|allow|credit)|(?:do\s+not|don't)\s+award(?:\s+(?:the\s+|any\s+)?(?:marks?|credit|points?))?(?:\s+for)?|no\s+(?:marks?|credit)\s+for|not\s+accept(?:ed)?|reject(?:ed)?|but\s+not`;
 const REJECT = String.raw`${REJECT_WORDS}|not`;
 const EXAMPLE = String.raw`e\.?\s?g\.?|for\s+example|for\s+instance|such\s+as|i\.e\.`;
 const IGNORE = String.raw`ignore`;
@@ -62,6 +64,12 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
   const piece: Piece = { kind: 'criterion', text: '', points: null, min: null, lead: false, label: null, each: false, cap: null, alternative: false, slash, line, accepts: [], rejects: [], examples: [] };
   let text = raw.trim();
   if (/^(?:or|OR|alternatively)[.:]?$/.test(text)) return { ...piece, kind: 'or' };
+  const remark = /^(?:notes?|nb|n\.b\.|examiner'?s?\s+(?:notes?|comments?)|comments?|guidance)\s*[:\-–—]\s*/i.exec(text);
+  if (remark) {
+    // "Note: accept X" reads as its notes; any other remark earns nothing.
+    readNotes(splitNotes(text.slice(remark[0].length)), piece);
+    return { ...piece, kind: 'modifier' };
+  }
   if (NOTE_START.test(text) && !leadMarker(text)) {
     piece.kind = 'modifier';
     readNotes(splitNotes(text), piece);
@@ -98,18 +106,33 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
       piece.cap = lead.marker.cap;
     }
     text = lead.rest;
+    if (lead.label?.kind === 'score' && !lead.marker) piece.points = piece.min = lead.label.rank;
     if (lead.label?.kind === 'zero') {
       piece.points = 0;
       piece.min = 0;
     }
+    // "Level 3: X (5-6 marks)": the label first, its points at the end.
+    const trail = piece.points === null ? trailMarker(text) : null;
+    if (trail) {
+      piece.points = trail.marker.points;
+      piece.min = trail.marker.min;
+      text = trail.rest;
+    }
   } else {
     const trail = trailMarker(text);
+    const labelled = trail ? null : LABELLED.exec(text);
+    const inner = labelled ? markerAt(labelled[2]!, 0) : null;
     if (trail) {
       piece.points = trail.marker.points;
       piece.min = trail.marker.min;
       piece.each = trail.marker.each;
       piece.cap = trail.marker.cap;
       text = trail.rest;
+    } else if (labelled && inner && inner.end === labelled[2]!.length) {
+      // "Thesis (2 marks): clearly stated" — a short label, its points, then the criterion.
+      piece.points = inner.points;
+      piece.min = inner.min;
+      text = `${labelled[1]}: ${labelled[3]}`;
     }
   }
   // Notes written after the criterion: "X; accept Y", "X. Do not accept Z.", "X, e.g. Y or Z".

@@ -48,12 +48,41 @@ const BULLET = /^(?:[•·▪◦‣⁃✓✔☐□]+\s*|[-*–—>+]+\s+)/;
 const ENUMERATOR = /^(?:\d{1,2}[.)]|[a-z][.)]|[ivx]{1,4}[.)]|\((?:[a-z]|[ivx]{1,4})\))\s+/i;
 const PAREN_NUMBER = /^\((\d{1,2})\)\s+/;
 
+const POINTS_CELL = /^[([]?\s*(\d+(?:\.\d+)?)(?:\s*(?:-|–|to)\s*(\d+(?:\.\d+)?))?\s*(?:marks?|points?|pts?)?\s*[)\]]?$/i;
+const HEADER_CELL = /\b(?:criteri(?:on|a)|marks?|points?|score|descriptors?|level|band|grade|description|requirements?)\b/i;
+
+/**
+ * A table row pasted from a document ("| Names X | 1 |", "Level 3 | 5-6 | descriptor"): the
+ * points cell moves to the end as "(N marks)", the other cells join with ": ". Separator and
+ * header rows are dropped (null); a line that is not a table row (undefined) is left alone.
+ */
+function tableRow(line: string): string | null | undefined {
+  if (!line.includes('|')) return undefined;
+  const cells = line
+    .replace(/^\s*\|/, '')
+    .replace(/\|\s*$/, '')
+    .split('|')
+    .map((c) => c.trim());
+  if (cells.length < 2) return undefined;
+  if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) return null;
+  const at = cells.findIndex((c) => POINTS_CELL.test(c));
+  if (at < 0) return cells.every((c) => c.split(/\s+/).length <= 3) && cells.some((c) => HEADER_CELL.test(c)) ? null : undefined;
+  const m = POINTS_CELL.exec(cells[at]!)!;
+  const text = cells.filter((c, i) => i !== at && c).join(': ');
+  return text ? `${text} (${m[2] ? `${m[1]}-${m[2]}` : m[1]} marks)` : null;
+}
+
 /** The rubric's lines without list markers. */
 export function rubricLines(raw: string): string[] {
   let lines = normalize(raw)
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)
+    .map((l) => {
+      const row = tableRow(l);
+      return row === undefined ? l : row;
+    })
+    .filter((l): l is string => Boolean(l))
     .flatMap((l) => splitInlineEnumeration(l.replace(BULLET, '')))
     .map((l) => l.replace(BULLET, '').replace(ENUMERATOR, '').trim())
     .filter(Boolean);
