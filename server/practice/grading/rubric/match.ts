@@ -43,7 +43,13 @@ export function contentWords(words: string[]): string[] {
 }
 
 /** The words a wording is judged on. */
-export function criterionWords(wording: string, extraQuality?: Set<string>): string[] {
+export function criterionWords(wording: string, extraQuality?: Set<string>, asWritten = false): string[] {
+  if (asWritten) {
+    // A reference answer's words are all the answer's: no instruction or judgement words to drop.
+    const tokens = tokenize(wording);
+    const words = contentWords(tokens);
+    return words.length ? words : tokens.filter((w) => !NEGATIONS.has(w));
+  }
   const tokens = tokenize(matchable(wording));
   const words = contentWords(tokens).filter((w) => !QUALITY.has(w) && !extraQuality?.has(w));
   if (words.length) return words;
@@ -130,9 +136,9 @@ export function judgeWords(words: string[], negated: boolean, answer: Answer, sk
   return { coverage, contradicted: hit > 0 && userNegated !== negated, matches, missing, used };
 }
 
-export function judge(wording: string, answer: Answer, opts: { extraQuality?: Set<string>; skip?: (w: string) => boolean } = {}): Judgement {
+export function judge(wording: string, answer: Answer, opts: { extraQuality?: Set<string>; skip?: (w: string) => boolean; asWritten?: boolean } = {}): Judgement {
   const negated = tokenize(wording).some((w) => NEGATIONS.has(w));
-  return judgeWords(criterionWords(wording, opts.extraQuality), negated, answer, opts.skip);
+  return judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip);
 }
 
 /** A reference answer's words inside a longer name of something else in the answer. */

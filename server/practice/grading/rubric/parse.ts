@@ -7,7 +7,7 @@
 import { categoryOf } from './category.ts';
 import { anyCount, capOf, leadMarker, markerAt, MARKER_START, NUM, toNumber, trailMarker } from './markers.ts';
 import { criterionWords, LEVEL_QUALITY, matchWord } from './match.ts';
-import { listItems, type Piece, readPiece } from './piece.ts';
+import { listItems, type Piece, readPiece, readReferenceLine } from './piece.ts';
 import { rubricLines, type Segment, splitLine, splitOutside } from './segment.ts';
 import type { Concept, Criterion, Level, Levels, PerItem, ReadRubric } from './types.ts';
 
@@ -441,10 +441,10 @@ export function readReference(raw: string): ReadRubric {
   if (lines.length === 1) lines = splitOutside(lines[0]!, /^;\s*/);
   if (lines.length === 1) lines = lines[0]!.split(/(?<=[.!?])\s+(?=[A-Z])/).filter(Boolean);
   const criteria: Criterion[] = [];
-  for (const [i, line] of lines.entries()) {
-    const p = readPiece(line, i, false);
-    if (p.kind !== 'criterion' || !p.text) continue;
-    criteria.push(concept(p, p.points ?? 1));
+  for (const line of lines) {
+    const r = readReferenceLine(line);
+    if (!/[a-z0-9]/i.test(r.text)) continue;
+    criteria.push({ kind: 'concept', text: r.text, points: r.points, variants: [...new Set([...alternatives(r.text), ...r.accepts])], rejects: r.rejects });
   }
   return { criteria: criteria.filter(hasWords), declaredTotal: null, notes: [] };
 }

@@ -85,14 +85,7 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
     // "NOT X" / "Not: X" as a note on the criterion before it ("Not soluble" alone is a criterion).
     return { ...piece, kind: 'modifier', rejects: listItems(text.replace(/^not\s*:?\s*/i, '').replace(/[.;]\s*$/, '')) };
   }
-  text = text.replace(NOTE_IN_BRACKETS, (_m, rej, acc, or, eg, ign, body: string) => {
-    const items = listItems(body);
-    if (rej) piece.rejects.push(...items);
-    else if (acc || or) piece.accepts.push(...items);
-    else if (eg) piece.examples.push(...items);
-    else void ign;
-    return ' ';
-  });
+  text = takeBracketNotes(text, piece);
   // "(do not accept X)" on its own after a criterion's marker: a note on that criterion.
   if (!/[a-z0-9]/i.test(text)) return { ...piece, kind: 'modifier' };
   const lead = leadMarker(text);
@@ -146,6 +139,26 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
   }
   piece.text = text.replace(/\s+/g, ' ').replace(/^[\s:;,\-–—]+|[\s:;,]+$/g, '').replace(/\.$/, '').trim();
   return piece;
+}
+
+/** Removes "(accept X)", "(not Y)", "(e.g. Z)" from `text` into the piece's notes. */
+function takeBracketNotes(text: string, piece: Pick<Piece, 'accepts' | 'rejects' | 'examples'>): string {
+  return text.replace(NOTE_IN_BRACKETS, (_m, rej, acc, or, eg, _ignore, body: string) => {
+    const items = listItems(body);
+    if (rej) piece.rejects.push(...items);
+    else if (acc || or) piece.accepts.push(...items);
+    else if (eg) piece.examples.push(...items);
+    return ' ';
+  });
+}
+
+/** A reference answer's line: only bracketed notes and a trailing points marker are read — its words are the answer's, never instructions. */
+export function readReferenceLine(raw: string): { text: string; points: number; accepts: string[]; rejects: string[] } {
+  const notes = { accepts: [] as string[], rejects: [] as string[], examples: [] as string[] };
+  let text = takeBracketNotes(raw, notes).replace(/\s+/g, ' ').trim();
+  const trail = trailMarker(text);
+  if (trail) text = trail.rest;
+  return { text: text.replace(/[.;]$/, '').trim(), points: trail?.marker.points ?? 1, accepts: [...notes.accepts, ...notes.examples], rejects: notes.rejects };
 }
 
 function readNotes(notes: string[], piece: Piece): void {

@@ -63,7 +63,7 @@ interface ConceptJudgement {
 function judgeConcept(variants: string[], rejects: string[], answer: Answer, fromReference: boolean, extraQuality?: Set<string>): ConceptJudgement {
   const results = variants.map((v): Judgement => {
     const otherTerm = fromReference ? firstLongerTerm(v, answer) : null;
-    return otherTerm ? { coverage: 0, contradicted: false, matches: [], missing: [], used: [], otherTerm } : judge(v, answer, { extraQuality });
+    return otherTerm ? { coverage: 0, contradicted: false, matches: [], missing: [], used: [], otherTerm } : judge(v, answer, { extraQuality, asWritten: fromReference });
   });
   const b = best(results);
   let f = fraction(b);
