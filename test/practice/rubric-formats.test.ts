@@ -126,9 +126,13 @@ describe('parseRubric: points and max per layout', () => {
     expect(rejects('names the vacuole\nNOT cell sap')).toEqual(['cell sap']);
   });
 
-  it('a reference answer is read line by line, else sentence by sentence, 1 each', () => {
+  it('a reference answer is read line by line, else sentence by sentence, 1 each, its words as written', () => {
     expect(parseRubric('Plants make glucose from light. They release oxygen.', true).map(shape)).toEqual([1, 1]);
     expect(parseRubric('- glucose\n- oxygen\n- water', true).map(shape)).toEqual([1, 1, 1]);
+    // Words that are instructions or notes in a rubric are the answer's own words in a reference.
+    expect(gradeRubric('We reject the null hypothesis.', 'Reject the null hypothesis.', true).score).toBe(1);
+    expect(gradeRubric('Python lists are mutable.', 'Lists are mutable in Python.', true).score).toBe(1);
+    expect(gradeRubric('Python tuples are immutable.', 'Lists are mutable in Python.', true).score).toBeLessThan(1);
   });
 });
 
