@@ -197,7 +197,7 @@ export function trailMarker(text: string): { marker: Marker; rest: string } | nu
 
 /** A cap: "up to 3", "(max 2)", "to a maximum of 4 marks", "max. 3", "(3 max)". */
 const CAP = new RegExp(
-    String.raw`[,;]?\s*(?:\(\s*(?:max(?:imum)?\.?|up\s+to)\s*(?:of\s+)?(${NUM})${UNIT}?\s*(?:total\s*)?\)|\(\s*(${NUM})${UNIT}?\s+max(?:imum)?\.?\s*\)|\b(?:up\s+to(?:\s+a\s+max(?:imum)?\s+of)?|to\s+a\s+max(?:imum)?\s+of|max(?:imum)?\.?(?:\s+of)?|no\s+more\s+than|not\s+more\s+than|at\s+most)\s*(${NUM})${UNIT}?)`,
+  String.raw`[,;]?\s*(?:\(\s*(?:max(?:imum)?\.?|up\s+to)\s*(?:of\s+)?(${NUM})${UNIT}?\s*(?:total\s*)?\)|\(\s*(${NUM})${UNIT}?\s+max(?:imum)?\.?\s*\)|\b(?:up\s+to(?:\s+a\s+max(?:imum)?\s+of)?|to\s+a\s+max(?:imum)?\s+of|max(?:imum)?\.?(?:\s+of)?|no\s+more\s+than|not\s+more\s+than|at\s+most)\s*(${NUM})${UNIT}?)`,
   'i',
 );
 

@@ -28,7 +28,7 @@ const TOTAL = new RegExp(
 );
 const HEADING_WORDS = /^(?:mark(?:ing)?\s+(?:scheme|guide|criteria)|rubric|scoring(?:\s+(?:guide|rubric|criteria))?|criteria|success\s+criteria|answer\s+key|indicative\s+content|(?:q|question|part|task)\s*\(?\d*[a-z]?\)?(?:\s*\(?[a-z0-9]{1,3}\))?\s*(?=[(\[]|$|[:.\-–—]))/i;
 const INLINE_HEADING = new RegExp(
-  String.raw`\b(?:award|give|allow|mark(?:ing)?\s+scheme|rubric|scoring|criteria|any\s+(?:${NUM}\s+)?(?:of|from)|(?:each|one)\s+of|the\s+following|(?:should|must)\s+(?:include|mention|cover|contain|state|explain|name)|look\s+for|total)\b`,
+  String.raw`^\s*(?:award|give|allow|mark(?:ing)?\s+scheme|rubric|scoring|criteria|look\s+for)\b|\b(?:any\s+(?:${NUM}\s+)?(?:of|from)|(?:each|one)\s+of|the\s+following|(?:should|must)\s+(?:include|mention|cover|contain|state|explain|name)|total\s*[:=]?\s*\d)`,
   'i',
 );
 const GUIDANCE = /\b(?:indicative\s+content|possible\s+(?:points|answers|content)|(?:answers|points|responses)\s+(?:may|might|could)\s+include|points\s+to\s+look\s+for|guidance)\b/i;
