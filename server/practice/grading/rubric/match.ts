@@ -37,13 +37,36 @@ const QUALITY = new Set(
 export const LEVEL_QUALITY = new Set(
   'detail details basic limited simple clear brief vague some partial full good excellent well developed logical coherent sophisticated accurate sound little few mostly generally minimal superficial attempt response answer reference references extended'.split(' '),
 );
+/** Level descriptors' judgement words and "example": a level's example is looked for as a cue, not a word. */
+export const LEVEL_QUALITY_AND_EXAMPLES = new Set([...LEVEL_QUALITY, 'example', 'examples', 'instance', 'instances']);
 
 export function contentWords(words: string[]): string[] {
   return words.filter((w) => !STOPWORDS.has(w) && !NEGATIONS.has(w));
 }
 
-/** The words a wording is judged on. */
+const wordsCache = new Map<string, string[]>();
+/** Characters of wording the cache may hold (any text can be sent): emptied when it would grow past this. */
+const WORDS_CACHE_CHARS = 1_000_000;
+let wordsCacheChars = 0;
+
+/** The words a wording is judged on; cached for the plain, level and as-written readings (a rubric's wordings come back with every answer). */
 export function criterionWords(wording: string, extraQuality?: Set<string>, asWritten = false): string[] {
+  const kind = asWritten ? 'w' : !extraQuality ? 'c' : extraQuality === LEVEL_QUALITY_AND_EXAMPLES ? 'l' : null;
+  if (kind === null) return wordsOf(wording, extraQuality, asWritten);
+  const key = kind + wording;
+  const hit = wordsCache.get(key);
+  if (hit) return hit;
+  const words = wordsOf(wording, extraQuality, asWritten);
+  if (wordsCacheChars + key.length > WORDS_CACHE_CHARS) {
+    wordsCache.clear();
+    wordsCacheChars = 0;
+  }
+  wordsCache.set(key, words);
+  wordsCacheChars += key.length;
+  return words;
+}
+
+function wordsOf(wording: string, extraQuality: Set<string> | undefined, asWritten: boolean): string[] {
   if (asWritten) {
     // A reference answer's words are all the answer's: no instruction or judgement words to drop.
     const tokens = tokenize(wording);

@@ -17,7 +17,7 @@ import {
   judge,
   judgeWords,
   type Judgement,
-  LEVEL_QUALITY,
+  LEVEL_QUALITY_AND_EXAMPLES,
   matchWord,
   NEGATIONS,
   readAnswer,
@@ -111,7 +111,7 @@ interface LevelCheck {
 
 /** A level is met when its descriptor is (70% of its words) and so is what sets it above the level below. */
 function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number] | undefined, guidance: Concept[], answer: Answer, fromReference: boolean): LevelCheck {
-  const quality = new Set([...LEVEL_QUALITY, ...EXAMPLE_WORDS]);
+  const quality = LEVEL_QUALITY_AND_EXAMPLES;
   const j = judgeConcept(l.variants, l.rejects, answer, fromReference, quality);
   if (j.rejected) return { met: false, partly: false, full: false, why: `gives "${j.rejected}", which the rubric does not accept` };
   if (isContradicted(j.best)) return { met: false, partly: false, full: false, why: 'the answer says the opposite' };
@@ -181,9 +181,39 @@ function wordings(c: Criterion): string[] {
   return [c.topic, ...c.rejects, ...c.options.flatMap((o) => o.variants)];
 }
 
+interface Prepared {
+  read: ReadRubric;
+  wordingCount: number;
+  rubricWords: number;
+}
+
+/** Rubrics read recently: a set's rubric is graded once per student, and reading it costs more than most grades. */
+const PREPARED = new Map<string, Prepared>();
+const PREPARED_MAX = 128;
+/** Longer rubrics are read each time: the cache stays a few MB whatever is sent. */
+const PREPARED_MAX_CHARS = 4000;
+
+function prepare(rubric: string, fromReference: boolean): Prepared {
+  const key = `${fromReference ? 'r' : 's'}${rubric}`;
+  const hit = PREPARED.get(key);
+  if (hit) {
+    PREPARED.delete(key);
+    PREPARED.set(key, hit);
+    return hit;
+  }
+  const read = fromReference ? readReference(rubric) : readRubric(rubric);
+  const wordingCount = read.criteria.reduce((n, c) => n + wordings(c).length, 0);
+  const rubricWords = wordingCount > MAX_WORDINGS ? 0 : new Set(read.criteria.flatMap((c) => wordings(c).flatMap(tokenize))).size;
+  const prepared = { read, wordingCount, rubricWords };
+  if (rubric.length > PREPARED_MAX_CHARS) return prepared;
+  if (PREPARED.size >= PREPARED_MAX) PREPARED.delete(PREPARED.keys().next().value!);
+  PREPARED.set(key, prepared);
+  return prepared;
+}
+
 export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean): GradeResult {
   const field = fromReference ? 'correct_answer' : 'scoring_details';
-  const read: ReadRubric = fromReference ? readReference(rubric) : readRubric(rubric);
+  const { read, wordingCount, rubricWords } = prepare(rubric, fromReference);
   if (read.criteria.length === 0) {
     throw new GradingInputError(
       ['body', 'problem', field],
@@ -192,7 +222,6 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
         : `The rubric has no criterion to grade against (a heading or a total alone is not one). Write ${LAYOUTS}.`,
     );
   }
-  const wordingCount = read.criteria.reduce((n, c) => n + wordings(c).length, 0);
   if (wordingCount > MAX_WORDINGS) {
     throw new GradingInputError(
       ['body', 'problem', field],
@@ -200,7 +229,6 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     );
   }
   const answer = readAnswer(userAnswer);
-  const rubricWords = new Set(read.criteria.flatMap((c) => wordings(c).flatMap(tokenize))).size;
   if (rubricWords * answer.words.length > MAX_WORD_PAIRS) {
     throw new GradingInputError(
       ['body', 'problem', field],
