@@ -83,6 +83,8 @@ describe('parseRubric: points and max per layout', () => {
       [{ levels: ['3-4', '1-2'] }],
       4,
     ],
+    ['"1 point:" criteria running on without full stops', '1 point: names osmosis 1 point: explains direction of water', [1, 1], 2],
+    ['levels that only count ("both reasons" / "one reason")', '2 marks: both reasons correct; 1 mark: one reason correct', [{ levels: [2, 1] }], 2],
     ['a pasted table with a header row', '| Criterion | Marks |\n|---|---|\n| Names osmosis | 1 |\n| Explains direction of water movement | 2 |', [1, 2], 3],
     ['a level table: label | range | descriptor', 'Level | Marks | Descriptor\nLevel 2 | 3-4 | explains that greenhouse gases trap heat\nLevel 1 | 1-2 | mentions greenhouse gases', [{ levels: ['3-4', '1-2'] }], 4],
     ['"Level N: … (a-b marks)" points at the end', 'Level 3: explains fully how heat is trapped (5-6 marks)\nLevel 2: explains how heat is trapped (3-4 marks)', [{ levels: ['5-6', '3-4'] }], 6],
@@ -169,6 +171,23 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(g.max_score).toBe(3);
     expect(g.score, g.explanation).toBe(score);
     expect(g.explanation).toMatch(why);
+  });
+
+  it('levels that only count are decided by the number of distinct items', () => {
+    const rubric = '2 marks: both reasons correct; 1 mark: one reason correct';
+    expect(grade('It is cheaper. It is faster.', rubric).score).toBe(2);
+    const one = grade('It is cheaper.', rubric);
+    expect(one.score).toBe(1);
+    expect(one.explanation).toMatch(/not "2 marks": gives 1 distinct item\(s\); it needs 2/);
+    expect(grade("I don't know.", rubric).score).toBe(0);
+  });
+
+  it('"1 mark for an example" is met by an example given, not by the word', () => {
+    const rubric = 'Award 1 mark for naming osmosis and 1 mark for an example.';
+    expect(grade('Osmosis, for example water entering root hair cells.', rubric).score).toBe(2);
+    const none = grade('Osmosis.', rubric);
+    expect(none.score).toBe(1);
+    expect(none.explanation).toMatch(/Missed: an example \(0\/1\) — no example given/);
   });
 
   it('levels with ranges pay the top of a range when every word is there', () => {

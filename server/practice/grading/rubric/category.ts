@@ -8,7 +8,7 @@ import { lookup, synset } from '../../offline/vocab/wordnet.ts';
 import { forms } from '../text.ts';
 
 /** Counting nouns: "each reason", "each way", "each example of X" (X is then the category). */
-const HEADS = new Set(
+export const HEADS = new Set(
   'example examples instance instances reason reasons way ways point points idea ideas factor factors cause causes effect effects consequence consequences advantage advantages disadvantage disadvantages benefit benefits drawback drawbacks feature features characteristic characteristics property properties function functions use uses type types kind kinds sort sorts step steps stage stages difference differences similarity similarities argument arguments piece pieces evidence method methods strategy strategies symptom symptoms role roles item items fact facts detail details explanation explanations suggestion suggestions impact impacts change changes problem problems solution solutions limitation limitations strength strengths weakness weaknesses quote quotes quotation quotations statement statements observation observations risk risks'.split(
     ' ',
   ),
@@ -19,6 +19,13 @@ const QUALIFIERS = new Set(
     ' ',
   ),
 );
+
+const COUNTS = new Set('one two three four five six seven eight nine ten both several more least different distinct separate'.split(' '));
+
+/** A descriptor that only counts ("both reasons", "two or more examples"): nothing to match but the number of items. */
+export function onlyCounts(words: string[]): boolean {
+  return words.length > 0 && words.some((w) => HEADS.has(w)) && words.every((w) => HEADS.has(w) || COUNTS.has(w) || /^\d+$/.test(w));
+}
 
 const WELL_KNOWN = new Map<string, boolean>();
 function wellKnownCategory(word: string): boolean {

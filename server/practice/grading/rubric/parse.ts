@@ -265,7 +265,7 @@ function makeLevels(pieces: Piece[], total: number | null): Levels | null {
     const named = NEEDS.exec(p.text) ?? NEEDS_ARTICLE.exec(p.text);
     const word = named?.[1]!.toLowerCase().replace(/^a\s+(?=range)/, '');
     const needs = word ? (WORD_COUNTS[word] ?? toNumber(word)) : 0;
-    levels.push({ label, points, min, text: p.text, variants: [...new Set([...alternatives(p.text), ...p.accepts, ...p.examples])], rejects: p.rejects, needs });
+    levels.push({ label, points, min, text: p.text, variants: [...new Set([...alternatives(p.text), ...p.accepts, ...p.examples])], rejects: p.rejects, needs, counted: needs > 0 });
   }
   if (!levels.length) return null;
   levels.sort((a, b) => b.points - a.points);

@@ -6,6 +6,7 @@
  */
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
+import { onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
 import {
   type Answer,
@@ -85,6 +86,14 @@ function missingWords(j: Judgement): string {
 }
 
 function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outcome {
+  if (!fromReference && c.variants.length === 1 && criterionWords(c.variants[0]!).every((w) => EXAMPLE_WORDS.has(w))) {
+    // "1 mark for an example": an answer gives one rather than saying the word.
+    const given = EXAMPLE_CUE.test(answer.text);
+    const pts = `(${given ? fmt(c.points) : 0}/${fmt(c.points)})`;
+    return given
+      ? { got: c.points, line: `Met: ${c.text} ${pts} (an example is given).`, met: [c.text], missed: [] }
+      : { got: 0, line: `Missed: ${c.text} ${pts} — no example given.`, met: [], missed: [c.text] };
+  }
   const { fraction: f, best: b, rejected } = judgeConcept(c.variants, c.rejects, answer, fromReference);
   const got = c.points * f;
   const pts = `(${fmt(got)}/${fmt(c.points)})`;
@@ -112,6 +121,12 @@ interface LevelCheck {
 /** A level is met when its descriptor is (70% of its words) and so is what sets it above the level below. */
 function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number] | undefined, guidance: Concept[], answer: Answer, fromReference: boolean): LevelCheck {
   const quality = LEVEL_QUALITY_AND_EXAMPLES;
+  if (l.counted && !guidance.length && onlyCounts(criterionWords(l.text, quality))) {
+    // "2 marks: both reasons / 1 mark: one reason": the number of distinct items decides.
+    const asItems: PerItem = { kind: 'each', text: l.text, points: l.needs, per: 1, options: [], open: true, category: null, topic: l.text, rejects: l.rejects };
+    const { units } = countItems(asItems, answer, () => 0);
+    return { met: units >= l.needs, partly: units > 0, full: units >= l.needs, why: units >= l.needs ? '' : `gives ${units} distinct item(s); it needs ${l.needs}` };
+  }
   const j = judgeConcept(l.variants, l.rejects, answer, fromReference, quality);
   if (j.rejected) return { met: false, partly: false, full: false, why: `gives "${j.rejected}", which the rubric does not accept` };
   if (isContradicted(j.best)) return { met: false, partly: false, full: false, why: 'the answer says the opposite' };

@@ -124,6 +124,7 @@ export function splitLine(line: string): Segment[] {
   for (let i = line.length - 1; i >= 0; i--) nextText[i] = /[a-z0-9]/i.test(line[i]!) ? i : nextText[i + 1]!;
   const textBetween = (a: number, b: number) => nextText[a]! < b;
   const cuts: Segment[] = [];
+  const lineLed = leadMarker(line.slice(0, 200)) !== null;
   let cursor = 0;
   let slash = false;
   const cut = (at: number, nextSlash: boolean) => {
@@ -141,7 +142,10 @@ export function splitLine(line: string): Segment[] {
     const mk = markerAt(line, p);
     // "X. (2 marks) Accept Y": a bracketed number after an unmarked sentence is that sentence's.
     const bracketAfterPlain = mk?.kind === 'bracket' && !leadMarker(line.slice(cursor, cursor + 200));
-    if (SEGMENT_END.test(tail) && !bracketAfterPlain && leadMarker(line.slice(p, p + 200))) {
+    // A line that opens with "1 point:" may run on to the next "1 point:" without a full stop.
+    const runOn =
+      lineLed && mk !== null && mk.kind !== 'number' && /^\s*[:\-–—]/.test(line.slice(mk.end, mk.end + 3)) && leadMarker(line.slice(cursor, p)) !== null;
+    if ((SEGMENT_END.test(tail) || runOn) && !bracketAfterPlain && leadMarker(line.slice(p, p + 200))) {
       cut(p, /\/\s*$/.test(tail));
       continue;
     }

@@ -24,6 +24,8 @@ export interface Level {
   rejects: string[];
   /** How many indicative points meet it: the number it names ("two or more effects"), else its rank from the bottom. */
   needs: number;
+  /** `needs` is a number the descriptor names ("both reasons", "one example"), not its rank. */
+  counted: boolean;
 }
 
 /** Level descriptors: the answer earns the highest level whose descriptor it meets. */
