@@ -25,7 +25,11 @@
  *   an example" needs an example cue); a range pays its top when every word is there, else its
  *   bottom. max_score is the top level. "Level N" without marks is worth N; "Full marks" without
  *   a number the heading's number; "Partial" half of the top. Judgement words ("detailed",
- *   "clear", "basic") cannot be checked and are ignored.
+ *   "clear", "basic") cannot be checked and are ignored. Levels that only count ("both reasons" /
+ *   "one reason") are decided by the number of distinct answer items. Also read: "Level 2: … (3-4
+ *   marks)", "Excellent (4): …", "Score 2: …", "2-point response: …", pasted table rows
+ *   ("Level 2 | 3-4 | …"), and "Indicative content:" beside levels (not scored itself; a level is
+ *   also met by as many of its points as the level names, else its rank).
  * - Per item: "1 point for each correct example, up to 3", "1 mark per reason (max 2)", "2 marks
  *   each, up to 6", "1 point each for any of: A, B, C, D (max 3)", "Any two of: A, B, C (1 mark
  *   each)", "names two gases (1 mark each)". Named options count once each; otherwise (or beyond
@@ -33,6 +37,9 @@
  *   beyond the descriptor's own; "example of a mammal" also needs WordNet to know the item as a
  *   mammal. max_score is the cap (else any-N × per, else options × per, else the number named,
  *   else the heading's number, else one item).
+ * - Also: pasted tables ("| Names X | 1 |"), "Label (2 marks): X", "Max N" under items of equal
+ *   points (any of them up to N), remarks ("Note: …") that are not criteria, "1 mark for an
+ *   example" (met by an example cue).
  * - Alternatives: "(accept: X, Y)", "(also accept X)", "accept X or Y", "X OR Y", an "OR" line
  *   between two criteria, "X / Y", "e.g. X, Y". Refused: "do not accept X", "reject X", "(not X)",
  *   "NOT X" — an answer that gives only X for that criterion earns nothing for it.
