@@ -221,6 +221,12 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(g.score, g.explanation).toBe(score);
   });
 
+  it("a listed option's refusal stays with that option", () => {
+    const rubric = 'Any two of the following (1 mark each):\n- carbon dioxide (do not accept carbon monoxide)\n- methane\n- water vapour';
+    expect(grade('Carbon dioxide and methane.', rubric).score).toBe(2);
+    expect(grade('Carbon monoxide and methane.', rubric).score).toBe(1);
+  });
+
   it('per item without options counts distinct items of the answer, capped', () => {
     const rubric = '1 mark per reason (max 2)';
     expect(grade('It is cheaper. It is faster. It is cleaner.', rubric)).toMatchObject({ score: 2, max_score: 2 });

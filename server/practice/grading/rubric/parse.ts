@@ -304,7 +304,7 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
     options = p.examples.map((t) => optionConcept(t, per));
     open = true;
   }
-  for (const o of options) o.rejects = p.rejects;
+  for (const o of options) o.rejects = [...o.rejects, ...p.rejects];
   const count = COUNT_WORD.exec(d);
   let points =
     cap ?? (any !== null ? any * per : null) ?? (options.length && !open ? options.length * per : null) ?? (count ? toNumber(count[1]) * per : null) ?? fallbackCap ?? per;
@@ -317,7 +317,8 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
     per,
     options,
     open: open || !options.length,
-    category: categoryOf(descriptor.replace(COUNT_WORD, (m) => m.slice(-1))),
+    // Named options are checked by name; a category only matters for items the rubric does not list.
+    category: open || !options.length ? categoryOf(descriptor.replace(COUNT_WORD, (m) => m.slice(-1))) : null,
     topic: descriptor,
     rejects: p.rejects,
   };

@@ -20,7 +20,6 @@ import {
   type Judgement,
   LEVEL_QUALITY_AND_EXAMPLES,
   matchWord,
-  NEGATIONS,
   readAnswer,
   tokenize,
 } from './match.ts';
@@ -269,4 +268,3 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   };
 }
 
-export { NEGATIONS };
