@@ -64,6 +64,8 @@ describe('parseRubric: points and max per layout', () => {
     ['"1 point each for any of: A, B, C, D (max 3)"', '1 point each for any of: solar, wind, hydro, geothermal (max 3)', [{ each: 1, cap: 3 }], 3],
     ['"Any two of the following (1 mark each):" over a list', 'Any two of the following (1 mark each):\n- carbon dioxide\n- methane\n- water vapour\n- nitrous oxide', [{ each: 1, cap: 2 }], 2],
     ['"Any 3 from: … (1 mark each)"', 'Any 3 from: militarism, alliances, imperialism, nationalism, assassination of Franz Ferdinand (1 mark each)', [{ each: 1, cap: 3 }], 3],
+    ['a list followed by "(1 mark each)"', 'osmosis, diffusion and active transport (1 mark each)', [{ each: 1, cap: 3 }], 3],
+    ['a ; list followed by "(1 mark each)"', 'names osmosis; names diffusion (1 mark each)', [{ each: 1, cap: 2 }], 2],
     ['"names two … (1 mark each)"', 'names two greenhouse gases (1 mark each)', [{ each: 1, cap: 2 }], 2],
     ['capped options never exceed what the options can earn', '1 mark each for any of: oxygen, nitrogen (max 5)', [{ each: 1, cap: 2 }], 2],
     ['prose with no points is one criterion', 'A good answer mentions that the sky is blue because of Rayleigh scattering.', [1], 1],

@@ -303,6 +303,14 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
   } else if (!options.length && p.examples.length) {
     options = p.examples.map((t) => optionConcept(t, per));
     open = true;
+  } else if (!options.length && !p.lead) {
+    // "names osmosis; names diffusion (1 mark each)", "osmosis, diffusion and active transport (1 mark each)": the list is the options.
+    const semis = splitOutside(d, /^;\s*/);
+    const listed = semis.length > 1 ? semis : listItems(d);
+    if (listed.length > 1 && (semis.length > 1 || listed.every((t) => t.split(/\s+/).length <= 4))) {
+      options = listed.map((t) => optionConcept(t, per));
+      d = '';
+    }
   }
   for (const o of options) o.rejects = [...o.rejects, ...p.rejects];
   const count = COUNT_WORD.exec(d);
