@@ -1,200 +1,63 @@
 /**
- * Rubric grading of text answers. The rubric (scoring_details, else the reference answer) is
- * split into concepts, each worth the points it states ("(2 pts)") or 1. A concept is met when
- * the answer covers at least 70% of its content words (lemma, synonym or spelling match), half
- * met from 40%; a concept whose matched words sit in a clause of opposite polarity ("does not",
- * "isn't", "never") counts as contradicted and earns nothing.
+ * Rubric grading of text answers. The rubric is `scoring_details`, else the reference answer
+ * (each line — one line: each sentence — a concept worth 1). A rubric is read in the layouts
+ * teachers write (rubric/parse.ts, rubric/segment.ts, rubric/piece.ts, rubric/markers.ts):
+ *
+ * - Criteria: one per line; bullets (- * • ·), numbers and letters ("1." "1)" "(1)" "(a)" "a."
+ *   "i."); several on one line when each carries its points ("1 point: X. 1 point: Y",
+ *   "X (1), Y (2)", "(1) X (2) Y"); ";" lists. A comma list is split only when every item carries
+ *   points. Prose without points ("A good answer explains why …") is one criterion worth 1,
+ *   however many sentences it has.
+ * - Points, before or after the criterion: "2 marks: X", "2 points - X", "2 pts — X", "1 mark for
+ *   X", "Award 1 mark for X", "+1 X", "[2] X", "X (2 marks)", "X (2)", "X [2]", "X — 2 marks",
+ *   "X: 2 points", "X +1", "2p", "one mark"; units mark(s), point(s), pt(s), pts, p, credit(s).
+ *   A criterion without points is worth 1.
+ * - Headings ("Award 3 marks for:", "Marking scheme (3 marks):", "Total: 6", "[6 marks]") are
+ *   not criteria. When the listed items carry points, their points win over the heading's number
+ *   (the explanation notes the difference). When they carry none: as many items as the number,
+ *   1 each; more items than the number, any N of them earn 1 each; fewer, the number is split
+ *   evenly. Items with points next to items without: the unmarked share what the number leaves.
+ * - Level descriptors: "3 marks: X / 2 marks: Y / 1 mark: Z" on one line, or on separate lines
+ *   when the points fall and each level's words mostly repeat the one above, or a range is given,
+ *   or the heading's number equals the top; labelled "Level 3 (5-6 marks): …", "Band 2: …",
+ *   "Full marks: … Partial (1): … No marks: …". The answer earns the highest level whose
+ *   descriptor it meets (70% of its words and half of what sets it above the level below; "with
+ *   an example" needs an example cue); a range pays its top when every word is there, else its
+ *   bottom. max_score is the top level. "Level N" without marks is worth N; "Full marks" without
+ *   a number the heading's number; "Partial" half of the top. Judgement words ("detailed",
+ *   "clear", "basic") cannot be checked and are ignored. Levels that only count ("both reasons" /
+ *   "one reason") are decided by the number of distinct answer items. Also read: "Level 2: … (3-4
+ *   marks)", "Excellent (4): …", "Score 2: …", "2-point response: …", pasted table rows
+ *   ("Level 2 | 3-4 | …"), and "Indicative content:" beside levels (not scored itself; a level is
+ *   also met by as many of its points as the level names, else its rank).
+ * - Per item: "1 point for each correct example, up to 3", "1 mark per reason (max 2)", "2 marks
+ *   each, up to 6", "1 point each for any of: A, B, C, D (max 3)", "Any two of: A, B, C (1 mark
+ *   each)", "names two gases (1 mark each)". Named options count once each; otherwise (or beyond
+ *   "e.g." examples) distinct answer items (lines, sentences, parts of a short list) that add words
+ *   beyond the descriptor's own; "example of a mammal" also needs WordNet to know the item as a
+ *   mammal. max_score is the cap (else any-N × per, else options × per, else the number named,
+ *   else the heading's number, else one item).
+ * - Also: pasted tables ("| Names X | 1 |"), "Label (2 marks): X", "Max N" under items of equal
+ *   points (any of them up to N), remarks ("Note: …") that are not criteria, "1 mark for an
+ *   example" (met by an example cue).
+ * - Alternatives: "(accept: X, Y)", "(also accept X)", "accept X or Y", "X OR Y", an "OR" line
+ *   between two criteria, "X / Y", "e.g. X, Y". Refused: "do not accept X", "reject X", "(not X)",
+ *   "NOT X" — an answer that gives only X for that criterion earns nothing for it.
+ *
+ * A concept is met when the answer covers at least 70% of its content words (lemma, synonym or
+ * spelling match, text.ts), half met from 40%; one whose matched words sit in a clause of opposite
+ * polarity ("does not", "isn't", "never") is contradicted and earns nothing. A rubric that reads
+ * as no criterion at all is a GradingInputError at ['body','problem','scoring_details'], as is one
+ * with more than MAX_WORDINGS wordings (criteria, levels, alternatives, options) or whose distinct
+ * words times the answer's exceed MAX_WORD_PAIRS.
  */
-import type { GradeResult } from '../types.ts';
-import { GradingInputError } from './errors.ts';
-import { longerTerm } from './longer-term.ts';
-import { clauses, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from './text.ts';
+import { readReference, readRubric } from './rubric/parse.ts';
+import type { Criterion } from './rubric/types.ts';
 
-export interface Concept {
-  text: string;
-  points: number;
-  /** Alternative wordings; any one may be met. */
-  variants: string[];
-}
+export { gradeRubric, MAX_WORD_PAIRS, MAX_WORDINGS } from './rubric/score.ts';
+export type { Concept, Criterion, Level, Levels, PerItem } from './rubric/types.ts';
 
-const POINTS = [
-  /\(\s*(\d+(?:\.\d+)?)\s*(?:pts?|points?|marks?)\s*\)/i,
-  /\[\s*(\d+(?:\.\d+)?)\s*(?:pts?|points?|marks?)?\s*\]/i,
-  /^\s*(\d+(?:\.\d+)?)\s*(?:pts?|points?|marks?)\s*(?:[:\-–—]|for\b)/i,
-  /[:\-–—]\s*(\d+(?:\.\d+)?)\s*(?:pts?|points?|marks?)\s*$/i,
-];
-const LEAD = /^(?:full credit (?:for|if)|award (?:\d+ )?(?:pts?|points?) (?:for|if)|(?:the )?(?:student|answer) (?:must |should )?(?:mentions?|states?|explains?|includes?|notes?|says?)(?: that)?|must (?:mention|state|include|explain)(?: that)?|mentions?(?: that)?|states?(?: that)?)\s*/i;
-
-export function parseRubric(text: string, fromReference: boolean): Concept[] {
-  let pieces = text
-    .split(/\n+/)
-    .map((l) => l.replace(/^\s*(?:[-*•]|\d+[.)]|[a-z][.)])\s+/i, '').trim())
-    .filter(Boolean);
-  if (pieces.length === 1) pieces = pieces[0].split(/;\s+(?![^(]*\))/).map((p) => p.trim()).filter(Boolean);
-  if (fromReference && pieces.length === 1) pieces = pieces[0].split(/(?<=[.!?])\s+(?=[A-Z])/).filter(Boolean);
-  const concepts: Concept[] = [];
-  for (let piece of pieces) {
-    let points = 1;
-    for (const re of POINTS) {
-      const m = re.exec(piece);
-      if (m) {
-        points = Number(m[1]);
-        piece = piece.replace(re, ' ').trim();
-        break;
-      }
-    }
-    const variants: string[] = [];
-    const also = /\((?:also accepted|accept|or)[:\s]+([^)]*)\)/i.exec(piece);
-    if (also) {
-      piece = piece.replace(also[0], ' ').trim();
-      variants.push(...also[1].split(/,|\bor\b/).map((s) => s.trim()).filter(Boolean));
-    }
-    const main = piece.replace(LEAD, '').replace(/[.:]\s*$/, '').trim();
-    const alts = main.split(/\s+\|\s+|\s+\/\s+/).map((s) => s.trim()).filter(Boolean);
-    if (alts.length === 0) continue;
-    concepts.push({ text: alts[0], points, variants: [...alts, ...variants] });
-  }
-  return concepts;
-}
-
-const NEG_SCOPE = 5;
-
-/**
- * Word comparisons one grade may make (distinct rubric words x distinct answer words): each is a
- * lemma, synonym and spelling check, so this keeps a grade within a few tens of milliseconds. A
- * long essay (1,000 distinct words) against a rubric of 400 distinct words fits.
- */
-export const MAX_WORD_PAIRS = 400_000;
-
-function content(words: string[]): string[] {
-  return words.filter((w) => !STOPWORDS.has(w) && !NEGATIONS.has(w));
-}
-
-interface VariantResult {
-  coverage: number;
-  contradicted: boolean;
-  matches: WordMatch[];
-  /** A longer name of something else that holds the reference's words (reference answers only). */
-  otherTerm?: string;
-}
-
-/** A distinct word of the answer at its first occurrence (clause, index within the clause). */
-interface AnswerWord {
-  word: string;
-  clause: number;
-  index: number;
-}
-
-/**
- * The answer's distinct words in document order. Matching scans these instead of every word: the
- * first occurrence of the first matching word is where a scan of every word would stop too.
- */
-function answerWords(userClauses: string[][]): AnswerWord[] {
-  const seen = new Set<string>();
-  const out: AnswerWord[] = [];
-  userClauses.forEach((clause, ci) =>
-    clause.forEach((word, wi) => {
-      if (seen.has(word)) return;
-      seen.add(word);
-      out.push({ word, clause: ci, index: wi });
-    }),
-  );
-  return out;
-}
-
-function judge(variant: string, userClauses: string[][], answer: AnswerWord[]): VariantResult {
-  const conceptTokens = tokenize(variant);
-  let words = content(conceptTokens);
-  if (words.length === 0) words = conceptTokens.filter((w) => !NEGATIONS.has(w));
-  const conceptNegated = conceptTokens.some((w) => NEGATIONS.has(w));
-  let hit = 0;
-  const matches: WordMatch[] = [];
-  let userNegated = false;
-  for (const cw of words) {
-    let best: WordMatch = null;
-    for (const { word: uw, clause, index } of answer) {
-      best = matchWord(cw, uw);
-      if (!best) continue;
-      // A negation cue up to NEG_SCOPE words before the matched word, in the same clause.
-      if (userClauses[clause]!.slice(Math.max(0, index - NEG_SCOPE), index).some((w) => NEGATIONS.has(w))) userNegated = true;
-      break;
-    }
-    matches.push(best);
-    if (best) hit++;
-  }
-  const coverage = words.length ? hit / words.length : 0;
-  return { coverage, contradicted: hit > 0 && userNegated !== conceptNegated, matches };
-}
-
-export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean): GradeResult {
-  const concepts = parseRubric(rubric, fromReference);
-  const max = concepts.reduce((s, c) => s + c.points, 0);
-  const userClauses = clauses(userAnswer);
-  const answer = answerWords(userClauses);
-  const rubricWords = new Set(concepts.flatMap((c) => c.variants.flatMap(tokenize))).size;
-  if (rubricWords * answer.length > MAX_WORD_PAIRS) {
-    throw new GradingInputError(
-      ['body', 'problem', fromReference ? 'correct_answer' : 'scoring_details'],
-      `The rubric (${rubricWords} distinct words) and the answer (${answer.length}) are too large to grade together: their product may be at most ${MAX_WORD_PAIRS.toLocaleString('en-US')}. Shorten the rubric to the concepts that earn points.`,
-    );
-  }
-  const met: string[] = [];
-  const missed: string[] = [];
-  const lines: string[] = [];
-  let score = 0;
-  for (const c of concepts) {
-    const results = c.variants.map((v) => {
-      const otherTerm = fromReference ? firstLongerTerm(v, userClauses) : null;
-      return otherTerm ? { coverage: 0, contradicted: false, matches: [], otherTerm } : judge(v, userClauses, answer);
-    });
-    const best = results.reduce((a, b) => (score01(b) > score01(a) ? b : a));
-    const fraction = score01(best);
-    const got = c.points * fraction;
-    score += got;
-    const label = `${c.text} (${fmt(got)}/${fmt(c.points)})`;
-    if (best.contradicted && best.coverage >= 0.4) {
-      missed.push(`${c.text} (contradicted)`);
-      lines.push(`Contradicted: "${c.text}" — the answer says the opposite (negation) (0/${fmt(c.points)}).`);
-    } else if (fraction === 1) {
-      met.push(c.text);
-      const how = best.matches.includes('synonym') ? ' (by synonym)' : best.matches.includes('spelling') ? ' (allowing for spelling)' : '';
-      lines.push(`Met: ${label}${how}.`);
-    } else if (fraction > 0) {
-      met.push(`${c.text} (partly)`);
-      lines.push(`Partly met: ${label}.`);
-    } else if (best.otherTerm) {
-      missed.push(c.text);
-      lines.push(`Missed: ${label} — "${best.otherTerm}" names something else.`);
-    } else {
-      missed.push(c.text);
-      lines.push(`Missed: ${label}.`);
-    }
-  }
-  score = Math.round(score * 100) / 100;
-  return {
-    score,
-    max_score: max,
-    method: 'rubric',
-    met,
-    missed,
-    explanation: `${fmt(score)} of ${fmt(max)} point(s). ${lines.join(' ')}`,
-  };
-}
-
-function firstLongerTerm(variant: string, userClauses: string[][]): string | null {
-  const words = content(tokenize(variant));
-  for (const clause of userClauses) {
-    const term = longerTerm(words, clause);
-    if (term) return term;
-  }
-  return null;
-}
-
-function score01(r: VariantResult): number {
-  if (r.contradicted) return 0;
-  return r.coverage >= 0.7 ? 1 : r.coverage >= 0.4 ? 0.5 : 0;
-}
-
-function fmt(n: number): string {
-  return String(Math.round(n * 100) / 100);
+/** The criteria a rubric (or, `fromReference`, a reference answer) reads as; their points add up to max_score. */
+export function parseRubric(text: string, fromReference: boolean): Criterion[] {
+  return (fromReference ? readReference(text) : readRubric(text)).criteria;
 }

@@ -1,0 +1,86 @@
+/**
+ * Per-item criteria ("1 point for each example, up to 3"): the answer's distinct items that count.
+ * Options the rubric names count once each when the answer says them. Otherwise (or besides, when
+ * the options are only examples) each item of the answer counts when it adds words beyond the
+ * descriptor's own, repeats no item already counted, gives nothing the rubric refuses, and — for
+ * "example of a mammal" — names a kind of the category (category.ts).
+ */
+import { itemIsKindOf } from './category.ts';
+import { type Answer, contentWords, criterionWords, fraction, judge, matchWord, readAnswer, tokenize } from './match.ts';
+import type { Concept, PerItem } from './types.ts';
+
+/** Words that say nothing on their own ("I don't know", "for example"). */
+const FILLER = new Set(
+  'know sure unsure idea think guess remember maybe perhaps something thing things stuff reason reasons example examples because yes ok okay etc firstly secondly thirdly finally another one two three first second third lastly answer'.split(' '),
+);
+const MAX_ITEMS = 200;
+const ENUMERATION_ITEM_WORDS = 4;
+
+/** The answer's items: lines, sentences, ";" parts, and the parts of a short enumeration ("solar, wind and hydro"). */
+export function answerItems(text: string): string[] {
+  const out: string[] = [];
+  const sentences = text
+    .split(/\n+|(?<=[.!?])\s+|;\s*/)
+    .flatMap((s) => s.split(/,?\s+(?:also|as well as|another(?:\s+\w+)?\s+is)\s+/i))
+    .map((s) => s.replace(/^\s*(?:[-*•·]|\d+[.)]|[a-z][.)])\s+/i, '').trim())
+    .filter(Boolean);
+  for (const s of sentences) {
+    const parts = s.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+/i).map((p) => p.trim()).filter(Boolean);
+    const short = (p: string) => p.split(/\s+/).length <= ENUMERATION_ITEM_WORDS;
+    if (parts.length > 1 && parts.slice(1).every(short)) {
+      // "Two gases are carbon dioxide, methane and ozone": the list starts after its introduction.
+      const intro = /^(?:.*\b(?:are|is|include|includes|including|such as|like|e\.g\.|namely)\b|.*:)\s*(.+)$/i.exec(parts[0]!);
+      const first = short(parts[0]!) ? parts[0]! : intro?.[1];
+      if (first && short(first)) {
+        out.push(first, ...parts.slice(1));
+        continue;
+      }
+    }
+    out.push(s);
+    if (out.length >= MAX_ITEMS) break;
+  }
+  return out.slice(0, MAX_ITEMS);
+}
+
+function sameWord(a: string, b: string): boolean {
+  return matchWord(a, b) !== null;
+}
+
+export interface Count {
+  units: number;
+  counted: string[];
+}
+
+/** `elsewhere`: the other criteria's wordings — an item that meets one of them is counted there, not here. */
+export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept, a: Answer) => number, elsewhere: string[] = []): Count {
+  const counted: string[] = [];
+  let units = 0;
+  const cap = c.per > 0 ? c.points / c.per : 0;
+  for (const o of c.options) {
+    const f = judgeOption(o, answer);
+    if (f > 0) {
+      units += f;
+      counted.push(f === 1 ? o.text : `${o.text} (partly)`);
+    }
+  }
+  if (!c.open || units >= cap) return { units: Math.min(units, cap), counted };
+  const topic = criterionWords(c.topic);
+  const countedWords: string[][] = [];
+  for (const item of answerItems(answer.text)) {
+    if (units >= cap) break;
+    const words = contentWords(tokenize(item)).filter((w) => !FILLER.has(w));
+    const fresh = words.filter((w) => !topic.some((t) => sameWord(t, w)));
+    if (!fresh.length) continue;
+    if (countedWords.some((prev) => fresh.every((w) => prev.some((p) => sameWord(p, w))))) continue;
+    const itemAnswer = readAnswer(item);
+    if (c.rejects.some((r) => fraction(judge(r, itemAnswer)) === 1)) continue;
+    // An item that is one of the named options was counted above.
+    if (c.options.some((o) => o.variants.some((v) => fraction(judge(v, itemAnswer)) === 1))) continue;
+    if (elsewhere.some((v) => fraction(judge(v, itemAnswer)) === 1)) continue;
+    if (c.category && !itemIsKindOf(fresh, c.category)) continue;
+    countedWords.push(fresh);
+    counted.push(item.replace(/[.!?;,]+$/, ''));
+    units++;
+  }
+  return { units: Math.min(units, cap), counted };
+}

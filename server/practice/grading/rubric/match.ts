@@ -1,0 +1,191 @@
+/**
+ * Whether an answer says what a rubric wording says: the share of the wording's content words the
+ * answer holds (lemma, synonym or spelling match, text.ts), and whether the answer says them with
+ * the opposite polarity (a negation cue up to NEG_SCOPE words before a matched word, same clause).
+ */
+import { longerTerm } from '../longer-term.ts';
+import { clauses, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
+
+const NEG_SCOPE = 5;
+
+/** Instruction words of a rubric ("the answer should explain why", "names", "correctly"): not what the answer must say. */
+const LEAD_WORDS = [
+  /^(?:a|an|the)\s+(?:(?:good|full|complete|correct|strong|excellent|top)\s+)?(?:student|answer|response|candidate|pupil)s?\s+(?:should|must|will|needs?\s+to|has\s+to|is\s+expected\s+to|may)?\s*/i,
+  /^(?:students?|answers?|responses?|candidates?|pupils?)\s+(?:should|must|will|needs?\s+to|has\s+to|may)\s*/i,
+  /^(?:full\s+credit|credit|look|award(?:\s+\w+)?(?:\s+(?:marks?|points?))?)\s+(?:for|if|when)\s+/i,
+  /^(?:must|should|also)\s+/i,
+  /^(?:correctly|clearly|accurately|fully)\s+/i,
+  /^(?:mentions?|states?|explains?|names?|identif(?:y|ies)|describes?|defines?|lists?|outlines?|gives?|provides?|suggests?|recogni[sz]es?|notes?|discusses?|includes?|says?|writes?|refers?\s+to|points?\s+out|demonstrates?|shows?\s+(?:that|how|why))\b\s*(?:(?:that|why|how|what|which|whether)\b\s*)?/i,
+];
+
+/** The part of a rubric wording the answer must say. */
+export function matchable(text: string): string {
+  let t = text.trim();
+  for (let round = 0; round < 6; round++) {
+    const before = t;
+    for (const re of LEAD_WORDS) t = t.replace(re, '');
+    if (t === before) break;
+  }
+  return t.trim() || text.trim();
+}
+
+/** Words of judgement, not content ("correctly", "detailed"): no answer says them. */
+const QUALITY = new Set(
+  'correctly clearly accurately correct valid relevant appropriate suitable thorough thoroughly detailed fully partially briefly vaguely sensible reasonable explanation explanations description descriptions understanding knowledge demonstrates demonstrate awareness identification identifies identify identifying naming stating mentioning recognition recognises recognizes'.split(' '),
+);
+/** More such words, read as judgement only in level descriptors ("a basic, limited explanation"). */
+export const LEVEL_QUALITY = new Set(
+  'detail details basic limited simple clear brief vague some partial full good excellent well developed logical coherent sophisticated accurate sound little few mostly generally minimal superficial attempt response answer reference references extended'.split(' '),
+);
+/** Level descriptors' judgement words and "example": a level's example is looked for as a cue, not a word. */
+export const LEVEL_QUALITY_AND_EXAMPLES = new Set([...LEVEL_QUALITY, 'example', 'examples', 'instance', 'instances']);
+
+export function contentWords(words: string[]): string[] {
+  return words.filter((w) => !STOPWORDS.has(w) && !NEGATIONS.has(w));
+}
+
+const wordsCache = new Map<string, string[]>();
+/** Characters of wording the cache may hold (any text can be sent): emptied when it would grow past this. */
+const WORDS_CACHE_CHARS = 1_000_000;
+let wordsCacheChars = 0;
+
+/** The words a wording is judged on; cached for the plain, level and as-written readings (a rubric's wordings come back with every answer). */
+export function criterionWords(wording: string, extraQuality?: Set<string>, asWritten = false): string[] {
+  const kind = asWritten ? 'w' : !extraQuality ? 'c' : extraQuality === LEVEL_QUALITY_AND_EXAMPLES ? 'l' : null;
+  if (kind === null) return wordsOf(wording, extraQuality, asWritten);
+  const key = kind + wording;
+  const hit = wordsCache.get(key);
+  if (hit) return hit;
+  const words = wordsOf(wording, extraQuality, asWritten);
+  if (wordsCacheChars + key.length > WORDS_CACHE_CHARS) {
+    wordsCache.clear();
+    wordsCacheChars = 0;
+  }
+  wordsCache.set(key, words);
+  wordsCacheChars += key.length;
+  return words;
+}
+
+function wordsOf(wording: string, extraQuality: Set<string> | undefined, asWritten: boolean): string[] {
+  if (asWritten) {
+    // A reference answer's words are all the answer's: no instruction or judgement words to drop.
+    const tokens = tokenize(wording);
+    const words = contentWords(tokens);
+    return words.length ? words : tokens.filter((w) => !NEGATIONS.has(w));
+  }
+  const tokens = tokenize(matchable(wording));
+  const words = contentWords(tokens).filter((w) => !QUALITY.has(w) && !extraQuality?.has(w));
+  if (words.length) return words;
+  const loose = contentWords(tokens);
+  return loose.length ? loose : tokens.filter((w) => !NEGATIONS.has(w));
+}
+
+/** A distinct word of the answer at its first occurrence (clause, index within the clause). */
+interface AnswerWord {
+  word: string;
+  clause: number;
+  index: number;
+}
+
+export interface Answer {
+  text: string;
+  clauses: string[][];
+  /** Distinct words in document order: the first occurrence of a match is where a scan of every word would stop too. */
+  words: AnswerWord[];
+}
+
+export function readAnswer(text: string): Answer {
+  const userClauses = clauses(text);
+  const seen = new Set<string>();
+  const words: AnswerWord[] = [];
+  userClauses.forEach((clause, ci) =>
+    clause.forEach((word, wi) => {
+      if (seen.has(word)) return;
+      seen.add(word);
+      words.push({ word, clause: ci, index: wi });
+    }),
+  );
+  return { text, clauses: userClauses, words };
+}
+
+export interface Judgement {
+  coverage: number;
+  contradicted: boolean;
+  matches: WordMatch[];
+  /** The wording's words the answer lacks. */
+  missing: string[];
+  /** Answer words that matched. */
+  used: string[];
+  /** A longer name of something else that holds the reference's words (reference answers only). */
+  otherTerm?: string;
+}
+
+const OPPOSITE_PREFIX = /^(?:in|un|non|dis|im|ir|il|anti)-?$/;
+
+/** "independent" is not a misspelling of "dependent", nor "unstable" of "stable". */
+function prefixedOpposite(a: string, b: string): boolean {
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return long.length > short.length && long.endsWith(short) && OPPOSITE_PREFIX.test(long.slice(0, long.length - short.length));
+}
+
+/** matchWord, refusing opposites formed with a prefix. */
+export function rubricWordMatch(conceptWord: string, userWord: string): WordMatch {
+  if (prefixedOpposite(conceptWord, userWord)) return null;
+  return matchWord(conceptWord, userWord);
+}
+
+/** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
+export function judgeWords(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
+  let hit = 0;
+  const matches: WordMatch[] = [];
+  const missing: string[] = [];
+  const used: string[] = [];
+  let userNegated = false;
+  for (const cw of words) {
+    let best: WordMatch = null;
+    for (const { word: uw, clause, index } of answer.words) {
+      if (skip?.(uw)) continue;
+      best = rubricWordMatch(cw, uw);
+      if (!best) continue;
+      used.push(uw);
+      if (answer.clauses[clause]!.slice(Math.max(0, index - NEG_SCOPE), index).some((w) => NEGATIONS.has(w))) userNegated = true;
+      break;
+    }
+    matches.push(best);
+    if (best) hit++;
+    else missing.push(cw);
+  }
+  const coverage = words.length ? hit / words.length : 0;
+  return { coverage, contradicted: hit > 0 && userNegated !== negated, matches, missing, used };
+}
+
+export function judge(wording: string, answer: Answer, opts: { extraQuality?: Set<string>; skip?: (w: string) => boolean; asWritten?: boolean } = {}): Judgement {
+  const negated = tokenize(wording).some((w) => NEGATIONS.has(w));
+  return judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip);
+}
+
+/** A reference answer's words inside a longer name of something else in the answer. */
+export function firstLongerTerm(wording: string, answer: Answer): string | null {
+  const words = contentWords(tokenize(wording));
+  for (const clause of answer.clauses) {
+    const term = longerTerm(words, clause);
+    if (term) return term;
+  }
+  return null;
+}
+
+/** Met (1) from 70% of the words, partly (0.5) from 40%, else 0; contradicted is 0. */
+export function fraction(j: Judgement): number {
+  if (j.contradicted || j.otherTerm) return 0;
+  return j.coverage >= 0.7 ? 1 : j.coverage >= 0.4 ? 0.5 : 0;
+}
+
+export function best(js: Judgement[]): Judgement {
+  return js.reduce((a, b) => (fraction(b) > fraction(a) || (fraction(b) === fraction(a) && b.coverage > a.coverage && !b.contradicted) ? b : a));
+}
+
+export function isContradicted(j: Judgement): boolean {
+  return j.contradicted && j.coverage >= 0.4;
+}
+
+export { tokenize, rubricWordMatch as matchWord, STOPWORDS, NEGATIONS };

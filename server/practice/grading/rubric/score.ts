@@ -1,0 +1,270 @@
+/**
+ * Scoring an answer against read criteria, with an explanation per criterion: met, partly met,
+ * missed, contradicted (the answer says the opposite) or not accepted (it gives only what the
+ * rubric refuses); for levels, the level reached and why not the next; for per-item criteria,
+ * the items counted.
+ */
+import type { GradeResult } from '../../types.ts';
+import { GradingInputError } from '../errors.ts';
+import { onlyCounts } from './category.ts';
+import { countItems } from './count.ts';
+import {
+  type Answer,
+  best,
+  criterionWords,
+  firstLongerTerm,
+  fraction,
+  isContradicted,
+  judge,
+  judgeWords,
+  type Judgement,
+  LEVEL_QUALITY_AND_EXAMPLES,
+  matchWord,
+  readAnswer,
+  tokenize,
+} from './match.ts';
+import { fmt, readReference, readRubric } from './parse.ts';
+import type { Concept, Criterion, Levels, PerItem, ReadRubric } from './types.ts';
+
+/**
+ * Word comparisons one grade may make (distinct rubric words x distinct answer words): each is a
+ * lemma, synonym and spelling check, so this keeps a grade within a few tens of milliseconds. A
+ * long essay (1,000 distinct words) against a rubric of 400 distinct words fits.
+ */
+export const MAX_WORD_PAIRS = 400_000;
+
+/** Wordings one grade may compare (criteria, levels, alternatives, options): a real rubric has tens. */
+export const MAX_WORDINGS = 400;
+
+export const LAYOUTS =
+  'one criterion per line or bullet ("- names X (1 mark)"), several on a line with their points ("1 point: X. 1 point: Y", "X (1), Y (2)"), ' +
+  'a heading over a list ("Award 3 marks for:"), level descriptors ("2 marks: ... / 1 mark: ..."), per-item counts ("1 mark for each reason, up to 3") ' +
+  'or a sentence saying what a good answer contains';
+
+interface Outcome {
+  got: number;
+  line: string;
+  met: string[];
+  missed: string[];
+}
+
+function sameWord(a: string, b: string): boolean {
+  const m = matchWord(a, b);
+  return m === 'exact' || m === 'lemma';
+}
+
+interface ConceptJudgement {
+  fraction: number;
+  best: Judgement;
+  /** The refused wording the answer gives instead. */
+  rejected: string | null;
+}
+
+function judgeConcept(variants: string[], rejects: string[], answer: Answer, fromReference: boolean, extraQuality?: Set<string>): ConceptJudgement {
+  const results = variants.map((v): Judgement => {
+    const otherTerm = fromReference ? firstLongerTerm(v, answer) : null;
+    return otherTerm ? { coverage: 0, contradicted: false, matches: [], missing: [], used: [], otherTerm } : judge(v, answer, { extraQuality, asWritten: fromReference });
+  });
+  const b = best(results);
+  let f = fraction(b);
+  for (const r of rejects) {
+    if (fraction(judge(r, answer)) < 1) continue;
+    // Met without the words only the refused wording has? Then the refused wording is not all it gives.
+    const ownWords = variants.flatMap((v) => criterionWords(v, extraQuality));
+    const refusedOnly = criterionWords(r).filter((w) => !ownWords.some((o) => sameWord(o, w)));
+    const skip = (uw: string) => refusedOnly.some((w) => matchWord(w, uw) !== null);
+    const again = best(variants.map((v) => judge(v, answer, { extraQuality, skip })));
+    if (fraction(again) < 1) return { fraction: 0, best: b, rejected: r };
+    f = 1;
+  }
+  return { fraction: f, best: b, rejected: null };
+}
+
+function missingWords(j: Judgement): string {
+  return j.missing.length ? ` — missing: ${j.missing.slice(0, 6).join(', ')}` : '';
+}
+
+function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outcome {
+  if (!fromReference && c.variants.length === 1 && criterionWords(c.variants[0]!).every((w) => EXAMPLE_WORDS.has(w))) {
+    // "1 mark for an example": an answer gives one rather than saying the word.
+    const given = EXAMPLE_CUE.test(answer.text);
+    const pts = `(${given ? fmt(c.points) : 0}/${fmt(c.points)})`;
+    return given
+      ? { got: c.points, line: `Met: ${c.text} ${pts} (an example is given).`, met: [c.text], missed: [] }
+      : { got: 0, line: `Missed: ${c.text} ${pts} — no example given.`, met: [], missed: [c.text] };
+  }
+  const { fraction: f, best: b, rejected } = judgeConcept(c.variants, c.rejects, answer, fromReference);
+  const got = c.points * f;
+  const pts = `(${fmt(got)}/${fmt(c.points)})`;
+  if (rejected) return { got: 0, line: `Not accepted: "${c.text}" — the answer gives "${rejected}", which the rubric does not accept (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (not accepted: ${rejected})`] };
+  if (isContradicted(b)) return { got: 0, line: `Contradicted: "${c.text}" — the answer says the opposite (negation) (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (contradicted)`] };
+  if (f === 1) {
+    const how = b.matches.includes('synonym') ? ' (by synonym)' : b.matches.includes('spelling') ? ' (allowing for spelling)' : '';
+    return { got, line: `Met: ${c.text} ${pts}${how}.`, met: [c.text], missed: [] };
+  }
+  if (f > 0) return { got, line: `Partly met: ${c.text} ${pts}${missingWords(b)}.`, met: [`${c.text} (partly)`], missed: [] };
+  if (b.otherTerm) return { got, line: `Missed: ${c.text} ${pts} — "${b.otherTerm}" names something else.`, met: [], missed: [c.text] };
+  return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text] };
+}
+
+const EXAMPLE_WORDS = new Set(['example', 'examples', 'instance', 'instances']);
+const EXAMPLE_CUE = /\b(?:for example|for instance|e\.\s?g\.?|eg|such as|like|including|instance|example)\b|\d/i;
+
+interface LevelCheck {
+  met: boolean;
+  partly: boolean;
+  full: boolean;
+  why: string;
+}
+
+/** A level is met when its descriptor is (70% of its words) and so is what sets it above the level below. */
+function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number] | undefined, guidance: Concept[], answer: Answer, fromReference: boolean): LevelCheck {
+  const quality = LEVEL_QUALITY_AND_EXAMPLES;
+  if (l.counted && !guidance.length && onlyCounts(criterionWords(l.text, quality))) {
+    // "2 marks: both reasons / 1 mark: one reason": the number of distinct items decides.
+    const asItems: PerItem = { kind: 'each', text: l.text, points: l.needs, per: 1, options: [], open: true, category: null, topic: l.text, rejects: l.rejects };
+    const { units } = countItems(asItems, answer, () => 0);
+    return { met: units >= l.needs, partly: units > 0, full: units >= l.needs, why: units >= l.needs ? '' : `gives ${units} distinct item(s); it needs ${l.needs}` };
+  }
+  const j = judgeConcept(l.variants, l.rejects, answer, fromReference, quality);
+  if (j.rejected) return { met: false, partly: false, full: false, why: `gives "${j.rejected}", which the rubric does not accept` };
+  if (isContradicted(j.best)) return { met: false, partly: false, full: false, why: 'the answer says the opposite' };
+  const wantsExample = tokenize(l.text).some((w) => EXAMPLE_WORDS.has(w)) && !(lower && tokenize(lower.text).some((w) => EXAMPLE_WORDS.has(w)));
+  const hasExample = EXAMPLE_CUE.test(answer.text);
+  let why = j.best.missing.length ? `missing: ${j.best.missing.slice(0, 6).join(', ')}` : '';
+  let extraMet = true;
+  if (lower && j.fraction === 1) {
+    const lowerWords = lower.variants.flatMap((v) => criterionWords(v, quality));
+    const extra = criterionWords(l.variants[0] ?? l.text, quality).filter((w) => !lowerWords.some((o) => sameWord(o, w)));
+    if (extra.length) {
+      const e = judgeWords(extra, false, answer);
+      extraMet = e.coverage >= 0.5;
+      if (!extraMet) why = `missing: ${e.missing.slice(0, 6).join(', ')}`;
+    }
+  }
+  if (wantsExample && !hasExample) why = why ? `${why}; no example given` : 'no example given';
+  const met = j.fraction === 1 && extraMet && (!wantsExample || hasExample);
+  if (met || !guidance.length) return { met, partly: j.fraction > 0, full: j.best.coverage === 1, why };
+  // Met instead by enough of the indicative points.
+  const made = guidance.filter((g) => judgeConcept(g.variants, g.rejects, answer, fromReference).fraction === 1).length;
+  if (made >= l.needs) return { met: true, partly: true, full: made > l.needs || j.best.coverage === 1, why: '' };
+  return { met: false, partly: made > 0 || j.fraction > 0, full: false, why: `makes ${made} of the indicative points; it needs ${l.needs}` };
+}
+
+function scoreLevels(c: Levels, answer: Answer, fromReference: boolean): Outcome {
+  const checks = c.levels.map((l, i) => checkLevel(l, c.levels[i + 1], c.guidance, answer, fromReference));
+  const reached = checks.findIndex((k) => k.met);
+  const top = fmt(c.points);
+  if (reached < 0) {
+    const lowest = c.levels[c.levels.length - 1]!;
+    const lowCheck = checks[checks.length - 1]!;
+    const got = lowCheck.partly && lowest.min < lowest.points ? lowest.min : 0;
+    const state = lowCheck.partly ? 'partly meets' : 'does not meet';
+    const line = `${got > 0 ? 'Partly met' : 'Missed'}: levels — no level reached (${fmt(got)}/${top}); the answer ${state} the lowest, "${lowest.label}: ${lowest.text}"${lowCheck.why ? ` (${lowCheck.why})` : ''}.`;
+    return { got, line, met: got > 0 ? [`${lowest.label}: ${lowest.text} (partly)`] : [], missed: [`${lowest.label}: ${lowest.text}`] };
+  }
+  const l = c.levels[reached]!;
+  const got = l.min < l.points && !checks[reached]!.full ? l.min : l.points;
+  const above = c.levels[reached - 1];
+  const status = reached === 0 ? 'Met' : 'Partly met';
+  const why = above ? `; not "${above.label}": ${checks[reached - 1]!.why || 'its descriptor is not met'}` : '';
+  const range = l.min < l.points ? (got === l.points ? ' (top of its range: every word of it is there)' : ' (bottom of its range: not every word of it is there)') : '';
+  return {
+    got,
+    line: `${status}: level reached "${l.label}: ${l.text}"${range} (${fmt(got)}/${top})${why}.`,
+    met: [`${l.label}: ${l.text}`],
+    missed: above ? [`${above.label}: ${above.text}`] : [],
+  };
+}
+
+function scorePerItem(c: PerItem, answer: Answer, fromReference: boolean, elsewhere: string[]): Outcome {
+  const { units, counted } = countItems(c, answer, (o, a) => judgeConcept(o.variants, o.rejects, a, fromReference).fraction, elsewhere);
+  const got = Math.min(c.points, units * c.per);
+  const capItems = fmt(c.points / c.per);
+  const list = counted.length ? `: ${counted.slice(0, 8).map((s) => `"${s}"`).join(', ')}` : '';
+  const kind = c.category ? ` (each a kind of ${c.category})` : '';
+  const body = `${c.text} — ${fmt(units)} distinct item(s) counted${kind}${list}, ${fmt(c.per)} each, at most ${capItems} (${fmt(got)}/${fmt(c.points)})`;
+  if (got >= c.points) return { got, line: `Met: ${body}.`, met: [c.text], missed: [] };
+  if (got > 0) return { got, line: `Partly met: ${body}.`, met: [`${c.text} (${fmt(units)} of ${capItems})`], missed: [] };
+  return { got, line: `Missed: ${body}.`, met: [], missed: [c.text] };
+}
+
+function wordings(c: Criterion): string[] {
+  if (c.kind === 'concept') return [...c.variants, ...c.rejects];
+  if (c.kind === 'levels') return [...c.levels.flatMap((l) => [...l.variants, ...l.rejects]), ...c.guidance.flatMap((g) => g.variants)];
+  return [c.topic, ...c.rejects, ...c.options.flatMap((o) => o.variants)];
+}
+
+interface Prepared {
+  read: ReadRubric;
+  wordingCount: number;
+  rubricWords: number;
+}
+
+/** Rubrics read recently: a set's rubric is graded once per student, and reading it costs more than most grades. */
+const PREPARED = new Map<string, Prepared>();
+const PREPARED_MAX = 128;
+/** Longer rubrics are read each time: the cache stays a few MB whatever is sent. */
+const PREPARED_MAX_CHARS = 4000;
+
+function prepare(rubric: string, fromReference: boolean): Prepared {
+  const key = `${fromReference ? 'r' : 's'}${rubric}`;
+  const hit = PREPARED.get(key);
+  if (hit) {
+    PREPARED.delete(key);
+    PREPARED.set(key, hit);
+    return hit;
+  }
+  const read = fromReference ? readReference(rubric) : readRubric(rubric);
+  const wordingCount = read.criteria.reduce((n, c) => n + wordings(c).length, 0);
+  const rubricWords = wordingCount > MAX_WORDINGS ? 0 : new Set(read.criteria.flatMap((c) => wordings(c).flatMap(tokenize))).size;
+  const prepared = { read, wordingCount, rubricWords };
+  if (rubric.length > PREPARED_MAX_CHARS) return prepared;
+  if (PREPARED.size >= PREPARED_MAX) PREPARED.delete(PREPARED.keys().next().value!);
+  PREPARED.set(key, prepared);
+  return prepared;
+}
+
+export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean): GradeResult {
+  const field = fromReference ? 'correct_answer' : 'scoring_details';
+  const { read, wordingCount, rubricWords } = prepare(rubric, fromReference);
+  if (read.criteria.length === 0) {
+    throw new GradingInputError(
+      ['body', 'problem', field],
+      fromReference
+        ? 'The reference answer has no words to compare an answer with.'
+        : `The rubric has no criterion to grade against (a heading or a total alone is not one). Write ${LAYOUTS}.`,
+    );
+  }
+  if (wordingCount > MAX_WORDINGS) {
+    throw new GradingInputError(
+      ['body', 'problem', field],
+      `The rubric reads as ${wordingCount} criteria and alternatives; at most ${MAX_WORDINGS} can be compared with an answer. Shorten it to the points that earn marks.`,
+    );
+  }
+  const answer = readAnswer(userAnswer);
+  if (rubricWords * answer.words.length > MAX_WORD_PAIRS) {
+    throw new GradingInputError(
+      ['body', 'problem', field],
+      `The rubric (${rubricWords} distinct words) and the answer (${answer.words.length}) are too large to grade together: their product may be at most ${MAX_WORD_PAIRS.toLocaleString('en-US')}. Shorten the rubric to the concepts that earn points.`,
+    );
+  }
+  const outcomes = read.criteria.map((c) => {
+    if (c.kind === 'concept') return scoreConcept(c, answer, fromReference);
+    if (c.kind === 'levels') return scoreLevels(c, answer, fromReference);
+    const elsewhere = read.criteria.filter((o) => o !== c).flatMap((o) => (o.kind === 'concept' ? o.variants : o.kind === 'levels' ? o.levels.flatMap((l) => l.variants) : o.options.flatMap((x) => x.variants)));
+    return scorePerItem(c, answer, fromReference, elsewhere);
+  });
+  const max = Math.round(read.criteria.reduce((s, c) => s + c.points, 0) * 100) / 100;
+  const score = Math.round(outcomes.reduce((s, o) => s + o.got, 0) * 100) / 100;
+  const notes = read.notes.length ? `${read.notes.join(' ')} ` : '';
+  return {
+    score,
+    max_score: max,
+    method: 'rubric',
+    met: outcomes.flatMap((o) => o.met),
+    missed: outcomes.flatMap((o) => o.missed),
+    explanation: `${fmt(score)} of ${fmt(max)} point(s). ${notes}${outcomes.map((o) => o.line).join(' ')}`,
+  };
+}
+

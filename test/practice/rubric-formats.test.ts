@@ -1,0 +1,310 @@
+import { describe, expect, it } from 'vitest';
+import { gradeAnswer, GradingInputError } from '../../server/practice/grading/index.ts';
+import { type Criterion, gradeRubric, MAX_WORDINGS, parseRubric } from '../../server/practice/grading/rubric.ts';
+
+/** A criterion as points: a number (concept), {levels: [top…bottom]} or {each, cap}. */
+function shape(c: Criterion): unknown {
+  if (c.kind === 'concept') return c.points;
+  if (c.kind === 'levels') return { levels: c.levels.map((l) => (l.min < l.points ? `${l.min}-${l.points}` : l.points)) };
+  return { each: c.per, cap: c.points };
+}
+
+function read(rubric: string) {
+  const criteria = parseRubric(rubric, false);
+  return { shape: criteria.map(shape), max: criteria.reduce((s, c) => s + c.points, 0), criteria };
+}
+
+const grade = (answer: string, rubric: string) => gradeRubric(answer, rubric, false);
+
+describe('parseRubric: points and max per layout', () => {
+  it.each<[string, string, unknown[], number]>([
+    ['one per line, no points', 'names osmosis\nexplains the direction of water movement\nmentions the membrane', [1, 1, 1], 3],
+    ['several "1 point:" on one line', '1 point: names osmosis. 1 point: explains that water moves from dilute to concentrated solution.', [1, 1], 2],
+    ['"1 mark:" three on one line', '1 mark: names chlorophyll. 1 mark: states it absorbs light. 1 mark: states it is found in chloroplasts.', [1, 1, 1], 3],
+    ['inline (1) (2) enumeration', '(1) names the process (2) explains the direction of movement', [1, 1], 2],
+    ['inline a) b) c) enumeration', 'a) names osmosis b) explains direction c) mentions membrane', [1, 1, 1], 3],
+    ['bullets with "(N marks)" after', '- Names osmosis (1 mark)\n- Explains direction of water movement (2 marks)', [1, 2], 3],
+    ['* bullets with "[N]"', '* names osmosis [1]\n* explains direction [2]', [1, 2], 3],
+    ['• bullets with "— N marks"', '• names osmosis — 1 mark\n• explains the direction of water movement — 2 marks', [1, 2], 3],
+    ['numbered 1. 2. 3. with mixed markers and a total line', '1. States that the heart pumps blood [1]\n2. Names the four chambers [1]\n3. Explains double circulation — 2 marks\nTotal: 4 marks', [1, 1, 2], 4],
+    ['comma list where each item carries points', 'names osmosis (1), explains the direction (2), mentions the membrane (1)', [1, 2, 1], 4],
+    ['comma list without points is one criterion', 'names osmosis, explains direction, mentions membrane', [1], 1],
+    ['semicolon list', 'Names osmosis; explains direction; mentions membrane', [1, 1, 1], 3],
+    ['semicolon list with "[1 mark]"', 'mentions friction [1 mark]; mentions heat [1 mark]; mentions energy transfer [1 mark]', [1, 1, 1], 3],
+    ['"+1" before', '+1 names osmosis\n+1 explains direction', [1, 1], 2],
+    ['"[2]" before', '[2] explains direction of water\n[1] names osmosis', [2, 1], 3],
+    ['"2 marks —" before, unrelated criteria (not levels)', '2 marks — explains the direction of water movement\n1 mark — names osmosis', [2, 1], 3],
+    ['"Np" and word numbers', '2p: explains refraction\n1p: names the normal', [2, 1], 3],
+    ['"One mark for … One mark for …"', 'One mark for naming the vacuole. One mark for stating it stores sap.', [1, 1], 2],
+    ['half marks', 'names the cell wall (½ mark), names the membrane (½ mark)', [0.5, 0.5], 1],
+    ['"1 point if …, 1 point if …"', "1 point if the answer names Newton's first law, 1 point if it explains inertia", [1, 1], 2],
+    ['"(2)" leading a lone line is points', '(2) explains that water expands when it freezes', [2], 2],
+    ['"Up to N marks for X"', 'Up to 3 marks for explaining how the structure of the alveoli helps gas exchange', [3], 3],
+    ['trailing sentence marker, max line', 'Explains that heat flows from hot to cold (1), by conduction (1), until equilibrium is reached (1). Max 3.', [1, 1, 1], 3],
+    ['heading "Award N marks for:" over as many items', 'Award 3 marks for:\n- osmosis\n- water potential\n- partially permeable membrane', [1, 1, 1], 3],
+    ['inline heading with a ; list', 'Award 3 marks for: osmosis; water potential; partially permeable membrane', [1, 1, 1], 3],
+    ['heading over more items than marks: any N of them', 'Award 2 marks for:\n- osmosis\n- water potential\n- partially permeable membrane\n- concentration gradient', [{ each: 1, cap: 2 }], 2],
+    ['heading over fewer items than marks: split evenly', 'Marking scheme (4 marks):\n- osmosis\n- partially permeable membrane', [2, 2], 4],
+    ["heading's number differs from the items' points: items win", 'Marking scheme (5 marks):\n- it is cheap (2)\n- it is fast (2)\n- it is clean (2)', [2, 2, 2], 6],
+    ['"Total: N" over unmarked lines', 'Total: 3\nnames osmosis\nexplains direction\nmentions membrane', [1, 1, 1], 3],
+    ['question label line is a heading', 'Q3 (4 marks)\n• Identifies the independent variable (1)\n• Identifies the dependent variable (1)\n• Describes one control variable and why it must be controlled (2)', [1, 1, 2], 4],
+    ['"Award 4 marks: 2 for …, 2 for …"', 'Award 4 marks: 2 for naming the process (osmosis), 2 for explaining the direction', [2, 2], 4],
+    ['levels on one line with " / "', '3 marks: explains osmosis and water potential with an example / 2 marks: explains osmosis and water potential / 1 mark: names osmosis', [{ levels: [3, 2, 1] }], 3],
+    ['levels on separate lines (each repeats the one below)', '3 marks: explains that plants make glucose from light with an example\n2 marks: explains that plants make glucose from light\n1 mark: mentions light', [{ levels: [3, 2, 1] }], 3],
+    ['"Level N (a-b marks):" ranges', 'Level 3 (5-6 marks): detailed explanation of how greenhouse gases trap heat, with examples of effects\nLevel 2 (3-4 marks): explains that greenhouse gases trap heat\nLevel 1 (1-2 marks): mentions greenhouse gases', [{ levels: ['5-6', '3-4', '1-2'] }], 6],
+    ['"Full marks (2): … Partial (1): …" on one line', 'Full marks (2): explains that plants make glucose from light. Partial (1): mentions light.', [{ levels: [2, 1] }], 2],
+    ['"Full marks / Half marks / No marks" without numbers', 'Full marks: identifies both the cause and the effect.\nHalf marks: identifies either the cause or the effect.\nNo marks: no relevant point.', [{ levels: [2, 1] }], 2],
+    ['"Band N:" without marks: the band number', 'Band 3: analyses the causes with evidence\nBand 2: describes the causes\nBand 1: lists a cause', [{ levels: [3, 2, 1] }], 3],
+    ['"2 marks for …; 1 mark for … only"', '2 marks for a full explanation of diffusion; 1 mark for naming diffusion only', [{ levels: [2, 1] }], 2],
+    ['word-number levels with " - "', 'Two marks - explains that ice floats because it is less dense than water\nOne mark - states that ice is less dense', [{ levels: [2, 1] }], 2],
+    ['"1 point for each …, up to N"', '1 point for each correct example, up to 3', [{ each: 1, cap: 3 }], 3],
+    ['"1 mark per … (max N)"', '1 mark per reason (max 2)', [{ each: 1, cap: 2 }], 2],
+    ['"N marks per …, up to K items"', '2 marks per reason, up to 3 reasons', [{ each: 2, cap: 6 }], 6],
+    ['"… up to a maximum of N marks"', '2 marks for each reason, up to a maximum of 6 marks', [{ each: 2, cap: 6 }], 6],
+    ['"1 point each for any of: A, B, C, D (max 3)"', '1 point each for any of: solar, wind, hydro, geothermal (max 3)', [{ each: 1, cap: 3 }], 3],
+    ['"Any two of the following (1 mark each):" over a list', 'Any two of the following (1 mark each):\n- carbon dioxide\n- methane\n- water vapour\n- nitrous oxide', [{ each: 1, cap: 2 }], 2],
+    ['"Any 3 from: … (1 mark each)"', 'Any 3 from: militarism, alliances, imperialism, nationalism, assassination of Franz Ferdinand (1 mark each)', [{ each: 1, cap: 3 }], 3],
+    ['a list followed by "(1 mark each)"', 'osmosis, diffusion and active transport (1 mark each)', [{ each: 1, cap: 3 }], 3],
+    ['a ; list followed by "(1 mark each)"', 'names osmosis; names diffusion (1 mark each)', [{ each: 1, cap: 2 }], 2],
+    ['"names two … (1 mark each)"', 'names two greenhouse gases (1 mark each)', [{ each: 1, cap: 2 }], 2],
+    ['capped options never exceed what the options can earn', '1 mark each for any of: oxygen, nitrogen (max 5)', [{ each: 1, cap: 2 }], 2],
+    ['prose with no points is one criterion', 'A good answer mentions that the sky is blue because of Rayleigh scattering.', [1], 1],
+    ['prose of several sentences is still one criterion', 'The answer should explain why the moon has phases. It should mention reflected sunlight.', [1], 1],
+    ['"OR" line joins two criteria', 'names the nucleus\nOR\nnames the cell nucleus', [1], 1],
+    ['"(1 mark) or … (1 mark)" is one criterion', 'mentions that the Earth rotates on its axis (1 mark) or that it spins (1 mark)', [1], 1],
+    ['note sentences after a marked criterion', "Explains that the price rises because demand exceeds supply. (2 marks) Accept: shortage. Do not accept: 'prices go up'.", [2], 2],
+    [
+      'a real-looking mark scheme mixing layouts',
+      'Marking scheme (6 marks)\n1. Identifies the independent variable (temperature) [1]\n2. Identifies the dependent variable (rate of reaction) [1]\n3. Any two control variables (1 mark each), e.g. concentration, volume, surface area\n4. Explains why a control variable must be kept the same — 2 marks',
+      [1, 1, { each: 1, cap: 2 }, 2],
+      6,
+    ],
+    [
+      'indicative content beside levels is not scored itself',
+      'Indicative content:\n- rising sea levels\n- extreme weather\n- loss of habitats\nLevel 2 (3-4 marks): explains two or more effects in detail\nLevel 1 (1-2 marks): names one effect',
+      [{ levels: ['3-4', '1-2'] }],
+      4,
+    ],
+    ['"1 point:" criteria running on without full stops', '1 point: names osmosis 1 point: explains direction of water', [1, 1], 2],
+    ['levels that only count ("both reasons" / "one reason")', '2 marks: both reasons correct; 1 mark: one reason correct', [{ levels: [2, 1] }], 2],
+    ['a pasted table with a header row', '| Criterion | Marks |\n|---|---|\n| Names osmosis | 1 |\n| Explains direction of water movement | 2 |', [1, 2], 3],
+    ['a level table: label | range | descriptor', 'Level | Marks | Descriptor\nLevel 2 | 3-4 | explains that greenhouse gases trap heat\nLevel 1 | 1-2 | mentions greenhouse gases', [{ levels: ['3-4', '1-2'] }], 4],
+    ['"Level N: … (a-b marks)" points at the end', 'Level 3: explains fully how heat is trapped (5-6 marks)\nLevel 2: explains how heat is trapped (3-4 marks)', [{ levels: ['5-6', '3-4'] }], 6],
+    ['named levels "Excellent (4): … Poor (1):"', 'Excellent (4): explains osmosis, water potential and the membrane\nGood (3): explains osmosis and water potential\nFair (2): explains osmosis\nPoor (1): names osmosis', [{ levels: [4, 3, 2, 1] }], 4],
+    ['"Score 2: … Score 0: …" scoring guide', 'Score 2: The response explains that light is refracted at the boundary\nScore 1: The response states that light bends\nScore 0: The response is incorrect', [{ levels: [2, 1] }], 2],
+    ['"2-point response:"', '2-point response: explains both causes\n1-point response: explains one cause', [{ levels: [2, 1] }], 2],
+    ['"Max N" under equal-point items caps them: any of them', 'Names osmosis (1), names diffusion (1), names active transport (1). Max 2.', [{ each: 1, cap: 2 }], 2],
+    ['"Label (N marks): criterion"', 'Thesis (2 marks): clearly states a position\nEvidence (2 marks): gives two supporting quotations\nConclusion (1 mark): restates the position', [2, 2, 1], 5],
+    ['"N mark for any of the following:" is one mark for any of them', 'Award 1 mark for any of the following: osmosis, diffusion, active transport', [{ each: 1, cap: 1 }], 1],
+    ['"Must mention:" heading over bullets', 'Must mention:\n• water\n• membrane', [1, 1], 2],
+    ['"Score N marks if …" is a verb and a marker', 'Score 2 marks if the answer names both gases', [2], 2],
+    ['remarks ("Note:", "Do not award marks for …") are not criteria', 'Names osmosis\nNote: the spelling need not be exact.\nDo not award marks for simply restating the question.', [1], 1],
+  ])('%s', (_name, rubric, expected, max) => {
+    const r = read(rubric);
+    expect(r.shape).toEqual(expected);
+    expect(r.max).toBe(max);
+  });
+
+  it('a heading or total alone is not a criterion', () => {
+    const r = read('Award 3 marks for:\n- osmosis\n- diffusion\n- active transport');
+    expect(r.criteria.map((c) => c.text)).toEqual(['osmosis', 'diffusion', 'active transport']);
+  });
+
+  it('reads alternatives: (accept: …), also accept, X OR Y, X / Y, an answer in brackets after a naming verb', () => {
+    const variants = (rubric: string) => (parseRubric(rubric, false)[0] as Extract<Criterion, { kind: 'concept' }>).variants;
+    expect(variants('Names the mitochondrion (accept: mitochondria, powerhouse of the cell)')).toEqual(['Names the mitochondrion', 'mitochondria', 'powerhouse of the cell']);
+    expect(variants("A correct answer identifies the mitochondria as the site of respiration. Also accept 'powerhouse'.")).toContain('powerhouse');
+    expect(variants('photosynthesis OR carbon fixation')).toEqual(['photosynthesis', 'carbon fixation']);
+    expect(variants('heat / thermal energy')).toEqual(['heat', 'thermal energy']);
+    expect(variants('naming the enzyme (amylase)')).toContain('amylase');
+    expect(variants("Explains that enzymes are denatured at high temperature (2 pts) - accept 'active site changes shape'")).toContain('active site changes shape');
+    // A formula's slash is division, not two alternatives.
+    expect(variants('States the formula: speed = distance / time (1 mark)')).toContain('speed = distance / time');
+    expect(variants("Correct answer: 'Paris' (accept 'Paris, France')")).toContain('Paris, France');
+  });
+
+  it('reads refusals: do not accept, reject, NOT', () => {
+    const rejects = (rubric: string) => (parseRubric(rubric, false)[0] as Extract<Criterion, { kind: 'concept' }>).rejects;
+    expect(rejects("States that energy is released (do not accept 'energy is made')")).toEqual(['energy is made']);
+    expect(rejects('names the nucleus; reject nucleolus')).toEqual(['nucleolus']);
+    expect(rejects('names the vacuole\nNOT cell sap')).toEqual(['cell sap']);
+  });
+
+  it('a reference answer is read line by line, else sentence by sentence, 1 each, its words as written', () => {
+    expect(parseRubric('Plants make glucose from light. They release oxygen.', true).map(shape)).toEqual([1, 1]);
+    expect(parseRubric('- glucose\n- oxygen\n- water', true).map(shape)).toEqual([1, 1, 1]);
+    // Words that are instructions or notes in a rubric are the answer's own words in a reference.
+    expect(gradeRubric('We reject the null hypothesis.', 'Reject the null hypothesis.', true).score).toBe(1);
+    expect(gradeRubric('Python lists are mutable.', 'Lists are mutable in Python.', true).score).toBe(1);
+    expect(gradeRubric('Python tuples are immutable.', 'Lists are mutable in Python.', true).score).toBeLessThan(1);
+  });
+});
+
+describe('gradeRubric on answers meeting all, some, none or the opposite', () => {
+  const byLine = '- Names osmosis (1 mark)\n- Explains that water moves from a dilute to a concentrated solution (2 marks)';
+  it.each<[string, string, number]>([
+    ['all', 'Osmosis: water moves from a dilute solution into a concentrated one.', 3],
+    ['some', 'This is osmosis.', 1],
+    ['none', 'I am not sure.', 0],
+    ['the opposite', 'It is not osmosis, and water does not move from a dilute to a concentrated solution.', 0],
+  ])('criteria with their own points: %s', (_case, answer, score) => {
+    const g = grade(answer, byLine);
+    expect(g.max_score).toBe(3);
+    expect(g.score, g.explanation).toBe(score);
+  });
+
+  it('names each criterion met, partly met, missed or contradicted', () => {
+    expect(grade('This is osmosis.', byLine).explanation).toMatch(/Met: Names osmosis \(1\/1\).*Missed: Explains that water moves/);
+    expect(grade('Osmosis; water moves.', byLine).explanation).toMatch(/Partly met: Explains that water moves .*\(1\/2\) — missing: dilute, concentrated, solution/);
+    const opposite = grade('It is not osmosis.', byLine);
+    expect(opposite.explanation).toContain('Contradicted: "Names osmosis"');
+    expect(opposite.missed).toContain('Names osmosis (contradicted)');
+  });
+
+  const levels = '3 marks: explains osmosis and water potential with an example / 2 marks: explains osmosis and water potential / 1 mark: names osmosis';
+  it.each<[string, string, number, RegExp]>([
+    ['all (top level)', 'Osmosis is water moving down a water potential gradient, for example into a potato chip in pure water.', 3, /level reached "3 marks/],
+    ['some (middle level)', 'Osmosis is the movement of water from high to low water potential.', 2, /level reached "2 marks.*not "3 marks": no example given/],
+    ['some (lowest level)', 'It is osmosis.', 1, /level reached "1 mark.*not "2 marks": missing: water, potential/],
+    ['none', "I don't know.", 0, /no level reached/],
+    ['the opposite', 'It is not osmosis.', 0, /the answer says the opposite/],
+  ])('levels: %s', (_case, answer, score, why) => {
+    const g = grade(answer, levels);
+    expect(g.max_score).toBe(3);
+    expect(g.score, g.explanation).toBe(score);
+    expect(g.explanation).toMatch(why);
+  });
+
+  it('levels that only count are decided by the number of distinct items', () => {
+    const rubric = '2 marks: both reasons correct; 1 mark: one reason correct';
+    expect(grade('It is cheaper. It is faster.', rubric).score).toBe(2);
+    const one = grade('It is cheaper.', rubric);
+    expect(one.score).toBe(1);
+    expect(one.explanation).toMatch(/not "2 marks": gives 1 distinct item\(s\); it needs 2/);
+    expect(grade("I don't know.", rubric).score).toBe(0);
+  });
+
+  it('"1 mark for an example" is met by an example given, not by the word', () => {
+    const rubric = 'Award 1 mark for naming osmosis and 1 mark for an example.';
+    expect(grade('Osmosis, for example water entering root hair cells.', rubric).score).toBe(2);
+    const none = grade('Osmosis.', rubric);
+    expect(none.score).toBe(1);
+    expect(none.explanation).toMatch(/Missed: an example \(0\/1\) — no example given/);
+  });
+
+  it('levels with ranges pay the top of a range when every word is there', () => {
+    const rubric = 'Level 2 (3-4 marks): explains that greenhouse gases trap heat\nLevel 1 (1-2 marks): mentions greenhouse gases';
+    expect(grade('Greenhouse gases trap heat.', rubric)).toMatchObject({ score: 4, max_score: 4 });
+    expect(grade('Greenhouse gases trap the heat of the sun in the atmosphere.', rubric).score).toBe(4);
+    expect(grade('Greenhouse gases.', rubric).score).toBe(2);
+    expect(grade('The weather changes.', rubric).score).toBe(0);
+  });
+
+  it('levels guided by indicative content are met by enough of its points', () => {
+    const rubric = 'Indicative content:\n- rising sea levels\n- extreme weather\n- melting ice caps\nLevel 2 (3-4 marks): explains two or more effects\nLevel 1 (1-2 marks): names one effect';
+    expect(grade('Sea levels are rising, ice caps are melting and there is extreme weather.', rubric)).toMatchObject({ score: 4, max_score: 4 });
+    const one = grade('More extreme weather.', rubric);
+    expect(one.score).toBeLessThanOrEqual(2);
+    expect(one.score).toBeGreaterThan(0);
+    expect(one.explanation).toMatch(/makes 1 of the indicative points; it needs 2/);
+    expect(grade('Nothing changes.', rubric).score).toBe(0);
+  });
+
+  const perItem = '1 point each for any of: solar, wind, hydro, geothermal (max 3)';
+  it.each<[string, string, number]>([
+    ['all (capped)', 'Solar, wind, hydro and geothermal power.', 3],
+    ['some', 'Solar and wind.', 2],
+    ['none', 'Coal and oil.', 0],
+    ['the opposite', 'Not solar and not wind.', 0],
+    ['one option said twice counts once', 'Solar panels. More solar panels.', 1],
+  ])('per item from named options: %s', (_case, answer, score) => {
+    const g = grade(answer, perItem);
+    expect(g.max_score).toBe(3);
+    expect(g.score, g.explanation).toBe(score);
+  });
+
+  it("a listed option's refusal stays with that option", () => {
+    const rubric = 'Any two of the following (1 mark each):\n- carbon dioxide (do not accept carbon monoxide)\n- methane\n- water vapour';
+    expect(grade('Carbon dioxide and methane.', rubric).score).toBe(2);
+    expect(grade('Carbon monoxide and methane.', rubric).score).toBe(1);
+  });
+
+  it('per item without options counts distinct items of the answer, capped', () => {
+    const rubric = '1 mark per reason (max 2)';
+    expect(grade('It is cheaper. It is faster. It is cleaner.', rubric)).toMatchObject({ score: 2, max_score: 2 });
+    expect(grade('It is cheaper. It is cheaper.', rubric).score).toBe(1);
+    expect(grade("I don't know.", rubric).score).toBe(0);
+    expect(grade('Two greenhouse gases are carbon dioxide and methane.', 'names two greenhouse gases (1 mark each)').score).toBe(2);
+  });
+
+  it('per item of a category WordNet knows counts only kinds of it', () => {
+    const rubric = '1 point for each example of a mammal, up to 3';
+    expect(grade('dog, whale and bat', rubric).score).toBe(3);
+    const g = grade('shark, trout and dog', rubric);
+    expect(g.score).toBe(1);
+    expect(g.explanation).toMatch(/kind of mammal.*"dog"/);
+  });
+
+  it('an answer that gives only a refused wording earns nothing for that criterion', () => {
+    const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
+    expect(grade('Energy is released by respiration.', rubric).score).toBe(2);
+    const refused = grade('Energy is made by respiration.', rubric);
+    expect(refused.score).toBe(1);
+    expect(refused.explanation).toMatch(/Not accepted: "States that energy is released" — the answer gives "energy is made"/);
+    // Saying the accepted wording as well still earns the mark.
+    expect(grade('Energy is made and released in respiration.', rubric).score).toBe(2);
+  });
+
+  it('accepted alternatives earn the criterion', () => {
+    const rubric = 'Names the mitochondrion (accept: powerhouse of the cell)\nheat / thermal energy';
+    expect(grade('The powerhouse of the cell gives off thermal energy.', rubric).score).toBe(2);
+  });
+
+  it('a heading over more items than marks pays any N of them', () => {
+    const rubric = 'Award 2 marks for:\n- osmosis\n- water potential\n- partially permeable membrane\n- concentration gradient';
+    expect(grade('Osmosis across a partially permeable membrane down a concentration gradient.', rubric)).toMatchObject({ score: 2, max_score: 2 });
+    expect(grade('Osmosis.', rubric).score).toBe(1);
+    expect(grade('Diffusion.', rubric).explanation).toMatch(/any 2 of them earn a mark each/);
+  });
+
+  it('explains when the stated total differs from the items', () => {
+    const g = grade('It is cheap and fast.', 'Marking scheme (5 marks):\n- it is cheap (2)\n- it is fast (2)\n- it is clean (2)');
+    expect(g.max_score).toBe(6);
+    expect(g.explanation).toMatch(/states 5 marks but its points add up to 6/);
+  });
+
+  it('a real-looking mixed mark scheme, answered fully and in part', () => {
+    const rubric =
+      'Marking scheme (6 marks)\n1. Identifies the independent variable (temperature) [1]\n2. Identifies the dependent variable (rate of reaction) [1]\n3. Any two control variables (1 mark each), e.g. concentration, volume, surface area\n4. Explains why a control variable must be kept the same — 2 marks';
+    const full = grade(
+      'The independent variable is temperature and the dependent variable is the rate of reaction. Keep the concentration and the volume the same, because a control variable must be kept the same for a fair test.',
+      rubric,
+    );
+    expect(full).toMatchObject({ score: 6, max_score: 6 });
+    // "independent" is not a misspelling of "dependent"; the sentence that earned one mark is not also a control variable.
+    expect(grade('Temperature is the independent variable.', rubric).score).toBe(1);
+  });
+});
+
+describe('a rubric that reads as no criterion', () => {
+  it.each(['Total: 4', 'Award 3 marks for:', '[6 marks]', 'Marking scheme (3 marks)'])('%s is a 422 naming the accepted layouts', (rubric) => {
+    try {
+      gradeAnswer({ problem_type: 'frq', problem_statement: 'q', user_answer: 'osmosis', scoring_details: rubric });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(GradingInputError);
+      expect((e as GradingInputError).loc).toEqual(['body', 'problem', 'scoring_details']);
+      expect((e as Error).message).toMatch(/no criterion.*one criterion per line.*level descriptors.*per-item/);
+    }
+  });
+});
+
+describe('a rubric too large to compare', () => {
+  it('more wordings than MAX_WORDINGS is a 422 at scoring_details, decided quickly', () => {
+    const rubric = Array.from({ length: MAX_WORDINGS + 1 }, (_, i) => `point ${i}`).join('; ');
+    const t = performance.now();
+    expect(() => grade('an answer', rubric)).toThrow(new RegExp(`${MAX_WORDINGS + 1} criteria and alternatives; at most ${MAX_WORDINGS}`));
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(() => grade('an answer', Array.from({ length: MAX_WORDINGS }, (_, i) => `point ${i}`).join('; '))).not.toThrow();
+  });
+});
