@@ -2,10 +2,11 @@
 // TypeScript compiler in the process, a start-up close to a minimal Node server. Run by `prepare`
 // (npm install / npm ci) and by `prestart` when a source file is newer than the build.
 // `--if-stale`: build only when dist/server is missing or older than server/ or shared/.
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { isStale } from './stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist/server');
@@ -33,23 +34,8 @@ const EXTERNAL = [
   'mime-db',
 ];
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 function stale() {
-  let built;
-  try {
-    built = statSync(stamp).mtimeMs;
-  } catch {
-    return true;
-  }
-  return Math.max(newestMtime(path.join(root, 'server')), newestMtime(path.join(root, 'shared')), statSync(path.join(root, 'package-lock.json')).mtimeMs) > built;
+  return isStale(stamp, [path.join(root, 'server'), path.join(root, 'shared'), path.join(root, 'package-lock.json')]);
 }
 
 // Shared by both bundles.

@@ -3,10 +3,11 @@
 // naming them (served with no-cache), so a deploy changes the page and never a cached asset.
 // Run by `prepare` (npm install / npm ci) and by `prestart` when a source is newer than the build.
 // `--if-stale`: build only when dist/web is missing or older than web/, shared/ or the lockfile.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { isStale } from './stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist/web');
@@ -14,24 +15,8 @@ const stamp = path.join(out, 'index.html');
 /** Where the server serves dist/web/assets (server/web/routes.ts). */
 const PUBLIC_PATH = '/app/assets';
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
 function stale() {
-  let built;
-  try {
-    built = statSync(stamp).mtimeMs;
-  } catch {
-    return true;
-  }
-  const sources = [newestMtime(path.join(root, 'web')), newestMtime(path.join(root, 'shared')), statSync(path.join(root, 'package-lock.json')).mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs];
-  return Math.max(...sources) > built;
+  return isStale(stamp, [path.join(root, 'web'), path.join(root, 'shared'), path.join(root, 'package-lock.json'), fileURLToPath(import.meta.url)]);
 }
 
 function page({ script, style }) {

@@ -55,6 +55,26 @@ export function clearMessages(where: HTMLElement): void {
   clear(where);
 }
 
+/** A one-line form: submitting clears the page's messages and runs `action`; its error is shown there. */
+export function inlineForm(messages: HTMLElement, action: () => Promise<void>, ...fields: Node[]): HTMLFormElement {
+  return h(
+    'form',
+    {
+      class: 'inline',
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        clearMessages(messages);
+        try {
+          await action();
+        } catch (err) {
+          showError(messages, err);
+        }
+      },
+    },
+    ...fields,
+  );
+}
+
 /**
  * A small form in a modal `<dialog>` (link, image, table, rename…): resolves with the values, or
  * null when cancelled.

@@ -4,20 +4,16 @@
  * answer. Nothing is fetched from anywhere else.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { describeBrowser, launchBrowser, openPage, screenshot } from './helpers.ts';
+import { expect, it } from 'vitest';
+import type { TestServer } from '../helpers/server.ts';
+import { browserSuite, describeBrowser, openPage, screenshot } from './helpers.ts';
 
 describeBrowser('web app: API playground', () => {
   let server: TestServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  browserSuite((s, b) => {
+    [server, browser] = [s, b];
   });
 
   it('"Try it out" with Authorize answers from this service', async () => {

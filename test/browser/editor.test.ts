@@ -5,9 +5,9 @@
  * the toolbar and markdown shortcuts make every block kind and mark, as the REST export shows.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
-import { describeBrowser, editorReady, editorText, launchBrowser, openPage, screenshot, type Watched } from './helpers.ts';
+import { expect, it } from 'vitest';
+import type { Client, TestServer } from '../helpers/server.ts';
+import { browserSuite, describeBrowser, editorReady, editorText, openPage, screenshot, type Watched } from './helpers.ts';
 
 const PLAN = '# Plan\n\nFirst paragraph.\n\nSecond paragraph.\n';
 
@@ -19,8 +19,8 @@ describeBrowser('web app: live editor', () => {
   let alice: Watched;
   let bob: Watched;
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  browserSuite(async (s, b) => {
+    [server, browser] = [s, b];
     c = await server.newClient();
     id = await c.importMarkdown(PLAN, 'Plan');
     // Two people: separate contexts (storage, BroadcastChannel), the same key.
@@ -28,10 +28,6 @@ describeBrowser('web app: live editor', () => {
     bob = await openPage(browser, { key: c.key!, name: 'Bob' });
     await Promise.all([alice.page.goto(`${server.url}/app/journals/${id}`), bob.page.goto(`${server.url}/app/journals/${id}`)]);
     await Promise.all([editorReady(alice.page), editorReady(bob.page)]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   /**

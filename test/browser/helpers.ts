@@ -10,9 +10,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createOrganization, type Tier } from '../../server/auth/keys.ts';
-import { Client, type TestServer } from '../helpers/server.ts';
+import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = fs.existsSync(CHROMIUM);
@@ -38,6 +38,23 @@ export function describeBrowser(name: string, body: () => void): void {
   }
   console.warn(`Browser suite skipped: ${hint}.`);
   describe.skip(name, body);
+}
+
+/**
+ * A service and a Chromium for a test file: started together before its tests (then `ready`),
+ * closed after them.
+ */
+export function browserSuite(ready: (server: TestServer, browser: Browser) => void | Promise<void>): void {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    await ready(server, browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }
 
 export function launchBrowser(): Promise<Browser> {

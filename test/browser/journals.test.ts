@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
-import { describeBrowser, launchBrowser, openPage, screenshot, statusLine } from './helpers.ts';
+import { expect, it } from 'vitest';
+import type { Client, TestServer } from '../helpers/server.ts';
+import { browserSuite, describeBrowser, openPage, screenshot, statusLine } from './helpers.ts';
 
 const CELLS = '# Cells\n\nThe *cell* is the unit of life.\n\n- nucleus\n- ribosome\n';
 
@@ -16,13 +16,9 @@ describeBrowser('web app: journals', () => {
   let browser: Browser;
   let c: Client;
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  browserSuite(async (s, b) => {
+    [server, browser] = [s, b];
     c = await server.newClient();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('GET / and the journal_url the API hands out lead to the app', async () => {

@@ -5,20 +5,16 @@
  * is left of its rate limits.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
-import { adminClient, describeBrowser, launchBrowser, openPage, screenshot, statusLine } from './helpers.ts';
+import { expect, it } from 'vitest';
+import { Client, type TestServer } from '../helpers/server.ts';
+import { adminClient, browserSuite, describeBrowser, openPage, screenshot, statusLine } from './helpers.ts';
 
 describeBrowser('web app: keys and usage', () => {
   let server: TestServer;
   let browser: Browser;
 
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  browserSuite((s, b) => {
+    [server, browser] = [s, b];
   });
 
   it('an admin creates a key, copies its secret once, and revokes it: refused at once', async () => {

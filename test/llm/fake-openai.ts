@@ -5,6 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startTestServer, type Client, type TestServer, type TestServerOptions } from '../helpers/server.ts';
 
 export interface FakeRequest {
   n: number;
@@ -114,4 +116,29 @@ export async function startFakeOpenAI(reply: FakeProvider['reply'] = defaultRepl
       server.close(() => resolve());
     });
   return provider;
+}
+
+/**
+ * The fake provider and a service configured to use it, for a test file: started before its tests
+ * (then `ready`), the provider's answers reset to `defaultReply` before each test, both closed after.
+ */
+export function llmSuite(
+  opts: { env?: Record<string, string>; logger?: TestServerOptions['logger'] },
+  ready: (fake: FakeProvider, server: TestServer, client: Client) => void,
+): void {
+  let fake: FakeProvider | undefined;
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    const env = { LLM_BASE_URL: fake.url, LLM_MODEL: 'fake-model', LLM_RETRY_BASE_MS: '5', LLM_TIMEOUT_MS: '5000', ...opts.env };
+    server = await startTestServer({ env, logger: opts.logger });
+    ready(fake, server, await server.newClient());
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+  });
+  beforeEach(() => {
+    if (fake) fake.reply = defaultReply;
+  });
 }

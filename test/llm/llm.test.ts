@@ -6,11 +6,11 @@
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
+import type { Client, TestServer } from '../helpers/server.ts';
 import { createSet, grade, GRADE, STATUS, until, waitForSet } from '../practice-api/helpers.ts';
-import { defaultReply, goodProblem, startFakeOpenAI, type FakeProvider, type Reply } from './fake-openai.ts';
+import { defaultReply, goodProblem, llmSuite, type FakeProvider, type Reply } from './fake-openai.ts';
 
 const KEY = 'sk-fake-provider-SECRET-0123456789';
 let fake: FakeProvider;
@@ -18,26 +18,14 @@ let server: TestServer;
 let client: Client;
 const logLines: string[] = [];
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      logLines.push(chunk.toString());
-      cb();
-    },
-  });
-  server = await startTestServer({
-    env: { LLM_BASE_URL: fake.url, LLM_API_KEY: KEY, LLM_MODEL: 'fake-model', LLM_RETRY_BASE_MS: '5', LLM_MAX_ATTEMPTS: '3', LLM_TIMEOUT_MS: '5000' },
-    logger: pino({ level: 'debug' }, sink),
-  });
-  client = await server.newClient();
+const sink = new Writable({
+  write(chunk, _enc, cb) {
+    logLines.push(chunk.toString());
+    cb();
+  },
 });
-afterAll(async () => {
-  await server.close();
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reply = defaultReply;
+llmSuite({ env: { LLM_API_KEY: KEY, LLM_MAX_ATTEMPTS: '3' }, logger: pino({ level: 'debug' }, sink) }, (f, s, c) => {
+  [fake, server, client] = [f, s, c];
 });
 
 const problemRequests = (from: number) => fake.requests.slice(from).filter((r) => r.schema === 'practice_problem');

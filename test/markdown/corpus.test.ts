@@ -6,8 +6,8 @@
  * goes through the real HTTP service (PUT import_from_markdown, GET content) and must come back
  * exactly as the in-process path prints it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { Client, serverSuite, type TestServer } from '../helpers/server.ts';
 import { markdownCorpus, serviceRoundTrip } from './corpus.ts';
 import { firstDifference, roundTripOutcome } from './fidelity.ts';
 
@@ -49,11 +49,9 @@ describe('real documents from node_modules', () => {
 describe('the same documents through HTTP', () => {
   let server: TestServer;
   let c: Client;
-  beforeAll(async () => {
-    server = await startTestServer();
-    c = await server.newClient();
+  serverSuite({}, (s, client) => {
+    [server, c] = [s, client];
   });
-  afterAll(() => server.close());
 
   // Every 20th file, and the largest: enough to cover the worker path and the plain one.
   const slice = files.filter((_, i) => i % 20 === 0);

@@ -3,9 +3,9 @@
  * while shutting down), /metrics in Prometheus text whose values follow what the service does,
  * and METRICS_TOKEN.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { Client, serverSuite, startTestServer, type TestServer } from '../helpers/server.ts';
 import { until } from '../practice-api/helpers.ts';
 import { connectEditor, waitFor } from '../realtime/helpers.ts';
 
@@ -22,11 +22,9 @@ function sample(text: string, name: string, labels = ''): number | undefined {
 describe('open metrics', () => {
   let server: TestServer;
   let c: Client;
-  beforeAll(async () => {
-    server = await startTestServer();
-    c = await server.newClient();
+  serverSuite({}, (s, client) => {
+    [server, c] = [s, client];
   });
-  afterAll(() => server.close());
 
   const metrics = async () => {
     const res = await fetch(`${server.url}/metrics`);

@@ -5,26 +5,17 @@
  * again with the reason, and a set whose problems keep failing the checks fails honestly (nothing
  * charged) instead of being returned unchecked.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
-import { defaultReply, goodProblem, startFakeOpenAI, type FakeProvider, type FakeRequest } from '../llm/fake-openai.ts';
+import { describe, expect, it } from 'vitest';
+import type { Client, TestServer } from '../helpers/server.ts';
+import { defaultReply, goodProblem, llmSuite, type FakeProvider, type FakeRequest } from '../llm/fake-openai.ts';
 import { createSet, grade, waitForSet } from '../practice-api/helpers.ts';
 
 let fake: FakeProvider;
 let server: TestServer;
 let client: Client;
 
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  server = await startTestServer({ env: { LLM_BASE_URL: fake.url, LLM_API_KEY: 'k', LLM_MODEL: 'fake-model', LLM_RETRY_BASE_MS: '5', LLM_MAX_ATTEMPTS: '2', LLM_TIMEOUT_MS: '5000' } });
-  client = await server.newClient();
-});
-afterAll(async () => {
-  await server.close();
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reply = defaultReply;
+llmSuite({ env: { LLM_API_KEY: 'k', LLM_MAX_ATTEMPTS: '2' } }, (f, s, c) => {
+  [fake, server, client] = [f, s, c];
 });
 
 const gradeReply = (score: number, max: number) => ({ content: JSON.stringify({ score, max_score: max, explanation: `LLM says ${score}/${max}.`, met: [], missed: [] }) });

@@ -4,21 +4,19 @@
  * edit and delete of the journal keep answering 200 with a valid document.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Node as PMNode } from 'prosemirror-model';
 import * as Y from 'yjs';
 import { schema } from '../../shared/schema.ts';
-import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
+import { Client, serverSuite, type TestServer } from '../helpers/server.ts';
 import { connectEditor, synced, waitFor } from '../realtime/helpers.ts';
 
 let server: TestServer;
 let c: Client;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  c = await server.newClient();
+serverSuite({}, (s, client) => {
+  [server, c] = [s, client];
 });
-afterAll(() => server.close());
 
 const NAMES = [...Object.keys(schema.nodes), 'div', '__proto__', 'constructor', ''];
 const VALUES = [1, 1e9, -5, 'x', '', null, true, { href: 42 }, [1, 2]];

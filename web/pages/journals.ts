@@ -4,7 +4,7 @@
  */
 import { ApiError, type Api, type JournalListItem } from '../api.ts';
 import { clear, download, h, markdownFileName, when } from '../dom.ts';
-import { ask, clearMessages, frame, showError, showNotice } from '../ui.ts';
+import { ask, clearMessages, frame, inlineForm, showError, showNotice } from '../ui.ts';
 
 const PAGE_SIZES = [10, 20, 50, 100];
 const MARKDOWN_FILE = /\.(md|markdown|mdown|mkd)$/i;
@@ -21,22 +21,13 @@ export function journalsPage(api: Api, onSignOut: () => void): void {
 
   // --- create and import -------------------------------------------------------------------
   const titleInput = h('input', { id: 'new-title', name: 'title', placeholder: 'Title of a new journal', maxLength: 300, autocomplete: 'off' });
-  const createForm = h(
-    'form',
-    {
-      class: 'inline',
-      onsubmit: async (e: Event) => {
-        e.preventDefault();
-        clearMessages(messages);
-        try {
-          const r = await api.createJournal(titleInput.value.trim() || undefined);
-          titleInput.value = '';
-          showNotice(messages, `Created “${r.title}”.`);
-          await first();
-        } catch (err) {
-          fail(err);
-        }
-      },
+  const createForm = inlineForm(
+    messages,
+    async () => {
+      const r = await api.createJournal(titleInput.value.trim() || undefined);
+      titleInput.value = '';
+      showNotice(messages, `Created “${r.title}”.`);
+      await first();
     },
     titleInput,
     h('button', { type: 'submit', class: 'primary', id: 'create' }, 'New journal'),

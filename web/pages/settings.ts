@@ -6,7 +6,7 @@
 import type { Api, KeyInfo, UsageReport } from '../api.ts';
 import { dollars, spendChart } from '../chart.ts';
 import { clear, h, when } from '../dom.ts';
-import { ask, clearMessages, frame, showError, showNotice } from '../ui.ts';
+import { ask, clearMessages, frame, inlineForm, showError, showNotice } from '../ui.ts';
 
 export function settingsPage(api: Api, onSignOut: () => void): void {
   const { main, messages } = frame({ signedIn: true, active: 'settings', onSignOut });
@@ -28,22 +28,13 @@ function keys(api: Api, section: HTMLElement, messages: HTMLElement): void {
   const name = h('input', { id: 'key-name', name: 'name', required: true, maxLength: 100, placeholder: 'Name, e.g. CI pipeline', autocomplete: 'off' });
   const role = h('select', { id: 'key-role', name: 'role', 'aria-label': 'Role' }, h('option', { value: 'member' }, 'member'), h('option', { value: 'admin' }, 'admin'));
   const secretBox = h('div', { id: 'new-key', class: 'secret', hidden: true });
-  const form = h(
-    'form',
-    {
-      class: 'inline',
-      onsubmit: async (e: Event) => {
-        e.preventDefault();
-        clearMessages(messages);
-        try {
-          const k = await api.createKey(name.value.trim(), role.value as 'admin' | 'member');
-          name.value = '';
-          showSecret(k.name ?? k.key_id, k.api_key);
-          await load();
-        } catch (err) {
-          showError(messages, err);
-        }
-      },
+  const form = inlineForm(
+    messages,
+    async () => {
+      const k = await api.createKey(name.value.trim(), role.value as 'admin' | 'member');
+      name.value = '';
+      showSecret(k.name ?? k.key_id, k.api_key);
+      await load();
     },
     name,
     role,
