@@ -7,12 +7,20 @@ import type { GradeInput, GradeResult } from '../types.ts';
 import { gradeChoice } from './choice.ts';
 import { GradingInputError } from './errors.ts';
 import { gradeMath, looksMathematical } from './math.ts';
-import { gradeRubric } from './rubric.ts';
+import { gradeRubric, parseRubric } from './rubric.ts';
 import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
 
 const LOC = (field: string) => ['body', 'problem', field];
+
+function rubricTotal(rubric: string): number {
+  try {
+    return parseRubric(rubric, false).reduce((s, c) => s + c.points, 0);
+  } catch {
+    return 0;
+  }
+}
 
 export function gradeAnswer(input: GradeInput): GradeResult {
   if (typeof input.user_answer !== 'string') throw new GradingInputError(LOC('user_answer'), 'user_answer is required: the student answer to grade.');
@@ -33,8 +41,12 @@ export function gradeAnswer(input: GradeInput): GradeResult {
       'Grading a free-response answer needs a reference: give correct_answer (the reference answer) or scoring_details (a rubric, one concept per line, optional points like "(2 pts)").',
     );
   }
-  if (ref && looksMathematical(ref)) return gradeMath(input.user_answer, ref, input.problem_statement ?? '');
-  if (rubric) return gradeRubric(input.user_answer, rubric, false);
+  const statement = input.problem_statement ?? '';
+  // A mathematical reference decides, unless a rubric gives marks for more than the answer
+  // (working, formula, units: "Award 3 marks for: ..."); a generated problem's one-line
+  // "Full credit for x = 3" is not such a rubric.
+  if (ref && looksMathematical(ref) && !(rubric && rubricTotal(rubric) > 1)) return gradeMath(input.user_answer, ref, statement);
+  if (rubric) return gradeRubric(input.user_answer, rubric, false, statement);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
 }

@@ -80,11 +80,13 @@ function wordsOf(wording: string, extraQuality: Set<string> | undefined, asWritt
   return loose.length ? loose : tokens.filter((w) => !NEGATIONS.has(w));
 }
 
-/** A distinct word of the answer at its first occurrence (clause, index within the clause). */
+/** A distinct word of the answer at its first occurrence (clause, index within the clause), and whether every occurrence is negated. */
 interface AnswerWord {
   word: string;
   clause: number;
   index: number;
+  /** Every occurrence has a negation cue up to NEG_SCOPE words before it in its clause. */
+  negated: boolean;
 }
 
 export interface Answer {
@@ -96,13 +98,20 @@ export interface Answer {
 
 export function readAnswer(text: string): Answer {
   const userClauses = clauses(text);
-  const seen = new Set<string>();
+  const seen = new Map<string, AnswerWord>();
   const words: AnswerWord[] = [];
   userClauses.forEach((clause, ci) =>
     clause.forEach((word, wi) => {
-      if (seen.has(word)) return;
-      seen.add(word);
-      words.push({ word, clause: ci, index: wi });
+      const negated = clause.slice(Math.max(0, wi - NEG_SCOPE), wi).some((w) => NEGATIONS.has(w));
+      const first = seen.get(word);
+      // "No light of its own; it reflects light": the word is said plainly once, so it is not denied.
+      if (first) {
+        if (!negated) first.negated = false;
+        return;
+      }
+      const w = { word, clause: ci, index: wi, negated };
+      seen.set(word, w);
+      words.push(w);
     }),
   );
   return { text, clauses: userClauses, words };
@@ -143,12 +152,12 @@ export function judgeWords(words: string[], negated: boolean, answer: Answer, sk
   let userNegated = false;
   for (const cw of words) {
     let best: WordMatch = null;
-    for (const { word: uw, clause, index } of answer.words) {
+    for (const { word: uw, negated: wordNegated } of answer.words) {
       if (skip?.(uw)) continue;
       best = rubricWordMatch(cw, uw);
       if (!best) continue;
       used.push(uw);
-      if (answer.clauses[clause]!.slice(Math.max(0, index - NEG_SCOPE), index).some((w) => NEGATIONS.has(w))) userNegated = true;
+      if (wordNegated) userNegated = true;
       break;
     }
     matches.push(best);
@@ -174,10 +183,13 @@ export function firstLongerTerm(wording: string, answer: Answer): string | null 
   return null;
 }
 
-/** Met (1) from 70% of the words, partly (0.5) from 40%, else 0; contradicted is 0. */
+/** The share of a criterion's content words an answer must say for the criterion to be met. */
+export const MET = 0.6;
+
+/** Met (1) from 60% of the words, partly (0.5) from 40%, else 0; contradicted is 0. */
 export function fraction(j: Judgement): number {
   if (j.contradicted || j.otherTerm) return 0;
-  return j.coverage >= 0.7 ? 1 : j.coverage >= 0.4 ? 0.5 : 0;
+  return j.coverage >= MET ? 1 : j.coverage >= 0.4 ? 0.5 : 0;
 }
 
 export function best(js: Judgement[]): Judgement {

@@ -94,7 +94,8 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
       : { got: 0, line: `Missed: ${c.text} ${pts} — no example given.`, met: [], missed: [c.text] };
   }
   const { fraction: f, best: b, rejected } = judgeConcept(c.variants, c.rejects, answer, fromReference);
-  const got = c.points * f;
+  // Marks are whole: a half-said one-mark criterion earns nothing; a two-mark one half its marks.
+  const got = Math.floor(c.points * f);
   const pts = `(${fmt(got)}/${fmt(c.points)})`;
   if (rejected) return { got: 0, line: `Not accepted: "${c.text}" — the answer gives "${rejected}", which the rubric does not accept (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (not accepted: ${rejected})`] };
   if (isContradicted(b)) return { got: 0, line: `Contradicted: "${c.text}" — the answer says the opposite (negation) (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (contradicted)`] };
@@ -225,7 +226,7 @@ function prepare(rubric: string, fromReference: boolean): Prepared {
   return prepared;
 }
 
-export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean): GradeResult {
+export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean, statement = ''): GradeResult {
   const field = fromReference ? 'correct_answer' : 'scoring_details';
   const { read, wordingCount, rubricWords } = prepare(rubric, fromReference);
   if (read.criteria.length === 0) {
