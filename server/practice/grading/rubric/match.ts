@@ -4,7 +4,8 @@
  * the opposite polarity (a negation cue up to NEG_SCOPE words before a matched word, same clause).
  */
 import { longerTerm } from '../longer-term.ts';
-import { clauses, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
+import { lookup } from '../../offline/vocab/wordnet.ts';
+import { clauses, forms, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
 
 const NEG_SCOPE = 5;
 
@@ -91,12 +92,18 @@ interface AnswerWord {
 
 export interface Answer {
   text: string;
+  /** Lemmas of the question's content words: a criterion's words the question already says may be left out. */
+  question: Set<string>;
   clauses: string[][];
   /** Distinct words in document order: the first occurrence of a match is where a scan of every word would stop too. */
   words: AnswerWord[];
 }
 
-export function readAnswer(text: string): Answer {
+export function questionWords(statement: string): Set<string> {
+  return new Set(contentWords(tokenize(statement)).flatMap((w) => [...forms(w)]));
+}
+
+export function readAnswer(text: string, question: Set<string> = new Set()): Answer {
   const userClauses = clauses(text);
   const seen = new Map<string, AnswerWord>();
   const words: AnswerWord[] = [];
@@ -114,7 +121,7 @@ export function readAnswer(text: string): Answer {
       words.push(w);
     }),
   );
-  return { text, clauses: userClauses, words };
+  return { text, question, clauses: userClauses, words };
 }
 
 export interface Judgement {
@@ -143,8 +150,25 @@ export function rubricWordMatch(conceptWord: string, userWord: string): WordMatc
   return matchWord(conceptWord, userWord);
 }
 
+const phraseCache = new Map<string, boolean>();
+/** Two words WordNet lists together as one noun ("carbon dioxide", "cell membrane"). */
+function isPhrase(a: string, b: string): boolean {
+  const key = `${a} ${b}`;
+  let v = phraseCache.get(key);
+  if (v === undefined) {
+    v = lookup(key).length > 0;
+    if (phraseCache.size > 10_000) phraseCache.clear();
+    phraseCache.set(key, v);
+  }
+  return v;
+}
+
 /** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
-export function judgeWords(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
+export function judgeWords(all: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
+  // Words the question already says ("the Industrial Revolution" in "Describe the Industrial
+  // Revolution") need not be repeated, as long as the criterion says something else too.
+  const own = all.filter((w) => ![...forms(w)].some((f) => answer.question.has(f)));
+  const words = own.length > 0 ? own : all;
   let hit = 0;
   const matches: WordMatch[] = [];
   const missing: string[] = [];
@@ -163,6 +187,14 @@ export function judgeWords(words: string[], negated: boolean, answer: Answer, sk
     matches.push(best);
     if (best) hit++;
     else missing.push(cw);
+  }
+  // A name of two words is one thing: "carbon monoxide" says half of "carbon dioxide" and none of it.
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!matches[i] === !matches[i + 1] || !isPhrase(words[i]!, words[i + 1]!)) continue;
+    const k = matches[i] ? i : i + 1;
+    matches[k] = null;
+    missing.push(words[k]!);
+    hit--;
   }
   const coverage = words.length ? hit / words.length : 0;
   return { coverage, contradicted: hit > 0 && userNegated !== negated, matches, missing, used };
@@ -184,9 +216,9 @@ export function firstLongerTerm(wording: string, answer: Answer): string | null 
 }
 
 /** The share of a criterion's content words an answer must say for the criterion to be met. */
-export const MET = 0.6;
+export const MET = 0.5;
 
-/** Met (1) from 60% of the words, partly (0.5) from 40%, else 0; contradicted is 0. */
+/** Met (1) from half of the words, partly (0.5) from 40% (a criterion of two marks or more earns half its marks), else 0; contradicted is 0. */
 export function fraction(j: Judgement): number {
   if (j.contradicted || j.otherTerm) return 0;
   return j.coverage >= MET ? 1 : j.coverage >= 0.4 ? 0.5 : 0;

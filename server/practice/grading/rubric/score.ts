@@ -20,9 +20,12 @@ import {
   type Judgement,
   LEVEL_QUALITY_AND_EXAMPLES,
   matchWord,
+  questionWords,
+  NEGATIONS,
   readAnswer,
   tokenize,
 } from './match.ts';
+import { keyedJudgement, keyOf } from './keyed.ts';
 import { fmt, readReference, readRubric } from './parse.ts';
 import type { Concept, Criterion, Levels, PerItem, ReadRubric } from './types.ts';
 
@@ -60,22 +63,32 @@ interface ConceptJudgement {
   rejected: string | null;
 }
 
-function judgeConcept(variants: string[], rejects: string[], answer: Answer, fromReference: boolean, extraQuality?: Set<string>): ConceptJudgement {
-  const results = variants.map((v): Judgement => {
+function judgeConcept(all: string[], rejects: string[], answer: Answer, fromReference: boolean, extraQuality?: Set<string>): ConceptJudgement {
+  // A key the criterion names ("(temperature)") is judged with its role, not also on its own.
+  const keys = new Set(fromReference ? [] : all.map((v) => keyOf(v)?.key.toLowerCase()).filter((k): k is string => !!k));
+  const variants = all.filter((v) => !keys.has(v.trim().toLowerCase()));
+  // With a refusal beside it ("energy is released; do not accept 'energy is made'"), the words
+  // the two share tell nothing: the criterion is judged on its own words.
+  const refused = new Set(rejects.flatMap((r) => criterionWords(r)));
+  const judgeVariant = (v: string, skip?: (w: string) => boolean): Judgement => {
     const otherTerm = fromReference ? firstLongerTerm(v, answer) : null;
-    return otherTerm ? { coverage: 0, contradicted: false, matches: [], missing: [], used: [], otherTerm } : judge(v, answer, { extraQuality, asWritten: fromReference });
-  });
-  const b = best(results);
-  let f = fraction(b);
+    if (otherTerm) return { coverage: 0, contradicted: false, matches: [], missing: [], used: [], otherTerm };
+    const keyed = !fromReference && !skip && keyedJudgement(v, answer);
+    if (keyed) return keyed;
+    const own = criterionWords(v, extraQuality).filter((w) => !refused.has(w));
+    if (refused.size && own.length) return judgeWords(own, tokenize(v).some((w) => NEGATIONS.has(w)), answer, skip);
+    return judge(v, answer, { extraQuality, asWritten: fromReference, skip });
+  };
+  const b = best(variants.map((v) => judgeVariant(v)));
+  const f = fraction(b);
   for (const r of rejects) {
     if (fraction(judge(r, answer)) < 1) continue;
+    if (f < 1) return { fraction: 0, best: b, rejected: r };
     // Met without the words only the refused wording has? Then the refused wording is not all it gives.
     const ownWords = variants.flatMap((v) => criterionWords(v, extraQuality));
     const refusedOnly = criterionWords(r).filter((w) => !ownWords.some((o) => sameWord(o, w)));
     const skip = (uw: string) => refusedOnly.some((w) => matchWord(w, uw) !== null);
-    const again = best(variants.map((v) => judge(v, answer, { extraQuality, skip })));
-    if (fraction(again) < 1) return { fraction: 0, best: b, rejected: r };
-    f = 1;
+    if (fraction(best(variants.map((v) => judgeVariant(v, skip)))) < 1) return { fraction: 0, best: b, rejected: r };
   }
   return { fraction: f, best: b, rejected: null };
 }
@@ -243,7 +256,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
       `The rubric reads as ${wordingCount} criteria and alternatives; at most ${MAX_WORDINGS} can be compared with an answer. Shorten it to the points that earn marks.`,
     );
   }
-  const answer = readAnswer(userAnswer);
+  const answer = readAnswer(userAnswer, questionWords(statement));
   if (rubricWords * answer.words.length > MAX_WORD_PAIRS) {
     throw new GradingInputError(
       ['body', 'problem', field],

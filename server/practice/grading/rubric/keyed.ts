@@ -1,0 +1,95 @@
+/**
+ * Criteria that name what the answer must give, beside words that only say what it is about:
+ * "identifies the independent variable (temperature)", "correctly calculates the mean (7)",
+ * "names the kidney as the organ", "identifies the reaction as neutralisation". The named thing
+ * (the key) must be in the answer, and where the answer speaks of the role ("the independent
+ * variable is ...", "mean = ..."), the key must be what it says there, not a word of another part.
+ */
+import { contentWords, type Answer, type Judgement, judgeWords, tokenize } from './match.ts';
+import { gradeShortAnswer } from '../short-answer.ts';
+import { forms } from '../text.ts';
+
+/** Nouns that name a role or a category, not an answer: the other side of "X as Y" is the key. */
+const ROLE_NOUNS = new Set(
+  'process reaction organ organs reactant reactants product products variable variables cause causes effect effects type kind name term answer result value unit units method example structure function property feature reason factor organelle gas gases element compound substance part parts event person country city place enzyme hormone force energy'.split(' '),
+);
+/** Words before a role or key that carry nothing: instruction verbs and judgement. */
+const LEAD = /^(?:(?:correctly|clearly|accurately)\s+)?(?:identif(?:y|ies)|names?|gives?|states?|calculates?|finds?|works?\s+out|writes?|labels?|recogni[sz]es?|selects?|chooses?|determines?|classif(?:y|ies))\s+/i;
+/** How far (in words, same clause) a key may be from the role it belongs to: after it, and before it. */
+const AFTER = 7;
+const CONJUNCTIONS = new Set(['and', 'but', 'while', 'whereas', 'or', 'then']);
+const BEFORE = 4;
+
+interface Keyed {
+  key: string;
+  role: string;
+}
+
+function isRole(words: string[]): boolean {
+  return words.length > 0 && words.every((w) => ROLE_NOUNS.has(w) || /^(?:the|a|an|its|their)$/.test(w));
+}
+
+/** The key and role of a criterion, when it names its answer; null for other criteria. */
+export function keyOf(criterion: string): Keyed | null {
+  const t = criterion.trim().replace(LEAD, '');
+  // "... (temperature)" at the end, not a note ("e.g.", "accept", "1 mark").
+  const paren = /^(.*\S)\s*\(([^()]{1,40})\)\s*\.?$/.exec(t);
+  if (paren && !/^(?:e\.?g|i\.?e|accept|also|or|reject|not|do not|\d+\s*(?:marks?|points?|pts?)|any|for example)\b/i.test(paren[2]!.trim()) && tokenize(paren[2]!).length <= 4) {
+    return { key: paren[2]!.trim(), role: paren[1]!.trim() };
+  }
+  // "the reaction as neutralisation" / "the kidney as the organ".
+  const as = /^(.+?)\s+as\s+(.+?)\.?$/i.exec(t);
+  if (as) {
+    const left = contentWords(tokenize(as[1]!));
+    const right = contentWords(tokenize(as[2]!));
+    if (isRole(left) && !isRole(right)) return { key: as[2]!, role: as[1]! };
+    if (isRole(right) && !isRole(left)) return { key: as[1]!, role: as[2]! };
+  }
+  return null;
+}
+
+function positions(answer: Answer, words: string[]): { clause: number; index: number; word: string }[] {
+  const wanted = new Set(words.flatMap((w) => [...forms(w)]));
+  const out: { clause: number; index: number; word: string }[] = [];
+  answer.clauses.forEach((clause, ci) =>
+    clause.forEach((w, wi) => {
+      if ([...forms(w)].some((f) => wanted.has(f))) out.push({ clause: ci, index: wi, word: w });
+    }),
+  );
+  return out;
+}
+
+/**
+ * The judgement of a keyed criterion: the key's words said (as any criterion's), and, where the
+ * answer names the role, said next to it. Null when the criterion has no key.
+ */
+export function keyedJudgement(criterion: string, answer: Answer): Judgement | null {
+  const k = keyOf(criterion);
+  if (!k) return null;
+  const keyWords = contentWords(tokenize(k.key));
+  if (keyWords.length === 0) return null;
+  let j = judgeWords(keyWords, false, answer);
+  // Another name for the key, a number in words, a surname: read as a short answer would be.
+  if (j.coverage < 1 && gradeShortAnswer(answer.text, k.key, '').score === 1) j = { ...j, coverage: 1, missing: [] };
+  // The role's own words (not generic ones) where the answer uses them.
+  const roleWords = contentWords(tokenize(k.role)).filter((w) => !ROLE_NOUNS.has(w));
+  const roles = positions(answer, roleWords);
+  // A number is only the mean (or the mode...) where the answer says so: working is full of numbers.
+  const numeric = keyWords.every((w) => /^\d+$/.test(w));
+  if (j.coverage < 1) return j;
+  if (roles.length === 0) return numeric && roleWords.length > 0 ? { ...j, coverage: 0, missing: [`${k.key} (as ${k.role})`] } : j;
+  const keys = positions(answer, keyWords);
+  const between = (c: number, a: number, b: number) => answer.clauses[c]!.slice(Math.min(a, b) + 1, Math.max(a, b));
+  const bound = roles.some((r) =>
+    keys.some(
+      (key) =>
+        key.clause === r.clause &&
+        key.index - r.index <= AFTER &&
+        r.index - key.index <= BEFORE &&
+        key.index !== r.index &&
+        // "the rate of reaction and the dependent variable": another part of the answer.
+        !between(r.clause, r.index, key.index).some((w) => CONJUNCTIONS.has(w)),
+    ),
+  );
+  return bound ? j : { ...j, coverage: 0, missing: [`${k.key} (as ${k.role})`] };
+}
