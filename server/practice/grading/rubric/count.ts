@@ -57,10 +57,10 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
   let units = 0;
   const cap = c.per > 0 ? c.points / c.per : 0;
   for (const o of c.options) {
-    const f = judgeOption(o, answer);
-    if (f > 0) {
-      units += f;
-      counted.push(f === 1 ? o.text : `${o.text} (partly)`);
+    // A point is made or not: half of "the heart has four chambers" is not half a mark.
+    if (judgeOption(o, answer) === 1) {
+      units += 1;
+      counted.push(o.text);
     }
   }
   if (!c.open || units >= cap) return { units: Math.min(units, cap), counted };

@@ -76,7 +76,8 @@ export function keyedJudgement(criterion: string, answer: Answer): Judgement | n
   const roles = positions(answer, roleWords);
   // A number is only the mean (or the mode...) where the answer says so: working is full of numbers.
   const numeric = keyWords.every((w) => /^\d+$/.test(w));
-  if (j.coverage < 1) return j;
+  // The named answer is all of the criterion: half of it ("a salt and hydrogen" for "a salt and water") is not it.
+  if (j.coverage < 1) return { ...j, coverage: 0 };
   if (roles.length === 0) return numeric && roleWords.length > 0 ? { ...j, coverage: 0, missing: [`${k.key} (as ${k.role})`] } : j;
   const keys = positions(answer, keyWords);
   const between = (c: number, a: number, b: number) => answer.clauses[c]!.slice(Math.min(a, b) + 1, Math.max(a, b));

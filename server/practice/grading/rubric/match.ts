@@ -202,7 +202,23 @@ export function judgeWords(all: string[], negated: boolean, answer: Answer, skip
 
 export function judge(wording: string, answer: Answer, opts: { extraQuality?: Set<string>; skip?: (w: string) => boolean; asWritten?: boolean } = {}): Judgement {
   const negated = tokenize(wording).some((w) => NEGATIONS.has(w));
-  return judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip);
+  return requireNamed(wording, judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip), answer);
+}
+
+const NUMBER_WORDS = new Set('zero one two three four five six seven eight nine ten eleven twelve hundred thousand million'.split(' '));
+
+/**
+ * Names and numbers a criterion states are what it is about: "began in Britain" is not met by
+ * "started in France", nor "four chambers" by "two chambers", however many other words match.
+ * Words the question already says are exempt.
+ */
+export function requireNamed(wording: string, j: Judgement, answer: Answer): Judgement {
+  if (j.coverage === 0) return j;
+  const named = [...wording.matchAll(/(?<![.!?]\s|^)\b([A-Z][a-z]+)\b|\b(\d+(?:\.\d+)?)\b|\b([a-z]+)\b/g)]
+    .map((m) => (m[1] ? m[1].toLowerCase() : m[2] ?? (NUMBER_WORDS.has(m[3]!) ? m[3]! : null)))
+    .filter((w): w is string => !!w && !STOPWORDS.has(w) && ![...forms(w)].some((f) => answer.question.has(f)));
+  const lacking = named.filter((w) => j.missing.includes(w));
+  return lacking.length ? { ...j, coverage: Math.min(j.coverage, 0.39), missing: [...new Set([...lacking, ...j.missing])] } : j;
 }
 
 /** A reference answer's words inside a longer name of something else in the answer. */

@@ -6,7 +6,7 @@
  */
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
-import { onlyCounts } from './category.ts';
+import { categoryOf, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
 import {
   type Answer,
@@ -191,7 +191,15 @@ function scoreLevels(c: Levels, answer: Answer, fromReference: boolean): Outcome
   };
 }
 
-function scorePerItem(c: PerItem, answer: Answer, fromReference: boolean, elsewhere: string[]): Outcome {
+/** "Give two examples of mammals ...": the category a rubric's bare "each correct example" means. */
+function categoryFromQuestion(statement: string): string | null {
+  const m = /\b(?:examples?|instances?|kinds?|types?)\s+of\s+([a-z]+)/i.exec(statement);
+  return m ? categoryOf(`example of ${m[1]}`) : null;
+}
+
+function scorePerItem(rubricItem: PerItem, answer: Answer, fromReference: boolean, elsewhere: string[], statement: string): Outcome {
+  const fromQuestion = !rubricItem.category && !rubricItem.options.length && onlyCounts(criterionWords(rubricItem.topic)) ? categoryFromQuestion(statement) : null;
+  const c = fromQuestion ? { ...rubricItem, category: fromQuestion } : rubricItem;
   const { units, counted } = countItems(c, answer, (o, a) => judgeConcept(o.variants, o.rejects, a, fromReference).fraction, elsewhere);
   const got = Math.min(c.points, units * c.per);
   const capItems = fmt(c.points / c.per);
@@ -267,7 +275,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     if (c.kind === 'concept') return scoreConcept(c, answer, fromReference);
     if (c.kind === 'levels') return scoreLevels(c, answer, fromReference);
     const elsewhere = read.criteria.filter((o) => o !== c).flatMap((o) => (o.kind === 'concept' ? o.variants : o.kind === 'levels' ? o.levels.flatMap((l) => l.variants) : o.options.flatMap((x) => x.variants)));
-    return scorePerItem(c, answer, fromReference, elsewhere);
+    return scorePerItem(c, answer, fromReference, elsewhere, statement);
   });
   const max = Math.round(read.criteria.reduce((s, c) => s + c.points, 0) * 100) / 100;
   const score = Math.round(outcomes.reduce((s, o) => s + o.got, 0) * 100) / 100;
