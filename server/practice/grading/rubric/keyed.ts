@@ -32,6 +32,9 @@ function isRole(words: string[]): boolean {
 /** The key and role of a criterion, when it names its answer; null for other criteria. */
 export function keyOf(criterion: string): Keyed | null {
   const t = criterion.trim().replace(LEAD, '');
+  // "the pH of the solution as 7 (neutral)": the "as" names the key; the bracket glosses it.
+  const glossed = /^(.+?)\s+as\s+([^()]+?)\s*\(([^()]{1,40})\)\s*\.?$/i.exec(t);
+  if (glossed && !isRole(contentWords(tokenize(glossed[2]!)))) return { key: glossed[2]!.trim(), role: glossed[1]!.trim() };
   // "... (temperature)" at the end, not a note ("e.g.", "accept", "1 mark").
   const paren = /^(.*\S)\s*\(([^()]{1,40})\)\s*\.?$/.exec(t);
   if (paren && !/^(?:e\.?g|i\.?e|accept|also|or|reject|not|do not|\d+\s*(?:marks?|points?|pts?)|any|for example)\b/i.test(paren[2]!.trim()) && tokenize(paren[2]!).length <= 4) {
@@ -70,7 +73,9 @@ export function keyedJudgement(criterion: string, answer: Answer): Judgement | n
   if (keyWords.length === 0) return null;
   let j = judgeWords(keyWords, false, answer);
   // Another name for the key, a number in words, a surname: read as a short answer would be.
-  if (j.coverage < 1 && gradeShortAnswer(answer.text, k.key, '').score === 1) j = { ...j, coverage: 1, missing: [] };
+  // Each part of "carbon dioxide and water" on its own ("CO2 and H2O").
+  const parts = k.key.split(/\s*(?:,|\band\b)\s*/).filter((p) => contentWords(tokenize(p)).length > 0);
+  if (j.coverage < 1 && parts.every((p) => gradeShortAnswer(answer.text, p, '').score === 1)) j = { ...j, coverage: 1, missing: [] };
   // The role's own words (not generic ones) where the answer uses them.
   const roleWords = contentWords(tokenize(k.role)).filter((w) => !ROLE_NOUNS.has(w));
   const roles = positions(answer, roleWords);

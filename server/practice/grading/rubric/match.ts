@@ -167,7 +167,7 @@ function isPhrase(a: string, b: string): boolean {
 export function judgeWords(all: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
   // Words the question already says ("the Industrial Revolution" in "Describe the Industrial
   // Revolution") need not be repeated, as long as the criterion says something else too.
-  const own = all.filter((w) => ![...forms(w)].some((f) => answer.question.has(f)));
+  const own = all.filter((w) => /^\d/.test(w) || ![...forms(w)].some((f) => answer.question.has(f)));
   const words = own.length > 0 ? own : all;
   let hit = 0;
   const matches: WordMatch[] = [];
@@ -214,9 +214,10 @@ const NUMBER_WORDS = new Set('zero one two three four five six seven eight nine 
  */
 export function requireNamed(wording: string, j: Judgement, answer: Answer): Judgement {
   if (j.coverage === 0) return j;
-  const named = [...wording.matchAll(/(?<![.!?]\s|^)\b([A-Z][a-z]+)\b|\b(\d+(?:\.\d+)?)\b|\b([a-z]+)\b/g)]
+  // A count of generic things ("compares two things") is not a number the answer must say.
+  const named = [...wording.matchAll(/(?<![.!?]\s|^)\b([A-Z][a-z]+)\b|\b(\d+(?:\.\d+)?)\b|\b([a-z]+)\b(?!\s+(?:things?|ways?|points?|reasons?|examples?|factors?|items?|parts?)\b)/g)]
     .map((m) => (m[1] ? m[1].toLowerCase() : m[2] ?? (NUMBER_WORDS.has(m[3]!) ? m[3]! : null)))
-    .filter((w): w is string => !!w && !STOPWORDS.has(w) && ![...forms(w)].some((f) => answer.question.has(f)));
+    .filter((w): w is string => !!w && !STOPWORDS.has(w) && (/^\d/.test(w) || ![...forms(w)].some((f) => answer.question.has(f))));
   const lacking = named.filter((w) => j.missing.includes(w));
   return lacking.length ? { ...j, coverage: Math.min(j.coverage, 0.39), missing: [...new Set([...lacking, ...j.missing])] } : j;
 }
