@@ -46,7 +46,7 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   // (working, formula, units: "Award 3 marks for: ..."); a generated problem's one-line
   // "Full credit for x = 3" is not such a rubric.
   if (ref && looksMathematical(ref) && !(rubric && rubricTotal(rubric) > 1)) return gradeMath(input.user_answer, ref, statement);
-  if (rubric) return gradeRubric(input.user_answer, rubric, false, statement);
+  if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
 }

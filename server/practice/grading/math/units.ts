@@ -148,7 +148,11 @@ export function splitUnit(input: string): { value: string; unit: Unit | null } {
   // A rate of two known units: km/s, miles per hour already listed, g/cm^3...
   const rate = /^(.*?[\d).}])\s*([a-zA-Z°µ$€£]+(?:\^?[23])?)\s*(?:\/|\s+per\s+)\s*([a-zA-Z]+(?:\^?[23])?)$/.exec(s);
   if (rate) {
-    const [top, bottom] = [findUnit(rate[2]), findUnit(rate[3])];
+    const top = findUnit(rate[2]);
+    // m/s^2: per second squared.
+    const squared = /^([a-zA-Z]+)\^?2$/.exec(rate[3]);
+    const base = squared ? findUnit(squared[1]) : null;
+    const bottom = base ? { ...base, dim: `${base.dim}^2`, toBase: (x: number) => base.toBase(x) * base.toBase(1) } : findUnit(rate[3]);
     // Length over time is a speed, comparable with m/s, km/h and mph.
     const dim = top?.dim === 'length' && bottom?.dim === 'time' ? 'speed' : `${top?.dim}/${bottom?.dim}`;
     if (top && bottom) return { value: rate[1].trim(), unit: { dim, text: `${rate[2]}/${rate[3]}`, toBase: (x) => top.toBase(x) / bottom.toBase(1), others: [] } };

@@ -6,6 +6,7 @@
  */
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
+import { calcFacts, calcNeeds, describeFacts, meets, type CalcFacts } from './calc.ts';
 import { categoryOf, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
 import {
@@ -165,8 +166,16 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   return { met: false, partly: made > 0 || j.fraction > 0, full: false, why: `makes ${made} of the indicative points; it needs ${l.needs}` };
 }
 
-function scoreLevels(c: Levels, answer: Answer, fromReference: boolean): Outcome {
-  const checks = c.levels.map((l, i) => checkLevel(l, c.levels[i + 1], c.guidance, answer, fromReference));
+function scoreLevels(c: Levels, answer: Answer, fromReference: boolean, facts: CalcFacts | null): Outcome {
+  const checks = c.levels.map((l, i): LevelCheck => {
+    // A worked calculation's levels ("correct answer with steps shown but missing units") are read off the answer by the CAS.
+    const needs = facts ? calcNeeds(l.text) : null;
+    if (facts && needs) {
+      const met = meets(facts, needs);
+      return { met, partly: met, full: met, why: met ? '' : `the answer has ${describeFacts(facts)}` };
+    }
+    return checkLevel(l, c.levels[i + 1], c.guidance, answer, fromReference);
+  });
   const reached = checks.findIndex((k) => k.met);
   const top = fmt(c.points);
   if (reached < 0) {
@@ -247,7 +256,7 @@ function prepare(rubric: string, fromReference: boolean): Prepared {
   return prepared;
 }
 
-export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean, statement = ''): GradeResult {
+export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean, statement = '', reference = ''): GradeResult {
   const field = fromReference ? 'correct_answer' : 'scoring_details';
   const { read, wordingCount, rubricWords } = prepare(rubric, fromReference);
   if (read.criteria.length === 0) {
@@ -265,6 +274,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     );
   }
   const answer = readAnswer(userAnswer, questionWords(statement));
+  const facts = read.criteria.some((c) => c.kind === 'levels') ? calcFacts(userAnswer, reference, statement) : null;
   if (rubricWords * answer.words.length > MAX_WORD_PAIRS) {
     throw new GradingInputError(
       ['body', 'problem', field],
@@ -273,7 +283,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   }
   const outcomes = read.criteria.map((c) => {
     if (c.kind === 'concept') return scoreConcept(c, answer, fromReference);
-    if (c.kind === 'levels') return scoreLevels(c, answer, fromReference);
+    if (c.kind === 'levels') return scoreLevels(c, answer, fromReference, facts);
     const elsewhere = read.criteria.filter((o) => o !== c).flatMap((o) => (o.kind === 'concept' ? o.variants : o.kind === 'levels' ? o.levels.flatMap((l) => l.variants) : o.options.flatMap((x) => x.variants)));
     return scorePerItem(c, answer, fromReference, elsewhere, statement);
   });

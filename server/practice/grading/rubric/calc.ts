@@ -1,0 +1,67 @@
+/**
+ * Marks for a worked calculation ("4 marks: correct answer with all steps shown and units / 3
+ * marks: ... missing units / 2 marks: correct method with an arithmetic error / 1 mark: some
+ * relevant working"): what such descriptors ask is read off the answer with the CAS, not by
+ * looking for the words "answer", "steps" or "units" in it.
+ */
+import { gradeMath, looksMathematical } from '../math.ts';
+import { normalizeMath } from '../math/normalize.ts';
+import { splitUnit } from '../math/units.ts';
+
+export interface CalcFacts {
+  /** The final value equals the reference (the CAS; a missing unit is implied). */
+  correct: boolean;
+  /** The final value carries a unit. */
+  units: boolean;
+  /** Steps are written: an equation, or operations on numbers. */
+  working: boolean;
+  /** The working puts the question's numbers (at least two of them) to use. */
+  method: boolean;
+}
+
+const NUMBER = /-?\d+(?:\.\d+)?/g;
+
+export function calcFacts(answer: string, reference: string, statement: string): CalcFacts | null {
+  if (!reference || !looksMathematical(reference)) return null;
+  const text = normalizeMath(answer);
+  const last = text.split('=').pop()!.trim();
+  const correct = gradeMath(last, reference, '').score === 1;
+  const units = splitUnit(last).unit !== null;
+  const numbers = text.match(NUMBER) ?? [];
+  const working = /=/.test(text) || /\d\s*[-+*/÷×]\s*\(?\d/.test(text) || numbers.length >= 3;
+  const given = new Set(statement.match(NUMBER) ?? []);
+  const used = new Set(numbers.filter((n) => given.has(n)));
+  return { correct, units, working, method: working && used.size >= 2 };
+}
+
+type Need = keyof CalcFacts;
+
+/**
+ * What a level descriptor of a worked calculation requires, each fact true or false; null when
+ * the descriptor speaks of something else (then it is read as words).
+ */
+export function calcNeeds(descriptor: string): Partial<Record<Need, boolean>> | null {
+  const d = descriptor.toLowerCase();
+  const rest = d
+    .replace(/\b(?:correct|right|accurate|final|answer|result|with|and|but|all|some|steps?|shown|showing|working|workings|method|units?|missing|no|without|an?|the|arithmetic(?:al)?|calculation|numerical|error|errors|mistakes?|slip|relevant|attempt|valid|clear|fully|partly|partially|incorrect|wrong|only|given|or|of|in|omitted)\b/g, ' ')
+    .replace(/[^a-z]+/g, ' ')
+    .trim();
+  if (rest !== '') return null;
+  const needs: Partial<Record<Need, boolean>> = {};
+  if (/\b(?:no|without) relevant working\b|^\s*(?:nothing|no answer)\b/.test(d)) return { working: false };
+  if (/\b(?:correct|right|accurate)\s+(?:final\s+)?(?:answer|result)\b/.test(d)) needs.correct = true;
+  if (/\b(?:arithmetic(?:al)?|numerical|calculation)?\s*(?:error|errors|mistakes?|slip)\b|\bwrong answer\b|\bincorrect answer\b/.test(d)) needs.correct = false;
+  if (/\b(?:missing|no|without|omitted)\s+units?\b|\bunits?\s+(?:missing|omitted)\b/.test(d)) needs.units = false;
+  else if (/\bunits?\b/.test(d)) needs.units = true;
+  if (/\b(?:correct|right|valid)\s+method\b/.test(d)) needs.method = true;
+  else if (/\b(?:steps?|working|workings|method)\b/.test(d)) needs.working = true;
+  return Object.keys(needs).length ? needs : null;
+}
+
+export function meets(facts: CalcFacts, needs: Partial<Record<Need, boolean>>): boolean {
+  return (Object.keys(needs) as Need[]).every((k) => facts[k] === needs[k]);
+}
+
+export function describeFacts(facts: CalcFacts): string {
+  return `final value ${facts.correct ? 'correct' : 'not the expected one'}, ${facts.units ? 'with' : 'without'} units, ${facts.working ? 'working shown' : 'no working'}${facts.method ? ', method uses the given values' : ''}`;
+}
