@@ -16,7 +16,7 @@ const LEAD_WORDS = [
   /^(?:full\s+credit|credit|look|award(?:\s+\w+)?(?:\s+(?:marks?|points?))?)\s+(?:for|if|when)\s+/i,
   /^(?:must|should|also)\s+/i,
   /^(?:correctly|clearly|accurately|fully)\s+/i,
-  /^(?:mentions?|states?|explains?|names?|identif(?:y|ies)|describes?|defines?|lists?|outlines?|gives?|provides?|suggests?|recogni[sz]es?|notes?|discusses?|includes?|says?|writes?|refers?\s+to|points?\s+out|demonstrates?|shows?\s+(?:that|how|why))\b\s*(?:(?:that|why|how|what|which|whether)\b\s*)?/i,
+  /^(?:mentions?|states?|explains?|names?|identif(?:y|ies)|describes?|defines?|lists?|outlines?|gives?|provides?|suggests?|recogni[sz]es?|notes?|discusses?|includes?|says?|writes?|refers?\s+to|points?\s+out|demonstrates?|shows?|showing)\b\s*(?:(?:that|why|how|what|which|whether)\b\s*)?/i,
 ];
 
 /** The part of a rubric wording the answer must say. */
@@ -164,11 +164,18 @@ function isPhrase(a: string, b: string): boolean {
 }
 
 /** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
+/**
+ * How much of a criterion the answer says. Words the question already says ("the Industrial
+ * Revolution" in "Describe the Industrial Revolution", "the treaty" in a question about the
+ * treaty) need not be repeated, and repeating them earns nothing, when the criterion says
+ * something else too.
+ */
 export function judgeWords(all: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
-  // Words the question already says ("the Industrial Revolution" in "Describe the Industrial
-  // Revolution") need not be repeated, as long as the criterion says something else too.
   const own = all.filter((w) => /^\d/.test(w) || ![...forms(w)].some((f) => answer.question.has(f)));
-  const words = own.length > 0 ? own : all;
+  return judgeList(own.length > 0 ? own : all, negated, answer, skip);
+}
+
+function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
   let hit = 0;
   const matches: WordMatch[] = [];
   const missing: string[] = [];
