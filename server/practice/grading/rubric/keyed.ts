@@ -51,10 +51,15 @@ export function keyOf(criterion: string): Keyed | null {
   return null;
 }
 
+/** The answer's sentences as words: "Dependent variable: the rate of reaction" is one place. */
+function sentences(answer: Answer): string[][] {
+  return answer.text.split(/[.;!?\n]+/).map(tokenize).filter((s) => s.length > 0);
+}
+
 function positions(answer: Answer, words: string[]): { clause: number; index: number; word: string }[] {
   const wanted = new Set(words.flatMap((w) => [...forms(w)]));
   const out: { clause: number; index: number; word: string }[] = [];
-  answer.clauses.forEach((clause, ci) =>
+  sentences(answer).forEach((clause, ci) =>
     clause.forEach((w, wi) => {
       if ([...forms(w)].some((f) => wanted.has(f))) out.push({ clause: ci, index: wi, word: w });
     }),
@@ -85,7 +90,8 @@ export function keyedJudgement(criterion: string, answer: Answer): Judgement | n
   if (j.coverage < 1) return { ...j, coverage: 0 };
   if (roles.length === 0) return numeric && roleWords.length > 0 ? { ...j, coverage: 0, missing: [`${k.key} (as ${k.role})`] } : j;
   const keys = positions(answer, keyWords);
-  const between = (c: number, a: number, b: number) => answer.clauses[c]!.slice(Math.min(a, b) + 1, Math.max(a, b));
+  const scopes = sentences(answer);
+  const between = (c: number, a: number, b: number) => scopes[c]!.slice(Math.min(a, b) + 1, Math.max(a, b));
   const bound = roles.some((r) =>
     keys.some(
       (key) =>

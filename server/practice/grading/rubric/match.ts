@@ -4,7 +4,7 @@
  * the opposite polarity (a negation cue up to NEG_SCOPE words before a matched word, same clause).
  */
 import { longerTerm } from '../longer-term.ts';
-import { lookup } from '../../offline/vocab/wordnet.ts';
+import { lookup, synset } from '../../offline/vocab/wordnet.ts';
 import { clauses, forms, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
 
 const NEG_SCOPE = 5;
@@ -147,7 +147,21 @@ function prefixedOpposite(a: string, b: string): boolean {
 /** matchWord, refusing opposites formed with a prefix. */
 export function rubricWordMatch(conceptWord: string, userWord: string): WordMatch {
   if (prefixedOpposite(conceptWord, userWord)) return null;
-  return matchWord(conceptWord, userWord);
+  return matchWord(conceptWord, userWord) ?? (kindNamedAfter(userWord, conceptWord) ? 'synonym' : null);
+}
+
+const kindCache = new Map<string, boolean>();
+/** "sunlight" is a kind of light, "rainwater" of water: a compound named after what it is a kind of. */
+function kindNamedAfter(compound: string, head: string): boolean {
+  if (head.length < 4 || compound.length <= head.length || !compound.endsWith(head)) return false;
+  const key = `${compound} ${head}`;
+  let v = kindCache.get(key);
+  if (v === undefined) {
+    v = lookup(compound).some((off) => synset(off).pointers.some((p) => (p.symbol === '@' || p.symbol === '@i') && synset(p.offset).words.some((w) => w.toLowerCase() === head)));
+    if (kindCache.size > 10_000) kindCache.clear();
+    kindCache.set(key, v);
+  }
+  return v;
 }
 
 const phraseCache = new Map<string, boolean>();
@@ -212,7 +226,8 @@ export function judge(wording: string, answer: Answer, opts: { extraQuality?: Se
   return requireNamed(wording, judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip), answer);
 }
 
-const NUMBER_WORDS = new Set('zero one two three four five six seven eight nine ten eleven twelve hundred thousand million'.split(' '));
+// "one" is left out: "one effect", "one rotation" name a thing, not a count to check.
+const NUMBER_WORDS = new Set('zero two three four five six seven eight nine ten eleven twelve hundred thousand million'.split(' '));
 
 /**
  * Names and numbers a criterion states are what it is about: "began in Britain" is not met by
