@@ -51,9 +51,30 @@ export function keyOf(criterion: string): Keyed | null {
   return null;
 }
 
-/** The answer's sentences as words: "Dependent variable: the rate of reaction" is one place. */
+/**
+ * The answer's clauses as words, a short label joined to what follows it: "Dependent variable: the
+ * rate of reaction" is one place, "mean 9, mode 7" two.
+ */
 function sentences(answer: Answer): string[][] {
-  return answer.text.split(/[.;!?\n]+/).map(tokenize).filter((s) => s.length > 0);
+  const out: string[][] = [];
+  let label: string[] = [];
+  // Sentence and clause ends; the point and comma of 7.5 or 100,000 are not.
+  for (const part of answer.text.split(/[;!?\n]+|(?<!\d)[.,]|[.,](?!\d)|\s[–—]\s/)) {
+    const words = tokenize(part);
+    if (words.length === 0) continue;
+    if (/:\s*$/.test(part) || (/:/.test(part) && tokenize(part.split(':')[0]!).length <= 3)) {
+      const [head, ...rest] = part.split(':');
+      const tail = tokenize(rest.join(':'));
+      if (tail.length === 0) {
+        label = [...label, ...tokenize(head!)];
+        continue;
+      }
+      out.push([...label, ...tokenize(head!), ...tail]);
+    } else out.push([...label, ...words]);
+    label = [];
+  }
+  if (label.length) out.push(label);
+  return out;
 }
 
 function positions(answer: Answer, words: string[]): { clause: number; index: number; word: string }[] {
