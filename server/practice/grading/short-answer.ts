@@ -131,8 +131,8 @@ function closeSenses(word: string, expected?: Synset[]): Synset[] {
   return out;
 }
 
-function antonymOf(refWord: string, userWord: string): boolean {
-  for (const s of senses(refWord)) {
+export function antonymOf(refWord: string, userWord: string, poses: Pos[] = POSES): boolean {
+  for (const s of senses(refWord, poses)) {
     for (const a of related(s, ['!'])) if (hasWord(a, userWord) || hasWord(a, lemmatizer.verb(userWord)) || hasWord(a, lemmatizer.noun(userWord)) || hasWord(a, lemmatizer.adjective(userWord))) return true;
   }
   return false;
@@ -189,7 +189,7 @@ function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset
   }
   // Derivationally related (evaporate / evaporation) and synonyms of any sense.
   for (const s of closeSenses(ref, expected)) if (hasWord(s, user) || [...lemmas(user)].some((l) => hasWord(s, l))) return 'synonym';
-  for (const s of senses(ref)) for (const d of related(s, ['+'])) if ([...lemmas(user)].some((l) => hasWord(d, l))) return 'related form';
+  for (const s of expected ?? senses(ref)) for (const d of related(s, ['+'])) if ([...lemmas(user)].some((l) => hasWord(d, l))) return 'related form';
   const len = Math.min(ref.length, user.length);
   const tolerance = len >= 8 ? 2 : len >= 5 ? 1 : 0;
   // A slip of spelling is a non-word; a real word (increase for decrease) is another word.

@@ -6,6 +6,7 @@
  */
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
+import { antonymOf } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, type CalcFacts } from './calc.ts';
 import { categoryOf, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
@@ -80,7 +81,9 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     if (refused.size && own.length) return judgeWords(own, tokenize(v).some((w) => NEGATIONS.has(w)), answer, skip);
     return judge(v, answer, { extraQuality, asWritten: fromReference, skip });
   };
-  const b = best(variants.map((v) => judgeVariant(v)));
+  let b = best(variants.map((v) => judgeVariant(v)));
+  // "the price falls" against "explains that the price rises": the contrary claim earns nothing.
+  if (fraction(b) > 0 && !fromReference && variants[0] && opposite(variants[0], answer)) b = { ...b, contradicted: true, coverage: Math.max(b.coverage, 0.4) };
   const f = fraction(b);
   for (const r of rejects) {
     if (fraction(judge(r, answer)) < 1) continue;
@@ -92,6 +95,24 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     if (fraction(best(variants.map((v) => judgeVariant(v, skip)))) < 1) return { fraction: 0, best: b, rejected: r };
   }
   return { fraction: f, best: b, rejected: null };
+}
+
+/** Answer words read for opposites: the antonym check looks up every pair. */
+const OPPOSITE_SCAN = 300;
+
+/**
+ * An opposite of the criterion in the answer ("increases" where the criterion says "reduce",
+ * "falls" for "rises"), when the answer does not also say the criterion's word: the answer
+ * makes the contrary claim.
+ */
+function opposite(wording: string, answer: Answer): string | null {
+  const said = new Set(answer.words.map((w) => w.word));
+  for (const cw of criterionWords(wording)) {
+    if (said.has(cw)) continue;
+    // Verbs only: "rises" against "falls"; nouns and adjectives of a list (solid, liquid) are not claims against each other.
+    for (const { word } of answer.words.slice(0, OPPOSITE_SCAN)) if (antonymOf(cw, word, ['verb'])) return `"${word}", the opposite of "${cw}"`;
+  }
+  return null;
 }
 
 function missingWords(j: Judgement): string {
