@@ -4,6 +4,7 @@
  * the opposite polarity (a negation cue up to NEG_SCOPE words before a matched word, same clause).
  */
 import { longerTerm } from '../longer-term.ts';
+import type { CalcFacts } from './calc.ts';
 import { lookup, synset } from '../../offline/vocab/wordnet.ts';
 import { clauses, forms, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
 
@@ -94,6 +95,8 @@ export interface Answer {
   text: string;
   /** Lemmas of the question's content words: a criterion's words the question already says may be left out. */
   question: Set<string>;
+  /** A worked calculation's facts, when the problem has a mathematical reference (calc.ts). */
+  calc?: (CalcFacts & { reference: string }) | null;
   clauses: string[][];
   /** Distinct words in document order: the first occurrence of a match is where a scan of every word would stop too. */
   words: AnswerWord[];

@@ -6,6 +6,7 @@
  */
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
+import { gradeMath } from '../math.ts';
 import { antonymOf } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, type CalcFacts } from './calc.ts';
 import { categoryOf, onlyCounts } from './category.ts';
@@ -81,6 +82,12 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     if (refused.size && own.length) return judgeWords(own, tokenize(v).some((w) => NEGATIONS.has(w)), answer, skip);
     return judge(v, answer, { extraQuality, asWritten: fromReference, skip });
   };
+  // "the answer 5 m/s with units": the final value by the CAS, with a unit where the criterion asks for one.
+  const value = answer.calc && variants.some((v) => namesValue(v, answer.calc!.reference));
+  if (value && answer.calc) {
+    const ok = answer.calc.correct && (!variants.some((v) => /\bunits?\b/i.test(v)) || answer.calc.units);
+    return { fraction: ok ? 1 : 0, best: { coverage: ok ? 1 : 0, contradicted: false, matches: [], missing: ok ? [] : [`the value ${answer.calc.reference}${answer.calc.correct ? ' with its unit' : ''}`], used: [] }, rejected: null };
+  }
   let b = best(variants.map((v) => judgeVariant(v)));
   // "the price falls" against "explains that the price rises": the contrary claim earns nothing.
   if (fraction(b) > 0 && !fromReference && variants[0] && opposite(variants[0], answer)) b = { ...b, contradicted: true, coverage: Math.max(b.coverage, 0.4) };
@@ -95,6 +102,11 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     if (fraction(best(variants.map((v) => judgeVariant(v, skip)))) < 1) return { fraction: 0, best: b, rejected: r };
   }
   return { fraction: f, best: b, rejected: null };
+}
+
+/** Whether a criterion names the reference value ("the answer 5 m/s", "the correct answer 12 cm²"). */
+function namesValue(wording: string, reference: string): boolean {
+  return [...wording.matchAll(/[$€£]?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?(?:\s*(?:[a-zA-Z°²³/^]+\d?)+)?/g)].some((m) => gradeMath(m[0].trim(), reference, '').score === 1);
 }
 
 /** Answer words read for opposites: the antonym check looks up every pair. */
@@ -295,7 +307,8 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     );
   }
   const answer = readAnswer(userAnswer, questionWords(statement));
-  const facts = read.criteria.some((c) => c.kind === 'levels') ? calcFacts(userAnswer, reference, statement) : null;
+  const facts = calcFacts(userAnswer, reference, statement);
+  answer.calc = facts && { ...facts, reference };
   if (rubricWords * answer.words.length > MAX_WORD_PAIRS) {
     throw new GradingInputError(
       ['body', 'problem', field],
