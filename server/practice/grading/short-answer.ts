@@ -421,7 +421,11 @@ export function isShortReference(reference: string): boolean {
   return contentWords(wordsOf(t.replace(/\([^)]*\)/g, ' '))).length <= 5;
 }
 
-export function gradeShortAnswer(userAnswer: string, reference: string, statement: string): GradeResult {
+/**
+ * `among`: the reference is one of several things the answer lists (a rubric's "glucose and
+ * oxygen"), so other things of its kind beside it are not rivals and "or" is not a hedge.
+ */
+export function gradeShortAnswer(userAnswer: string, reference: string, statement: string, opts: { among?: boolean } = {}): GradeResult {
   const sts = statements(userAnswer);
   const qWords = questionWords(statement);
   const strict = FORM_QUESTION.test(statement);
@@ -442,9 +446,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) return fail(`"${longer}" names someone or something else than ${alt.text}.`);
     if (negated.some((n) => n.statement > Math.max(...asserted.map((a) => a.statement)))) return fail(`The answer gives ${alt.text} and then denies it.`);
     const matched = new Set(matches.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => `${m.statement}:${m.start + k}`)));
-    const hedge = asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
+    const hedge = opts.among ? null : asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
     if (hedge) return fail(`The answer hedges between ${alt.text} and ${hedge}.`);
-    const other = rival(alt, sts, matched, qWords);
+    const other = opts.among ? null : rival(alt, sts, matched, qWords);
     if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`);
     const opposite = antonymIn(alt, sts);
     if (opposite) return fail(`The answer contradicts itself: ${opposite}.`);

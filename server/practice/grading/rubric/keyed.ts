@@ -101,7 +101,7 @@ export function keyedJudgement(criterion: string, answer: Answer): Judgement | n
   // Another name for the key, a number in words, a surname: read as a short answer would be.
   // Each part of "carbon dioxide and water" on its own ("CO2 and H2O").
   const parts = k.key.split(/\s*(?:,|\band\b)\s*/).filter((p) => contentWords(tokenize(p)).length > 0);
-  if (j.coverage < 1 && parts.every((p) => gradeShortAnswer(answer.text, p, '').score === 1)) j = { ...j, coverage: 1, missing: [] };
+  if (j.coverage < 1 && parts.every((p) => gradeShortAnswer(answer.text, p, '', { among: true }).score === 1)) j = { ...j, coverage: 1, missing: [] };
   // The role's own words (not generic ones) where the answer uses them.
   const roleWords = contentWords(tokenize(k.role)).filter((w) => !ROLE_NOUNS.has(w));
   const roles = positions(answer, roleWords);

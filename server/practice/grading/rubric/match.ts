@@ -200,13 +200,24 @@ function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (an
   let userNegated = false;
   for (const cw of words) {
     let best: WordMatch = null;
+    // The first plain use of a matching word; a denied one ("no light of its own") only when there is no other.
+    let denied: { match: WordMatch; word: string } | null = null;
     for (const { word: uw, negated: wordNegated } of answer.words) {
       if (skip?.(uw)) continue;
-      best = rubricWordMatch(cw, uw);
-      if (!best) continue;
+      const m = rubricWordMatch(cw, uw);
+      if (!m) continue;
+      if (wordNegated) {
+        denied ??= { match: m, word: uw };
+        continue;
+      }
+      best = m;
       used.push(uw);
-      if (wordNegated) userNegated = true;
       break;
+    }
+    if (!best && denied) {
+      best = denied.match;
+      used.push(denied.word);
+      userNegated = true;
     }
     matches.push(best);
     if (best) hit++;

@@ -6,11 +6,14 @@
  */
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
+import lemmatizer from 'wink-lemmatizer';
+import type { Pos } from '../../offline/vocab/wordnet.ts';
 import { gradeMath } from '../math.ts';
 import { antonymOf } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, type CalcFacts } from './calc.ts';
 import { categoryOf, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
+import { forms } from '../text.ts';
 import {
   type Answer,
   best,
@@ -121,8 +124,10 @@ function opposite(wording: string, answer: Answer): string | null {
   const said = new Set(answer.words.map((w) => w.word));
   for (const cw of criterionWords(wording)) {
     if (said.has(cw)) continue;
-    // Verbs only: "rises" against "falls"; nouns and adjectives of a list (solid, liquid) are not claims against each other.
-    for (const { word } of answer.words.slice(0, OPPOSITE_SCAN)) if (antonymOf(cw, word, ['verb'])) return `"${word}", the opposite of "${cw}"`;
+    // Verbs ("rises" against "falls") and comparisons ("shorter" against "longer"); nouns and
+    // adjectives of a list (solid, liquid) are not claims against each other.
+    const poses: Pos[] = /(?:er|est)$/.test(cw) && lemmatizer.adjective(cw) !== cw ? ['verb', 'adj'] : ['verb'];
+    for (const { word } of answer.words.slice(0, OPPOSITE_SCAN)) if (antonymOf(cw, word, poses)) return `"${word}", the opposite of "${cw}"`;
   }
   return null;
 }
@@ -132,7 +137,9 @@ function missingWords(j: Judgement): string {
 }
 
 function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outcome {
-  if (!fromReference && c.variants.length === 1 && criterionWords(c.variants[0]!).every((w) => EXAMPLE_WORDS.has(w))) {
+  // "Gives a correct example of a prime number" for a question about prime numbers: an example is asked for.
+  const ownWords = (v: string) => criterionWords(v).filter((w) => ![...forms(w)].some((f) => answer.question.has(f)));
+  if (!fromReference && c.variants.length === 1 && ownWords(c.variants[0]!).length > 0 && ownWords(c.variants[0]!).every((w) => EXAMPLE_WORDS.has(w))) {
     // "1 mark for an example": an answer gives one rather than saying the word.
     const given = EXAMPLE_CUE.test(answer.text);
     const pts = `(${given ? fmt(c.points) : 0}/${fmt(c.points)})`;
