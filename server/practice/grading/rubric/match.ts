@@ -37,7 +37,7 @@ const QUALITY = new Set(
 );
 /** More such words, read as judgement only in level descriptors ("a basic, limited explanation"). */
 export const LEVEL_QUALITY = new Set(
-  'detail details basic limited simple clear brief vague some partial full good excellent well developed logical coherent sophisticated accurate sound little few mostly generally minimal superficial attempt response answer reference references extended'.split(' '),
+  'detail details basic limited simple clear brief vague some partial full good excellent well developed logical coherent sophisticated accurate sound little few mostly generally minimal superficial attempt response answer reference references extended both specific particular named relevant'.split(' '),
 );
 /** Level descriptors' judgement words and "example": a level's example is looked for as a cue, not a word. */
 export const LEVEL_QUALITY_AND_EXAMPLES = new Set([...LEVEL_QUALITY, 'example', 'examples', 'instance', 'instances']);
