@@ -138,7 +138,7 @@ function missingWords(j: Judgement): string {
 
 function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outcome {
   // "Gives a correct example of a prime number" for a question about prime numbers: an example is asked for.
-  const ownWords = (v: string) => criterionWords(v).filter((w) => ![...forms(w)].some((f) => answer.question.has(f)));
+  const ownWords = (v: string) => criterionWords(v).filter((w) => !DETERMINERS.has(w) && ![...forms(w)].some((f) => answer.question.has(f)));
   if (!fromReference && c.variants.length === 1 && ownWords(c.variants[0]!).length > 0 && ownWords(c.variants[0]!).every((w) => EXAMPLE_WORDS.has(w))) {
     // "1 mark for an example": an answer gives one rather than saying the word.
     const given = EXAMPLE_CUE.test(answer.text);
@@ -162,6 +162,8 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
   return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text] };
 }
 
+/** "an example of either", "one example": which example is not content. */
+const DETERMINERS = new Set(['either', 'each', 'one', 'both', 'any', 'another', 'other']);
 const EXAMPLE_WORDS = new Set(['example', 'examples', 'instance', 'instances']);
 const EXAMPLE_CUE = /\b(?:for example|for instance|e\.\s?g\.?|eg|such as|like|including|instance|example)\b|\d/i;
 
