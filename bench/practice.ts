@@ -51,6 +51,8 @@ export async function benchPractice(): Promise<Record<string, number>> {
   out.grade_choice_per_s = rate({ problem_type: 'select_all', problem_statement: 'q', user_answer: 'A, C', correct_answer: 'A,C', answer_choices: { A: '1', B: '2', C: '3', D: '4' } });
   out.grade_math_per_s = rate({ problem_type: 'frq', problem_statement: 'q', user_answer: '3x^2+2', correct_answer: '2 + 3*x^2' });
   out.grade_math_solutions_per_s = rate({ problem_type: 'frq', problem_statement: 'q', user_answer: 'x = 3, x = -1/2', correct_answer: 'x = -1/2, x = 3' });
+  out.grade_math_form_per_s = rate({ problem_type: 'frq', problem_statement: 'Write 2/3 as a decimal to 2 decimal places.', user_answer: 'It is about 0.67', correct_answer: '2/3' });
+  out.grade_short_answer_per_s = rate({ problem_type: 'frq', problem_statement: 'Which is the largest planet?', user_answer: 'Saturn? no, Jupiter', correct_answer: 'Jupiter' });
   out.grade_rubric_per_s = rate({
     problem_type: 'frq',
     problem_statement: 'q',
