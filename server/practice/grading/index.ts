@@ -14,11 +14,13 @@ export { GradingInputError } from './errors.ts';
 
 const LOC = (field: string) => ['body', 'problem', field];
 
-function rubricTotal(rubric: string): number {
+/** A rubric that gives marks for more than the answer: several criteria, levels or a count. */
+function marksBeyondAnswer(rubric: string): boolean {
   try {
-    return parseRubric(rubric, false).reduce((s, c) => s + c.points, 0);
+    const criteria = parseRubric(rubric, false);
+    return criteria.length > 1 || criteria.some((c) => (c.kind === 'levels' && c.levels.length > 1) || c.kind === 'each');
   } catch {
-    return 0;
+    return false;
   }
 }
 
@@ -45,7 +47,7 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   // A mathematical reference decides, unless a rubric gives marks for more than the answer
   // (working, formula, units: "Award 3 marks for: ..."); a generated problem's one-line
   // "Full credit for x = 3" is not such a rubric.
-  if (ref && looksMathematical(ref) && !(rubric && rubricTotal(rubric) > 1)) return gradeMath(input.user_answer, ref, statement);
+  if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric))) return gradeMath(input.user_answer, ref, statement);
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);

@@ -154,13 +154,22 @@ export function rubricWordMatch(conceptWord: string, userWord: string): WordMatc
 }
 
 const kindCache = new Map<string, boolean>();
-/** "sunlight" is a kind of light, "rainwater" of water: a compound named after what it is a kind of. */
+/**
+ * "sunlight" is a kind of light, "rainwater" of water: a compound named after what it is a kind
+ * of and after what its definition says ("the rays of the sun"). A prefix is not such a part: a
+ * pronucleus is a nucleus, but not the answer "nucleus".
+ */
 function kindNamedAfter(compound: string, head: string): boolean {
   if (head.length < 4 || compound.length <= head.length || !compound.endsWith(head)) return false;
+  const first = compound.slice(0, compound.length - head.length);
   const key = `${compound} ${head}`;
   let v = kindCache.get(key);
   if (v === undefined) {
-    v = lookup(compound).some((off) => synset(off).pointers.some((p) => (p.symbol === '@' || p.symbol === '@i') && synset(p.offset).words.some((w) => w.toLowerCase() === head)));
+    v = lookup(compound).some(
+      (off) =>
+        new RegExp(`\\b${first}`, 'i').test(synset(off).definition) &&
+        synset(off).pointers.some((p) => (p.symbol === '@' || p.symbol === '@i') && synset(p.offset).words.some((w) => w.toLowerCase() === head)),
+    );
     if (kindCache.size > 10_000) kindCache.clear();
     kindCache.set(key, v);
   }

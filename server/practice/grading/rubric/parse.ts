@@ -256,7 +256,8 @@ function makeLevels(pieces: Piece[], total: number | null): Levels | null {
     if (points === null) {
       const kind = p.label?.kind;
       if (kind === 'level' || kind === 'score') points = p.label!.rank ?? 1;
-      else if (kind === 'full') points = total ?? (known.length ? Math.max(...known) + 1 : 2);
+      // "Full credit for X" alone is one mark; beside other levels, one more than the best of them.
+      else if (kind === 'full') points = total ?? (known.length ? Math.max(...known) + 1 : pieces.length > 1 ? 2 : 1);
       else points = (top || 2) / 2;
     }
     const min = p.min ?? points;
