@@ -21,6 +21,14 @@ export function createEditor(mount: HTMLElement, collab: Collab): { view: Editor
   const fragment = collab.doc.getXmlFragment(FRAGMENT_NAME);
   let view: EditorView;
   const toolbarSync = new Plugin({ view: () => ({ update: (v) => toolbar.update(v.state) }) });
+  // Moving the caret without typing starts a new undo step, as in other editors: undo takes back
+  // what was typed here, not also what was typed elsewhere a moment before.
+  const undoSteps = new Plugin({
+    appendTransaction: (trs, _old, next) => {
+      if (trs.some((tr) => tr.selectionSet && !tr.docChanged && !tr.getMeta('y-sync$'))) yUndoPluginKey.getState(next)?.undoManager?.stopCapturing();
+      return null;
+    },
+  });
   const state = EditorState.create({
     schema: editorSchema,
     plugins: [
@@ -31,6 +39,7 @@ export function createEditor(mount: HTMLElement, collab: Collab): { view: Editor
       blockIdPlugin(),
       ...journalKeymaps(() => void editLink(view)),
       toolbarSync,
+      undoSteps,
     ],
   });
   view = new EditorView(mount, {
