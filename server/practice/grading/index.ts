@@ -14,8 +14,14 @@ export { GradingInputError } from './errors.ts';
 
 const LOC = (field: string) => ['body', 'problem', field];
 
-/** A rubric that gives marks for more than the answer: several criteria, levels or a count. */
-function marksBeyondAnswer(rubric: string): boolean {
+/**
+ * A rubric that gives marks for more than the answer: several criteria, levels or a count. A
+ * one-line rubric that restates the reference ("Full credit for f'(x) = 36x^3 - 2x + 1/2 in any
+ * equivalent form", as generated problems carry) gives marks for the answer alone.
+ */
+function marksBeyondAnswer(rubric: string, reference: string): boolean {
+  const squash = (s: string) => s.replace(/\s+/g, '');
+  if (!rubric.includes('\n') && squash(rubric).includes(squash(reference))) return false;
   try {
     const criteria = parseRubric(rubric, false);
     return criteria.length > 1 || criteria.some((c) => (c.kind === 'levels' && c.levels.length > 1) || c.kind === 'each');
@@ -47,7 +53,7 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   // A mathematical reference decides, unless a rubric gives marks for more than the answer
   // (working, formula, units: "Award 3 marks for: ..."); a generated problem's one-line
   // "Full credit for x = 3" is not such a rubric.
-  if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric))) return gradeMath(input.user_answer, ref, statement);
+  if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) return gradeMath(input.user_answer, ref, statement);
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
