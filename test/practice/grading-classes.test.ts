@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { formulaNames } from '../../server/practice/grading/chem.ts';
 import { numberFromWords } from '../../server/practice/grading/number-words.ts';
+import { parseRubric } from '../../server/practice/grading/rubric.ts';
 
 const grade = (problem_statement: string, correct_answer: string, user_answer: string) =>
   gradeAnswer({ problem_type: 'frq', problem_statement, correct_answer, user_answer });
@@ -140,5 +141,31 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     expect(numberFromWords('twenty-one')).toBe(21);
     expect(numberFromWords('one hundred and five')).toBe(105);
     expect(numberFromWords('one sixth')).toBeNull();
+  });
+});
+
+describe('rubrics that hold mathematics', () => {
+  it('a "+ 1" inside an expression is arithmetic, not a mark', () => {
+    const read = (r: string) => parseRubric(r, false).map((c) => [c.points, c.text]);
+    expect(read("Full credit for f'(x) = 36x^3 - 2x + 1/2 in any equivalent form.")).toEqual([[1, "f'(x) = 36x^3 - 2x + 1/2 in any equivalent form"]]);
+    expect(read('1 mark: writes x^2 + 1 = 0')).toEqual([[1, 'writes x^2 + 1 = 0']]);
+    expect(read('Names the kidney +1\nStates urea is removed +1')).toEqual([
+      [1, 'Names the kidney'],
+      [1, 'States urea is removed'],
+    ]);
+  });
+
+  it('a generated problem carrying its one-line rubric is graded by the CAS, a teacher rubric with working by the rubric', () => {
+    const q = 'Find the derivative of f(x) = 9x^4 - x^2 + (1/2)x + 5.';
+    const own = gradeAnswer({ problem_type: 'frq', problem_statement: q, user_answer: '36x^3 - 2x + 0.5', correct_answer: '36x^3 - 2x + 1/2', scoring_details: "Full credit for f'(x) = 36x^3 - 2x + 1/2 in any equivalent form." });
+    expect(own).toMatchObject({ method: 'math', score: 1, max_score: 1 });
+    const worked = gradeAnswer({
+      problem_type: 'frq',
+      problem_statement: 'A car accelerates from rest to 20 m/s in 5 s. Calculate its acceleration, showing your steps.',
+      user_answer: 'a = (20 - 0) / 5 = 4',
+      correct_answer: '4 m/s²',
+      scoring_details: '4 points: correct answer with all steps shown and units\n3 points: correct answer with steps shown but missing units\n2 points: correct method with an arithmetic error\n1 point: some relevant working\n0 points: no relevant working',
+    });
+    expect(worked).toMatchObject({ method: 'rubric', score: 3, max_score: 4 });
   });
 });

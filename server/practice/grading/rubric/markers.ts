@@ -37,7 +37,9 @@ const BRACKET = new RegExp(
   String.raw`[(\[]\s*(?:worth\s+)?\+?\s*(${NUM})${RANGE_TAIL}(${UNIT})?(\s*each)?(?:\s*[,;]?\s*(?:max(?:imum)?\.?|up\s+to)\s*(?:of\s+)?(${NUM})${UNIT}?)?\s*(?:total\s*)?[)\]]`,
   'iy',
 );
-const PLUS = new RegExp(String.raw`\+\s?(\d+(?:\.\d+)?)(${UNIT})?(?![\w.])`, 'iy');
+const PLUS = new RegExp(String.raw`\+\s?(\d+(?:\.\d+)?)(${UNIT})?(?![\w./^*])`, 'iy');
+/** The end of a mathematical term ("2x", "x", "(a + b)"): a "+ 1" after it is arithmetic, not a mark. */
+const TERM_END = /(?:\d[a-z]?|(?:^|[^a-z])[a-z]|\)|\^\S+|²|³)\s*$/i;
 const BARE = new RegExp(String.raw`(${NUM}|an?)${RANGE_TAIL}(${UNIT})(\s+each)?`, 'iy');
 const NUMBER_FOR = /(\d+(?:\.\d+)?)(?=\s+(?:for|if)\s)/y;
 
@@ -46,6 +48,7 @@ export function markerAt(text: string, at: number): Marker | null {
   const prev = at > 0 ? text[at - 1] : ' ';
   for (const [kind, re] of [['bracket', BRACKET], ['plus', PLUS], ['bare', BARE]] as const) {
     if (kind !== 'bracket' && /[\w.+]/.test(prev)) continue;
+    if (kind === 'plus' && TERM_END.test(text.slice(Math.max(0, at - 12), at))) continue;
     re.lastIndex = at;
     const m = re.exec(text);
     if (!m) continue;
