@@ -167,5 +167,8 @@ describe('rubrics that hold mathematics', () => {
       scoring_details: '4 points: correct answer with all steps shown and units\n3 points: correct answer with steps shown but missing units\n2 points: correct method with an arithmetic error\n1 point: some relevant working\n0 points: no relevant working',
     });
     expect(worked).toMatchObject({ method: 'rubric', score: 3, max_score: 4 });
+    // The same ladder without its "0 points" line is still levels, worth its top.
+    const ladder = '4 points: correct answer with all steps shown and units\n3 points: correct answer with steps shown but missing units\n2 points: correct method with an arithmetic error\n1 point: some relevant working';
+    expect(parseRubric(ladder, false).map((c) => [c.kind, c.points])).toEqual([['levels', 4]]);
   });
 });

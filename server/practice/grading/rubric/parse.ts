@@ -202,6 +202,9 @@ function isLevelRun(run: Piece[], total: number | null): boolean {
   if (run.slice(1).some((p) => p.slash)) return true;
   if (run.some((p) => p.min !== null && p.min < (p.points ?? 0))) return true;
   if (run.some((p) => p.points === 0)) return true;
+  // "4 points: ... / 3 points: ... / 2 points: ... / 1 point: ...": a full ladder down to one mark
+  // is a teacher's levels; separate criteria are not written worth 4, 3, 2 and 1 in that order.
+  if (run.length >= 3 && run.every((p, i) => p.points === run.length - i)) return true;
   const sum = run.reduce((s, p) => s + (p.points ?? 0), 0);
   if (total !== null && total === run[0]!.points && sum !== total) return true;
   return run.slice(1).every((p, i) => nested(run[i]!, p));
