@@ -44,14 +44,16 @@
  *   between two criteria, "X / Y", "e.g. X, Y". Refused: "do not accept X", "reject X", "(not X)",
  *   "NOT X" — an answer that gives only X for that criterion earns nothing for it.
  *
- * A concept is met when the answer covers at least 70% of its content words (lemma, synonym or
- * spelling match, text.ts), half met from 40%; one whose matched words sit in a clause of opposite
- * polarity ("does not", "isn't", "never") is contradicted and earns nothing. A rubric that reads
+ * Marks are whole: a criterion is met when the answer says at least half of its content words
+ * (the question's own words left out; lemma, synonym or spelling match, text.ts), a criterion of
+ * two marks or more earns half from 40%. Names and numbers it states must be said; a criterion
+ * naming its answer is met by that answer said of its role (rubric/keyed.ts); a negation or an
+ * opposite contradicts it; a worked calculation is read with the CAS (rubric/calc.ts). A rubric that reads
  * as no criterion at all is a GradingInputError at ['body','problem','scoring_details'], as is one
  * with more than MAX_WORDINGS wordings (criteria, levels, alternatives, options) or whose distinct
  * words times the answer's exceed MAX_WORD_PAIRS.
  */
-import { readReference, readRubric } from './rubric/parse.ts';
+import { readPrepared } from './rubric/score.ts';
 import type { Criterion } from './rubric/types.ts';
 
 export { gradeRubric, MAX_WORD_PAIRS, MAX_WORDINGS } from './rubric/score.ts';
@@ -59,5 +61,6 @@ export type { Concept, Criterion, Level, Levels, PerItem } from './rubric/types.
 
 /** The criteria a rubric (or, `fromReference`, a reference answer) reads as; their points add up to max_score. */
 export function parseRubric(text: string, fromReference: boolean): Criterion[] {
-  return (fromReference ? readReference(text) : readRubric(text)).criteria;
+  // Through the scorer's cache: the grader reads a rubric here first, then grades with it.
+  return readPrepared(text, fromReference).criteria;
 }

@@ -11,13 +11,12 @@
  * word, or a longer name of something else ("George Washington Carver").
  */
 import lemmatizer from 'wink-lemmatizer';
-import { distance } from 'fastest-levenshtein';
 import type { GradeResult } from '../types.ts';
 import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.ts';
 import { formulaNames } from './chem.ts';
 import { longerTerm } from './longer-term.ts';
 import { numberFromWords } from './number-words.ts';
-import { NEGATIONS, STOPWORDS } from './text.ts';
+import { isSlip, NEGATIONS, STOPWORDS } from './text.ts';
 
 const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
 /** Words around an answer that say nothing about it. */
@@ -190,16 +189,9 @@ function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset
   // Derivationally related (evaporate / evaporation) and synonyms of any sense.
   for (const s of closeSenses(ref, expected)) if (hasWord(s, user) || [...lemmas(user)].some((l) => hasWord(s, l))) return 'synonym';
   for (const s of expected ?? senses(ref)) for (const d of related(s, ['+'])) if ([...lemmas(user)].some((l) => hasWord(d, l))) return 'related form';
-  const len = Math.min(ref.length, user.length);
-  const tolerance = len >= 8 ? 2 : len >= 5 ? 1 : 0;
   // A slip of spelling is a non-word; a real word (increase for decrease) is another word.
-  if (tolerance > 0 && Math.abs(ref.length - user.length) <= tolerance && !/\d/.test(user) && distance(ref, user) <= tolerance && !isWord(user)) return 'spelling';
+  if (!/\d/.test(user) && isSlip(ref, user) && !isWord(user)) return 'spelling';
   return null;
-}
-
-function nameSlip(ref: string, user: string): boolean {
-  const tolerance = Math.min(ref.length, user.length) >= 8 ? 2 : Math.min(ref.length, user.length) >= 5 ? 1 : 0;
-  return tolerance > 0 && Math.abs(ref.length - user.length) <= tolerance && distance(ref, user) <= tolerance;
 }
 
 function contentWords(words: Word[]): Word[] {
@@ -290,7 +282,7 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
       for (const cw of need) {
         let found: { i: number; how: string } | null = null;
         for (let i = 0; i < ws.length && !found; i++) {
-          const how = wordMatch(cw.w, ws[i].w, strict, alt.wordSenses.get(cw.w)) ?? (alt.name && hits.length > 0 && nameSlip(cw.w, ws[i].w) ? 'spelling' : null);
+          const how = wordMatch(cw.w, ws[i].w, strict, alt.wordSenses.get(cw.w)) ?? (alt.name && hits.length > 0 && isSlip(cw.w, ws[i].w) ? 'spelling' : null);
           if (how) found = { i, how };
         }
         if (!found) break;
@@ -307,7 +299,7 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
     if (!strict && alt.name) {
       const last = alt.content[alt.content.length - 1].w;
       ws.forEach((x, i) => {
-        if (x.w === last || (nameSlip(last, x.w) && !isWord(x.w))) out.push({ statement: si, start: i, end: i + 1, how: x.w === last ? 'surname' : 'surname, allowing for spelling' });
+        if (x.w === last || (isSlip(last, x.w) && !isWord(x.w))) out.push({ statement: si, start: i, end: i + 1, how: x.w === last ? 'surname' : 'surname, allowing for spelling' });
       });
     }
     // A kind of both words of a two-word reference: "sunlight" is light, and it is energy.

@@ -84,13 +84,19 @@ export function matchWord(conceptWord: string, userWord: string): WordMatch {
   for (const f of uf) if (cf.has(f)) return 'lemma';
   const syn = synonymForms(conceptWord);
   for (const f of uf) if (syn.has(f)) return 'synonym';
-  const len = Math.min(conceptWord.length, userWord.length);
-  const tolerance = len >= 8 ? 2 : len >= 5 ? 1 : 0;
+  const tolerance = slipTolerance(conceptWord, userWord);
   if (tolerance === 0) return null;
-  // Edit distance is at least the difference in length: skip the ones that cannot be close.
-  if (Math.abs(conceptWord.length - userWord.length) <= tolerance && distance(conceptWord, userWord) <= tolerance) return 'spelling';
-  const cs = stemOf(conceptWord);
-  const us = stemOf(userWord);
-  if (Math.abs(cs.length - us.length) <= tolerance && distance(cs, us) <= tolerance) return 'spelling';
+  if (isSlip(conceptWord, userWord, tolerance) || isSlip(stemOf(conceptWord), stemOf(userWord), tolerance)) return 'spelling';
   return null;
+}
+
+/** Letters a spelling slip may get wrong: none in words under 5 letters, 1 up to 7, 2 from 8. */
+export function slipTolerance(a: string, b: string): number {
+  const len = Math.min(a.length, b.length);
+  return len >= 8 ? 2 : len >= 5 ? 1 : 0;
+}
+
+/** Within `tolerance` edits of each other (the length difference alone rules most pairs out). */
+export function isSlip(a: string, b: string, tolerance = slipTolerance(a, b)): boolean {
+  return tolerance > 0 && Math.abs(a.length - b.length) <= tolerance && distance(a, b) <= tolerance;
 }

@@ -280,6 +280,11 @@ const PREPARED_MAX = 128;
 /** Longer rubrics are read each time: the cache stays a few MB whatever is sent. */
 const PREPARED_MAX_CHARS = 4000;
 
+/** A rubric as read, from the cache of rubrics read recently. */
+export function readPrepared(rubric: string, fromReference: boolean): ReadRubric {
+  return prepare(rubric, fromReference).read;
+}
+
 function prepare(rubric: string, fromReference: boolean): Prepared {
   const key = `${fromReference ? 'r' : 's'}${rubric}`;
   const hit = PREPARED.get(key);
