@@ -286,6 +286,34 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
   });
 });
 
+describe('claims said of the wrong thing, the wrong way round, or of a number that lacks the property', () => {
+  const scored = (rubric: string, answer: string, question: string) => gradeRubric(answer, rubric, false, question);
+  it.each<[string, string, string, number, RegExp | null]>([
+    // Contrasting things (same kind, or antonyms) swapped between the parts of the answer.
+    ['1 mark: arteries carry blood away from the heart\n1 mark: veins carry blood back to the heart', 'Veins carry blood away from the heart, and arteries carry it back to the heart.', 'Compare arteries and veins.', 1, /says of "veins" what the criterion says of "arteries"/],
+    ['1 mark: arteries carry blood away from the heart\n1 mark: veins carry blood back to the heart', 'Arteries carry blood away from the heart and veins return it to the heart.', 'Compare arteries and veins.', 2, null],
+    ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The cathode is the positive electrode and the anode is the negative electrode.', 'Name the electrodes in electrolysis.', 0, /says of "cathode"/],
+    ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The anode is positive and the cathode is negative.', 'Name the electrodes in electrolysis.', 2, null],
+    // A compared thing ("more than red light") and a compound's first word ("white blood cells") are not swaps.
+    ['1 mark: blue light is scattered more than red light', 'Blue light is scattered by air molecules more than red light is.', 'Why is the sky blue?', 1, null],
+    ['1 mark: the immune system makes antibodies', 'White blood cells of the immune system make antibodies.', 'How do vaccines work?', 1, null],
+    // Direction: "from A to B" said "from B to A".
+    ['1 mark: heat is transferred from the hotter object to the colder object', 'Heat moves from the colder object to the hotter one.', 'Which way does heat flow?', 0, /other way round/],
+    ['1 mark: heat is transferred from the hotter object to the colder object', 'Heat moves from the hot object to the cold one.', 'Which way does heat flow?', 1, null],
+    // An example of a number with a property arithmetic can check.
+    ['1 mark: gives an example of an even number', 'For example 7.', 'What is an even number? Give an example.', 0, /7 is not even/],
+    ['1 mark: gives an example of an even number', '14 is even.', 'What is an even number? Give an example.', 1, /14 is even/],
+    ['1 mark: gives an example of a multiple of 6', 'One multiple of 6 is 15.', 'What is a multiple? Give an example.', 0, /not multiple of 6/],
+    ['1 mark: gives an example of a multiple of 6', 'A multiple of 6 is 42.', 'What is a multiple? Give an example.', 1, null],
+    // A negative criterion is met by the answer's denial, wherever the cue stands.
+    ['1 mark: explains why a whale is not a fish', 'A whale breathes air with lungs and feeds its young on milk, so it is not a fish.', 'Is a whale a fish? Explain.', 1, null],
+  ])('%s / %s → %i', (rubric, answer, question, score, why) => {
+    const g = scored(rubric, answer, question);
+    expect(g.score, g.explanation).toBe(score);
+    if (why) expect(g.explanation).toMatch(why);
+  });
+});
+
 describe('a rubric that reads as no criterion', () => {
   it.each(['Total: 4', 'Award 3 marks for:', '[6 marks]', 'Marking scheme (3 marks)'])('%s is a 422 naming the accepted layouts', (rubric) => {
     try {

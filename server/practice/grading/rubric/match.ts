@@ -95,6 +95,8 @@ export interface Answer {
   text: string;
   /** Lemmas of the question's content words: a criterion's words the question already says may be left out. */
   question: Set<string>;
+  /** The question as written (empty when unknown). */
+  statement?: string;
   /** A worked calculation's facts, when the problem has a mathematical reference (calc.ts). */
   calc?: (CalcFacts & { reference: string }) | null;
   clauses: string[][];
@@ -135,6 +137,8 @@ export interface Judgement {
   missing: string[];
   /** Answer words that matched. */
   used: string[];
+  /** Why it is contradicted, when not by a negation. */
+  why?: string;
   /** A longer name of something else that holds the reference's words (reference answers only). */
   otherTerm?: string;
 }
@@ -198,7 +202,13 @@ function isPhrase(a: string, b: string): boolean {
  */
 export function judgeWords(all: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
   const own = all.filter((w) => /^\d/.test(w) || ![...forms(w)].some((f) => answer.question.has(f)));
-  return judgeList(own.length > 0 ? own : all, negated, answer, skip);
+  const j = judgeList(own.length > 0 ? own : all, negated, answer, skip);
+  // "Explains why 1 is not prime" against "1 has only one factor, so it is not prime": a denial is
+  // said of the clause, wherever its cue stands and whichever of its words the question gave.
+  if (negated && j.contradicted && answer.clauses.some((c) => c.some((w) => NEGATIONS.has(w)) && c.some((w) => all.some((cw) => rubricWordMatch(cw, w))))) {
+    return { ...j, contradicted: false };
+  }
+  return j;
 }
 
 function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {

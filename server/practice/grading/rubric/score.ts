@@ -13,6 +13,8 @@ import { antonymOf } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, type CalcFacts } from './calc.ts';
 import { categoryOf, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
+import { reversed, swapped } from './swap.ts';
+import { numberExamples, numberProperty } from './number-example.ts';
 import { forms } from '../text.ts';
 import {
   type Answer,
@@ -91,9 +93,15 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     const ok = answer.calc.correct && (!variants.some((v) => /\bunits?\b/i.test(v)) || answer.calc.units);
     return { fraction: ok ? 1 : 0, best: { coverage: ok ? 1 : 0, contradicted: false, matches: [], missing: ok ? [] : [`the value ${answer.calc.reference}${answer.calc.correct ? ' with its unit' : ''}`], used: [] }, rejected: null };
   }
-  let b = best(variants.map((v) => judgeVariant(v)));
-  // "the price falls" against "explains that the price rises": the contrary claim earns nothing.
-  if (fraction(b) > 0 && !fromReference && variants[0] && opposite(variants[0], answer)) b = { ...b, contradicted: true, coverage: Math.max(b.coverage, 0.4) };
+  const judged = variants.map((v) => judgeVariant(v));
+  let b = best(judged);
+  const said = variants[judged.indexOf(b)];
+  if (fraction(b) > 0 && !fromReference && said) {
+    // "the price falls" against "explains that the price rises": the contrary claim earns nothing;
+    // nor does saying of the gas what the criterion says of the solid, or "from B to A" for "from A to B".
+    const why = (variants[0] && opposite(variants[0], answer)) ?? swapped(said, answer) ?? reversed(said, answer);
+    if (why) b = { ...b, contradicted: true, coverage: Math.max(b.coverage, 0.4), why };
+  }
   const f = fraction(b);
   for (const r of rejects) {
     if (fraction(judge(r, answer)) < 1) continue;
@@ -121,13 +129,15 @@ const OPPOSITE_SCAN = 300;
  * makes the contrary claim.
  */
 function opposite(wording: string, answer: Answer): string | null {
-  const said = new Set(answer.words.map((w) => w.word));
-  for (const cw of criterionWords(wording)) {
-    if (said.has(cw)) continue;
+  const words = criterionWords(wording);
+  // The answer's words the criterion says itself ("from hotter to colder" holds both ends).
+  const own = answer.words.slice(0, OPPOSITE_SCAN).filter((u) => !words.some((cw) => sameWord(cw, u.word)));
+  for (const cw of words) {
+    if (answer.words.some((u) => sameWord(cw, u.word))) continue;
     // Verbs ("rises" against "falls") and comparisons ("shorter" against "longer"); nouns and
     // adjectives of a list (solid, liquid) are not claims against each other.
     const poses: Pos[] = /(?:er|est)$/.test(cw) && lemmatizer.adjective(cw) !== cw ? ['verb', 'adj'] : ['verb'];
-    for (const { word } of answer.words.slice(0, OPPOSITE_SCAN)) if (antonymOf(cw, word, poses)) return `"${word}", the opposite of "${cw}"`;
+    for (const { word } of own) if (antonymOf(cw, word, poses)) return `the answer says "${word}", the opposite of "${cw}"`;
   }
   return null;
 }
@@ -138,21 +148,25 @@ function missingWords(j: Judgement): string {
 
 function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outcome {
   // "Gives a correct example of a prime number" for a question about prime numbers: an example is asked for.
-  const ownWords = (v: string) => criterionWords(v).filter((w) => !DETERMINERS.has(w) && ![...forms(w)].some((f) => answer.question.has(f)));
-  if (!fromReference && c.variants.length === 1 && ownWords(c.variants[0]!).length > 0 && ownWords(c.variants[0]!).every((w) => EXAMPLE_WORDS.has(w))) {
-    // "1 mark for an example": an answer gives one rather than saying the word.
-    const given = EXAMPLE_CUE.test(answer.text);
+  // (The question may say "example" too: "Give an example and explain why ...".)
+  const property = numberProperty(c.text, answer.statement ?? '');
+  const words = criterionWords((c.variants[0] ?? '').replace(property?.phrase ?? '\0', ' ')).filter((w) => !DETERMINERS.has(w));
+  const asksExample = words.some((w) => EXAMPLE_WORDS.has(w)) && words.every((w) => EXAMPLE_WORDS.has(w) || [...forms(w)].some((f) => answer.question.has(f)));
+  if (!fromReference && c.variants.length === 1 && asksExample) {
+    // "1 mark for an example": an answer gives one rather than saying the word; a number's property is checked.
+    const numbers = property && numberExamples(answer.text, property);
+    const given = numbers ? numbers.good.length > 0 : EXAMPLE_CUE.test(answer.text);
     const pts = `(${given ? fmt(c.points) : 0}/${fmt(c.points)})`;
-    return given
-      ? { got: c.points, line: `Met: ${c.text} ${pts} (an example is given).`, met: [c.text], missed: [] }
-      : { got: 0, line: `Missed: ${c.text} ${pts} — no example given.`, met: [], missed: [c.text] };
+    if (given) return { got: c.points, line: `Met: ${c.text} ${pts} (${numbers ? `${numbers.good[0]} is ${property!.name}` : 'an example is given'}).`, met: [c.text], missed: [] };
+    const why = numbers?.offered.length ? `${numbers.offered.slice(0, 3).join(', ')} ${numbers.offered.length > 1 ? 'are' : 'is'} not ${property!.name}` : 'no example given';
+    return { got: 0, line: `Missed: ${c.text} ${pts} — ${why}.`, met: [], missed: [c.text] };
   }
   const { fraction: f, best: b, rejected } = judgeConcept(c.variants, c.rejects, answer, fromReference);
   // Marks are whole: a half-said one-mark criterion earns nothing; a two-mark one half its marks.
   const got = Math.floor(c.points * f);
   const pts = `(${fmt(got)}/${fmt(c.points)})`;
   if (rejected) return { got: 0, line: `Not accepted: "${c.text}" — the answer gives "${rejected}", which the rubric does not accept (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (not accepted: ${rejected})`] };
-  if (isContradicted(b)) return { got: 0, line: `Contradicted: "${c.text}" — the answer says the opposite (negation) (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (contradicted)`] };
+  if (isContradicted(b)) return { got: 0, line: `Contradicted: "${c.text}" — ${b.why ?? 'the answer says the opposite (negation)'} (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (contradicted)`] };
   if (f === 1) {
     const how = b.matches.includes('synonym') ? ' (by synonym)' : b.matches.includes('spelling') ? ' (allowing for spelling)' : '';
     return { got, line: `Met: ${c.text} ${pts}${how}.`, met: [c.text], missed: [] };
@@ -321,6 +335,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     );
   }
   const answer = readAnswer(userAnswer, questionWords(statement));
+  answer.statement = statement;
   const facts = calcFacts(userAnswer, reference, statement);
   answer.calc = facts && { ...facts, reference };
   if (rubricWords * answer.words.length > MAX_WORD_PAIRS) {
