@@ -3,6 +3,7 @@
  * answer holds (lemma, synonym or spelling match, text.ts), and whether the answer says them with
  * the opposite polarity (a negation cue up to NEG_SCOPE words before a matched word, same clause).
  */
+import lemmatizer from 'wink-lemmatizer';
 import { longerTerm } from '../longer-term.ts';
 import type { CalcFacts } from './calc.ts';
 import { lookup, synset } from '../../offline/vocab/wordnet.ts';
@@ -151,10 +152,18 @@ function prefixedOpposite(a: string, b: string): boolean {
   return long.length > short.length && long.endsWith(short) && OPPOSITE_PREFIX.test(long.slice(0, long.length - short.length));
 }
 
-/** matchWord, refusing opposites formed with a prefix. */
+/**
+ * Verbs with a sense beside almost every other verb ("did" is a synonym of "caused", "kept" of
+ * "held"): in an answer they say too little to stand for a criterion's verb.
+ */
+const LIGHT_VERBS = new Set(['be', 'do', 'have', 'get', 'take', 'give', 'keep', 'go', 'put', 'set', 'come', 'let', 'say']);
+
+/** matchWord, refusing opposites formed with a prefix and light verbs as synonyms. */
 export function rubricWordMatch(conceptWord: string, userWord: string): WordMatch {
   if (prefixedOpposite(conceptWord, userWord)) return null;
-  return matchWord(conceptWord, userWord) ?? (kindNamedAfter(userWord, conceptWord) ? 'synonym' : null);
+  const m = matchWord(conceptWord, userWord);
+  if (m === 'synonym' && LIGHT_VERBS.has(lemmatizer.verb(userWord))) return null;
+  return m ?? (kindNamedAfter(userWord, conceptWord) ? 'synonym' : null);
 }
 
 const kindCache = new Map<string, boolean>();
