@@ -305,6 +305,9 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     ['1 mark: gives an example of an even number', '14 is even.', 'What is an even number? Give an example.', 1, /14 is even/],
     ['1 mark: gives an example of a multiple of 6', 'One multiple of 6 is 15.', 'What is a multiple? Give an example.', 0, /not multiple of 6/],
     ['1 mark: gives an example of a multiple of 6', 'A multiple of 6 is 42.', 'What is a multiple? Give an example.', 1, null],
+    // The opposite of what a verb is a way of ("reduce" is a way to decrease), said where the criterion is.
+    ['1 mark: describes one way to reduce air pollution, e.g. catalytic converters, electric cars', 'Electric cars increase air pollution.', 'How can air pollution be reduced?', 0, /"increase", the opposite of "reduce"/],
+    ['1 mark: names a cause of air pollution, e.g. car exhausts\n1 mark: describes one way to reduce air pollution, e.g. catalytic converters, electric cars', 'More car exhausts increase pollution, and electric cars help.', 'How can air pollution be reduced?', 2, null],
     // A negative criterion is met by the answer's denial, wherever the cue stands.
     ['1 mark: explains why a whale is not a fish', 'A whale breathes air with lungs and feeds its young on milk, so it is not a fish.', 'Is a whale a fish? Explain.', 1, null],
   ])('%s / %s → %i', (rubric, answer, question, score, why) => {

@@ -96,6 +96,8 @@ export interface Answer {
   text: string;
   /** Lemmas of the question's content words: a criterion's words the question already says may be left out. */
   question: Set<string>;
+  /** Words of the rubric's other criteria, while one criterion is scored. */
+  otherClaims?: Set<string>;
   /** The question as written (empty when unknown). */
   statement?: string;
   /** A worked calculation's facts, when the problem has a mathematical reference (calc.ts). */

@@ -13,7 +13,7 @@ import { antonymOf } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, type CalcFacts } from './calc.ts';
 import { categoryOf, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
-import { reversed, swapped } from './swap.ts';
+import { answerParts, opposesKind, reversed, swapped } from './swap.ts';
 import { numberExamples, numberProperty } from './number-example.ts';
 import { forms } from '../text.ts';
 import {
@@ -99,7 +99,7 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
   if (fraction(b) > 0 && !fromReference && said) {
     // "the price falls" against "explains that the price rises": the contrary claim earns nothing;
     // nor does saying of the gas what the criterion says of the solid, or "from B to A" for "from A to B".
-    const why = (variants[0] && opposite(variants[0], answer)) ?? swapped(said, answer) ?? reversed(said, answer);
+    const why = (variants[0] && opposite(variants[0], answer, b.used)) ?? swapped(said, answer) ?? reversed(said, answer);
     if (why) b = { ...b, contradicted: true, coverage: Math.max(b.coverage, 0.4), why };
   }
   const f = fraction(b);
@@ -128,16 +128,29 @@ const OPPOSITE_SCAN = 300;
  * "falls" for "rises"), when the answer does not also say the criterion's word: the answer
  * makes the contrary claim.
  */
-function opposite(wording: string, answer: Answer): string | null {
+function opposite(wording: string, answer: Answer, used: string[]): string | null {
   const words = criterionWords(wording);
-  // The answer's words the criterion says itself ("from hotter to colder" holds both ends).
-  const own = answer.words.slice(0, OPPOSITE_SCAN).filter((u) => !words.some((cw) => sameWord(cw, u.word)));
+  // Said where the criterion's words are: "deforestation increases run-off, and dams hold back
+  // water" does not say dams increase flooding.
+  // Said where the criterion is: in a sentence holding its words, but not in a part about another
+  // criterion ("deforestation increases run-off, and dams hold back water" does not say that dams
+  // increase flooding).
+  const sentences = answer.text.split(/(?<!\d)[.;!?]|[.;!?](?!\d)/).filter((t) => used.some((u) => tokenize(t).includes(u)));
+  const others = answer.otherClaims ?? new Set<string>();
+  const near = new Set(
+    sentences
+      .flatMap((t) => answerParts({ ...answer, text: t }))
+      .filter((p) => p.filter((w) => others.has(w) && !used.includes(w)).length <= p.filter((w) => used.includes(w) && !others.has(w)).length)
+      .flat(),
+  );
+  // The answer's words the criterion says itself ("from hotter to colder" holds both ends) are not opposites.
+  const candidates = answer.words.slice(0, OPPOSITE_SCAN).filter((u) => near.has(u.word) && !words.some((cw) => sameWord(cw, u.word)));
   for (const cw of words) {
     if (answer.words.some((u) => sameWord(cw, u.word))) continue;
     // Verbs ("rises" against "falls") and comparisons ("shorter" against "longer"); nouns and
     // adjectives of a list (solid, liquid) are not claims against each other.
     const poses: Pos[] = /(?:er|est)$/.test(cw) && lemmatizer.adjective(cw) !== cw ? ['verb', 'adj'] : ['verb'];
-    for (const { word } of own) if (antonymOf(cw, word, poses)) return `the answer says "${word}", the opposite of "${cw}"`;
+    for (const { word } of candidates) if (antonymOf(cw, word, poses) || opposesKind(cw, word)) return `the answer says "${word}", the opposite of "${cw}"`;
   }
   return null;
 }
@@ -344,7 +357,10 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
       `The rubric (${rubricWords} distinct words) and the answer (${answer.words.length}) are too large to grade together: their product may be at most ${MAX_WORD_PAIRS.toLocaleString('en-US')}. Shorten the rubric to the concepts that earn points.`,
     );
   }
-  const outcomes = read.criteria.map((c) => {
+  // Each criterion's own words: a part of the answer that holds another's is about that one.
+  const claimWords = read.criteria.map((c) => new Set(wordings(c).flatMap((w) => criterionWords(w)).filter((w) => ![...forms(w)].some((f) => answer.question.has(f)))));
+  const outcomes = read.criteria.map((c, i) => {
+    answer.otherClaims = new Set(claimWords.flatMap((ws, k) => (k === i ? [] : [...ws].filter((w) => !claimWords[i]!.has(w)))));
     if (c.kind === 'concept') return scoreConcept(c, answer, fromReference);
     if (c.kind === 'levels') return scoreLevels(c, answer, fromReference, facts);
     const elsewhere = read.criteria.filter((o) => o !== c).flatMap((o) => (o.kind === 'concept' ? o.variants : o.kind === 'levels' ? o.levels.flatMap((l) => l.variants) : o.options.flatMap((x) => x.variants)));

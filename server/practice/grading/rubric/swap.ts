@@ -59,6 +59,11 @@ export function contrasting(a: string, b: string): boolean {
   return v;
 }
 
+/** The answer's parts: clauses, and "and the ..." starts a new one. */
+export function answerParts(answer: Answer): string[][] {
+  return answer.text.split(PARTS).map(tokenize).filter((p) => p.length > 0);
+}
+
 /** Words that start a part of a compound name ("immune system", "white blood cell"): not a thing of their own. */
 function modifiers(tokens: string[]): Set<string> {
   const out = new Set<string>();
@@ -75,7 +80,7 @@ const MAX_WORDS = 10;
 export function swapped(wording: string, answer: Answer): string | null {
   const words = criterionWords(wording);
   if (words.length < 2 || words.length > MAX_WORDS) return null;
-  const parts = answer.text.split(PARTS).map(tokenize).filter((p) => p.length > 0);
+  const parts = answerParts(answer);
   const has = (part: string[], w: string) => part.some((x) => matchWord(w, x) !== null);
   const inCompound = new Set([...modifiers(tokenize(wording)), ...parts.flatMap((p) => [...modifiers(p)])]);
   const candidates = answer.words.slice(0, SCAN).map((x) => x.word).filter((u) => !STOPWORDS.has(u) && u.length > 2 && !/^\d/.test(u) && !inCompound.has(u) && !words.some((w) => matchWord(w, u)));
@@ -133,4 +138,27 @@ export function reversed(wording: string, answer: Answer): string | null {
     }
   }
   return null;
+}
+
+const kindCache = new Map<string, boolean>();
+/**
+ * "increases" against "reduce": WordNet gives "reduce" no antonym, but it is a way to decrease,
+ * whose antonym is increase. The verb's frequent senses and what they are ways of.
+ */
+export function opposesKind(verb: string, answerWord: string): boolean {
+  const key = `${verb} ${answerWord}`;
+  let v = kindCache.get(key);
+  if (v === undefined) {
+    const u = lemmatizer.verb(answerWord);
+    v = lookup(lemmatizer.verb(verb), 'verb')
+      .slice(0, SENSES)
+      .some((off) =>
+        synset(off, 'verb').pointers.some(
+          (h) => h.symbol === '@' && synset(h.offset, 'verb').pointers.some((a) => a.symbol === '!' && synset(a.offset, a.pos).words.some((w) => w.toLowerCase() === u)),
+        ),
+      );
+    if (kindCache.size > 20_000) kindCache.clear();
+    kindCache.set(key, v);
+  }
+  return v;
 }
