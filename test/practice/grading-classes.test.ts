@@ -171,4 +171,25 @@ describe('rubrics that hold mathematics', () => {
     const ladder = '4 points: correct answer with all steps shown and units\n3 points: correct answer with steps shown but missing units\n2 points: correct method with an arithmetic error\n1 point: some relevant working';
     expect(parseRubric(ladder, false).map((c) => [c.kind, c.points])).toEqual([['levels', 4]]);
   });
+
+  it.each<[string, number]>([
+    // The formula in its words, in another order, or with the question's values in place of the names.
+    ['Volume = length × width × height = 5 × 3 × 2 = 30 cm³', 3],
+    ['V = height × length × width = 30 cm³', 2],
+    ['5 × 3 × 2 = 30 cm³', 3],
+    // Substituted the wrong way: no mark for the substitution, and the value is wrong.
+    ['Volume = length × width × height = 5 + 3 + 2 = 10 cm³', 1],
+    // Substituted correctly, then an arithmetic slip: the substitution earns its mark.
+    ['V = length × width × height = 5 × 3 × 2 = 25 cm³', 2],
+    ['30', 1],
+  ])('a worked calculation: formula, substitution and value read with the CAS — %s → %i', async (answer, score) => {
+    const g = await gradeAnswer({
+      problem_type: 'frq',
+      problem_statement: 'A box has length 5 cm, width 3 cm and height 2 cm. Find its volume, showing your working.',
+      user_answer: answer,
+      correct_answer: '30 cm³',
+      scoring_details: '1 mark: uses the formula length × width × height\n1 mark: substitutes 5, 3 and 2 correctly\n1 mark: the answer 30 cm³',
+    });
+    expect(g.score, g.explanation).toBe(score);
+  });
 });

@@ -65,3 +65,61 @@ export function meets(facts: CalcFacts, needs: Partial<Record<Need, boolean>>): 
 export function describeFacts(facts: CalcFacts): string {
   return `final value ${facts.correct ? 'correct' : 'not the expected one'}, ${facts.units ? 'with' : 'without'} units, ${facts.working ? 'working shown' : 'no working'}${facts.method ? ', method uses the given values' : ''}`;
 }
+
+// ---- criteria about the working: the formula shown, the values substituted --------------------
+
+const OPERATOR = /[×*/÷+\-^=½]/;
+/** The answer's pieces of working: what stands between "=" signs and sentence ends. */
+function workingPieces(answer: string): string[] {
+  return normalizeMath(answer)
+    .split(/=|(?<!\d)[.;:!?\n]|[.;:!?\n](?!\d)|,\s/)
+    .map((p) => p.trim())
+    .filter((p) => p && OPERATOR.test(p.replace(/^-/, '')));
+}
+
+/** "showing the formula ½ × base × height", "the correct formula: speed = distance / time": the formula's right-hand side. */
+export function namedFormula(wording: string): string | null {
+  const m = /\b(?:formula|equation|expression|rule)\b\s*(?:[:\-–—]|\bof\b|\bfor\s+\w+)?\s*(.+)$/i.exec(wording);
+  if (!m) return null;
+  const formula = normalizeMath(m[1]!.replace(/[.;]\s*$/, ''));
+  const rhs = formula.split('=').pop()!.trim();
+  return OPERATOR.test(rhs) && /[a-z]{2,}/i.test(rhs) ? rhs : null;
+}
+
+const LETTERS = 'pqrstuvwkmn';
+
+/**
+ * Whether the answer writes the formula: in its words ("1/2 × base × height"), or with the
+ * question's values in place of them ("½ × 6 × 4" for a triangle of base 6 and height 4). The
+ * CAS compares, so "base × height / 2" is the same formula.
+ */
+export function showsFormula(answer: string, rhs: string, statement: string): boolean {
+  const names = [...new Set(rhs.match(/[a-z]{2,}/gi)?.map((w) => w.toLowerCase()) ?? [])];
+  if (names.length === 0 || names.length > LETTERS.length) return false;
+  const toLetters = (s: string) => names.reduce((t, w, i) => t.replace(new RegExp(`\\b${w}s?\\b`, 'gi'), LETTERS[i]!), s);
+  const formula = toLetters(rhs);
+  const values = names.map((w) => new RegExp(`\\b${w}s?\\b(?:\\s+(?:of|is|was|=|:))?\\s*(-?\\d+(?:\\.\\d+)?)`, 'i').exec(statement)?.[1]);
+  const substituted = values.every((v) => v !== undefined) ? names.reduce((t, w, i) => t.replace(new RegExp(`\\b${w}s?\\b`, 'gi'), `(${values[i]})`), rhs) : null;
+  for (const piece of workingPieces(answer)) {
+    const asLetters = toLetters(piece);
+    if (/[a-z]{2,}/i.test(asLetters)) continue;
+    if (/[a-z]/i.test(asLetters) && gradeMath(asLetters, formula, '').score === 1) return true;
+    // The values put in place of the names, written as working (at least two numbers).
+    if (substituted && (piece.match(NUMBER) ?? []).length >= 2 && !/[a-z]/i.test(piece) && gradeMath(piece, substituted, '').score === 1) return true;
+  }
+  return false;
+}
+
+/**
+ * "substituting 100 m and 20 s correctly": the working puts the named values (or else the
+ * question's) into an expression whose value is the reference; "20 / 100" is not "100 / 20",
+ * while "100 / 20 = 4" substitutes correctly and slips after. Null when the criterion is not about substitution.
+ */
+export function substitutesCorrectly(wording: string, answer: string, reference: string, statement: string): boolean | null {
+  if (!/\bsubstitut|\bplugs?\s+in|\bputs?\s+in\b.*\bvalues?\b/i.test(wording)) return null;
+  const named = wording.match(NUMBER) ?? statement.match(NUMBER) ?? [];
+  return workingPieces(answer).some((p) => {
+    const numbers = p.match(NUMBER) ?? [];
+    return numbers.length >= 2 && named.filter((n) => numbers.includes(n)).length >= Math.min(2, named.length) && gradeMath(p, reference, '').score === 1;
+  });
+}

@@ -10,7 +10,7 @@ import lemmatizer from 'wink-lemmatizer';
 import type { Pos } from '../../offline/vocab/wordnet.ts';
 import { gradeMath } from '../math.ts';
 import { antonymOf } from '../short-answer.ts';
-import { calcFacts, calcNeeds, describeFacts, meets, type CalcFacts } from './calc.ts';
+import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsFormula, substitutesCorrectly, type CalcFacts } from './calc.ts';
 import { categoryOf, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
 import { answerParts, opposesKind, reversed, swapped } from './swap.ts';
@@ -94,6 +94,17 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     return { fraction: ok ? 1 : 0, best: { coverage: ok ? 1 : 0, contradicted: false, matches: [], missing: ok ? [] : [`the value ${answer.calc.reference}${answer.calc.correct ? ' with its unit' : ''}`], used: [] }, rejected: null };
   }
   const judged = variants.map((v) => judgeVariant(v));
+  // The working a criterion asks for, read with the CAS: the formula shown, the values substituted.
+  if (answer.calc && !fromReference) {
+    const { reference } = answer.calc;
+    const statement = answer.statement ?? '';
+    const formula = variants.map(namedFormula).find((f) => f !== null);
+    const ok = formula ? showsFormula(answer.text, formula, statement) : substitutesCorrectly(variants[0] ?? '', answer.text, reference, statement);
+    if (ok !== null && ok !== undefined) {
+      const what = formula ? `the formula ${formula}` : 'the values substituted into an expression worth the answer';
+      if (ok || !formula || fraction(best(judged)) < 1) return { fraction: ok ? 1 : 0, best: { coverage: ok ? 1 : 0, contradicted: false, matches: [], missing: ok ? [] : [what], used: [] }, rejected: null };
+    }
+  }
   let b = best(judged);
   const said = variants[judged.indexOf(b)];
   if (fraction(b) > 0 && !fromReference && said) {
