@@ -308,6 +308,14 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     // The opposite of what a verb is a way of ("reduce" is a way to decrease), said where the criterion is.
     ['1 mark: describes one way to reduce air pollution, e.g. catalytic converters, electric cars', 'Electric cars increase air pollution.', 'How can air pollution be reduced?', 0, /"increase", the opposite of "reduce"/],
     ['1 mark: names a cause of air pollution, e.g. car exhausts\n1 mark: describes one way to reduce air pollution, e.g. catalytic converters, electric cars', 'More car exhausts increase pollution, and electric cars help.', 'How can air pollution be reduced?', 2, null],
+    // A list joined by "and" is all of it.
+    ['1 mark: names the three types of rock: igneous, sedimentary and metamorphic', 'Igneous and sedimentary rocks.', 'What types of rock are there?', 0, null],
+    ['1 mark: names the three types of rock: igneous, sedimentary and metamorphic', 'Igneous, sedimentary and metamorphic.', 'What types of rock are there?', 1, null],
+    // A cue word quoted as a word is not an example; an empty judgement is not a cause.
+    ['1 mark: explains what an adverb is\n1 mark: gives an example of an adverb', "An adverb describes a verb, like 'quickly'.", 'What is an adverb?', 2, null],
+    ['1 mark: explains what an adverb is\n1 mark: gives an example of an adverb', "An adverb describes a verb, and the word 'like' is not one.", 'What is an adverb?', 1, /no example given/],
+    ['2 marks: names two causes\n1 mark: names one cause', "It's a big problem.", 'What causes soil erosion?', 0, null],
+    ['2 marks: names two causes\n1 mark: names one cause', 'Heavy rain and overgrazing.', 'What causes soil erosion?', 2, null],
     // A negative criterion is met by the answer's denial, wherever the cue stands.
     ['1 mark: explains why a whale is not a fish', 'A whale breathes air with lungs and feeds its young on milk, so it is not a fish.', 'Is a whale a fish? Explain.', 1, null],
   ])('%s / %s → %i', (rubric, answer, question, score, why) => {

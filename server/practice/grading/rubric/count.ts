@@ -9,9 +9,11 @@ import { itemIsKindOf } from './category.ts';
 import { type Answer, contentWords, criterionWords, fraction, judge, matchWord, readAnswer, tokenize } from './match.ts';
 import type { Concept, PerItem } from './types.ts';
 
-/** Words that say nothing on their own ("I don't know", "for example"). */
+/** Words that say nothing on their own ("I don't know", "for example", "it's a big problem"). */
 const FILLER = new Set(
-  'know sure unsure idea think guess remember maybe perhaps something thing things stuff reason reasons example examples because yes ok okay etc firstly secondly thirdly finally another one two three first second third lastly answer'.split(' '),
+  'know sure unsure idea think guess remember maybe perhaps something thing things stuff reason reasons example examples because yes ok okay etc firstly secondly thirdly finally another one two three first second third lastly answer problem problems issue issues big bad good important serious huge major really lot lots very'.split(
+    ' ',
+  ),
 );
 const MAX_ITEMS = 200;
 const ENUMERATION_ITEM_WORDS = 4;
@@ -68,7 +70,8 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
   const countedWords: string[][] = [];
   for (const item of answerItems(answer.text)) {
     if (units >= cap) break;
-    const words = contentWords(tokenize(item)).filter((w) => !FILLER.has(w));
+    // "it's", "the Earth's": the word without its 's.
+    const words = contentWords(tokenize(item).map((w) => w.replace(/'s$/, ''))).filter((w) => !FILLER.has(w));
     const fresh = words.filter((w) => !topic.some((t) => sameWord(t, w)));
     if (!fresh.length) continue;
     if (countedWords.some((prev) => fresh.every((w) => prev.some((p) => sameWord(p, w))))) continue;

@@ -267,7 +267,36 @@ function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (an
 
 export function judge(wording: string, answer: Answer, opts: { extraQuality?: Set<string>; skip?: (w: string) => boolean; asWritten?: boolean } = {}): Judgement {
   const negated = tokenize(wording).some((w) => NEGATIONS.has(w));
-  return requireNamed(wording, judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip), answer);
+  const j = requireNamed(wording, judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip), answer);
+  return opts.asWritten ? j : requireListed(wording, j, answer);
+}
+
+/** Items of a list of three or more joined by "and" ("solid, liquid and gas"); none for other wordings. */
+export function andList(wording: string): string[] {
+  if (/\b(?:any|one|two|three|four)\s+of\b|\bat\s+least\b|\bor\b|\be\.?g\b|\bsuch\s+as\b/i.test(wording)) return [];
+  const body = wording.slice(wording.lastIndexOf(':') + 1);
+  const m = /^(.*?),?\s+and\s+([^,.;()]+)/i.exec(body);
+  if (!m || !m[1]!.includes(',')) return [];
+  const chunks = m[1]!.split(',').map((c) => c.trim());
+  const words = (c: string) => contentWords(tokenize(c));
+  // The first chunk may carry the words before the list ("plants need light"): its last word starts it.
+  const first = words(chunks[0]!);
+  const items = [first.length > 3 ? first.slice(-1) : first, ...chunks.slice(1).map(words), words(m[2]!)];
+  return items.length >= 3 && items.every((i) => i.length > 0 && i.length <= 3) ? items.map((i) => i.join(' ')) : [];
+}
+
+/**
+ * "Names the three states of matter: solid, liquid and gas": a list joined by "and" is all of it;
+ * two of the three is not the criterion, however many of its words are said.
+ */
+function requireListed(wording: string, j: Judgement, answer: Answer): Judgement {
+  if (j.coverage === 0) return j;
+  const items = andList(wording);
+  if (!items.length) return j;
+  const said = (item: string) =>
+    tokenize(item).some((w) => [...forms(w)].some((f) => answer.question.has(f)) || answer.words.some((u) => !u.negated && rubricWordMatch(w, u.word) !== null));
+  const lacking = items.filter((i) => !said(i));
+  return lacking.length ? { ...j, coverage: Math.min(j.coverage, 0.39), missing: [...new Set([...lacking, ...j.missing])] } : j;
 }
 
 // "one" is left out: "one effect", "one rotation" name a thing, not a count to check.

@@ -179,7 +179,7 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
   if (!fromReference && c.variants.length === 1 && asksExample) {
     // "1 mark for an example": an answer gives one rather than saying the word; a number's property is checked.
     const numbers = property && numberExamples(answer.text, property);
-    const given = numbers ? numbers.good.length > 0 : EXAMPLE_CUE.test(answer.text);
+    const given = numbers ? numbers.good.length > 0 : givesExample(answer.text);
     const pts = `(${given ? fmt(c.points) : 0}/${fmt(c.points)})`;
     if (given) return { got: c.points, line: `Met: ${c.text} ${pts} (${numbers ? `${numbers.good[0]} is ${property!.name}` : 'an example is given'}).`, met: [c.text], missed: [] };
     const why = numbers?.offered.length ? `${numbers.offered.slice(0, 3).join(', ')} ${numbers.offered.length > 1 ? 'are' : 'is'} not ${property!.name}` : 'no example given';
@@ -204,6 +204,10 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
 const DETERMINERS = new Set(['either', 'each', 'one', 'both', 'any', 'another', 'other']);
 const EXAMPLE_WORDS = new Set(['example', 'examples', 'instance', 'instances']);
 const EXAMPLE_CUE = /\b(?:for example|for instance|e\.\s?g\.?|eg|such as|like|including|instance|example)\b|\d/i;
+/** Whether the answer gives an example: a cue word quoted as a word ("uses 'like' or 'as'") is not one. */
+function givesExample(text: string): boolean {
+  return EXAMPLE_CUE.test(text.replace(/(["'])\s*\w+(?:\s+\w+)?\s*\1/g, ' '));
+}
 
 interface LevelCheck {
   met: boolean;
@@ -225,7 +229,7 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   if (j.rejected) return { met: false, partly: false, full: false, why: `gives "${j.rejected}", which the rubric does not accept` };
   if (isContradicted(j.best)) return { met: false, partly: false, full: false, why: 'the answer says the opposite' };
   const wantsExample = tokenize(l.text).some((w) => EXAMPLE_WORDS.has(w)) && !(lower && tokenize(lower.text).some((w) => EXAMPLE_WORDS.has(w)));
-  const hasExample = EXAMPLE_CUE.test(answer.text);
+  const hasExample = givesExample(answer.text);
   let why = j.best.missing.length ? `missing: ${j.best.missing.slice(0, 6).join(', ')}` : '';
   let extraMet = true;
   if (lower && j.fraction === 1) {
