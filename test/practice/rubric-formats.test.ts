@@ -308,6 +308,9 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     // The opposite of what a verb is a way of ("reduce" is a way to decrease), said where the criterion is.
     ['1 mark: describes one way to reduce air pollution, e.g. catalytic converters, electric cars', 'Electric cars increase air pollution.', 'How can air pollution be reduced?', 0, /"increase", the opposite of "reduce"/],
     ['1 mark: names a cause of air pollution, e.g. car exhausts\n1 mark: describes one way to reduce air pollution, e.g. catalytic converters, electric cars', 'More car exhausts increase pollution, and electric cars help.', 'How can air pollution be reduced?', 2, null],
+    // Paired roles (reactants, products) given by the verbs around the named things.
+    ['1 mark: names glucose and oxygen as the reactants\n1 mark: names carbon dioxide and water as the products', 'Carbon dioxide and water are used to make glucose and oxygen.', 'Describe aerobic respiration.', 0, null],
+    ['1 mark: names glucose and oxygen as the reactants\n1 mark: names carbon dioxide and water as the products', 'Glucose and oxygen react to produce carbon dioxide and water.', 'Describe aerobic respiration.', 2, null],
     // A list joined by "and" is all of it.
     ['1 mark: names the three types of rock: igneous, sedimentary and metamorphic', 'Igneous and sedimentary rocks.', 'What types of rock are there?', 0, null],
     ['1 mark: names the three types of rock: igneous, sedimentary and metamorphic', 'Igneous, sedimentary and metamorphic.', 'What types of rock are there?', 1, null],

@@ -89,6 +89,39 @@ function positions(answer: Answer, words: string[]): { clause: number; index: nu
 }
 
 /**
+ * Roles that come in pairs, and the verbs that give a thing one of them: "oxygen and glucose are
+ * used to produce carbon dioxide and water" gives carbon dioxide and water as products, so not as
+ * the reactants.
+ */
+const PAIRED_ROLES: Record<string, 'in' | 'out'> = {
+  reactant: 'in', reactants: 'in', reagent: 'in', reagents: 'in', input: 'in', inputs: 'in', raw: 'in',
+  product: 'out', products: 'out', output: 'out', outputs: 'out',
+};
+const IN_BEFORE = new Set('use uses using used need needs needed needing take takes taking took require requires required from react reacts reacting combine combines combining consume consumes consuming absorb absorbs absorbing reactant reactants'.split(' '));
+const OUT_BEFORE = new Set('produce produces producing produced make makes making made form forms forming formed release releases releasing released give gives giving gave yield yields yielding create creates creating created into product products'.split(' '));
+const IN_AFTER = new Set('react reacts reacted used needed combine combined consumed absorbed taken broken converted turned changed'.split(' '));
+const OUT_AFTER = new Set('produced made formed released given created'.split(' '));
+const PASSIVE = new Set(['are', 'is', 'was', 'were', 'get', 'gets', 'being', 'been', 'then']);
+
+/** The role the answer gives the key by the verbs around it: 'in', 'out', or null when it does not say. */
+function givenRole(answer: Answer, keyWords: string[]): 'in' | 'out' | null {
+  const wanted = new Set(keyWords.flatMap((w) => [...forms(w)]));
+  const isKey = (w: string) => [...forms(w)].some((f) => wanted.has(f));
+  const roles = new Set<'in' | 'out'>();
+  for (const words of sentences(answer)) {
+    const start = words.findIndex(isKey);
+    if (start < 0) continue;
+    let end = start;
+    while (end + 1 < words.length && (isKey(words[end + 1]!) || words[end + 1] === 'and')) end++;
+    const before = words.slice(Math.max(0, start - 3), start).reverse().find((w) => IN_BEFORE.has(w) || OUT_BEFORE.has(w));
+    const after = words.slice(end + 1, end + 4).filter((w) => !PASSIVE.has(w))[0];
+    const role = before ? (OUT_BEFORE.has(before) ? 'out' : 'in') : after && IN_AFTER.has(after) ? 'in' : after && OUT_AFTER.has(after) ? 'out' : null;
+    if (role) roles.add(role);
+  }
+  return roles.size === 1 ? [...roles][0]! : null;
+}
+
+/**
  * The judgement of a keyed criterion: the key's words said (as any criterion's), and, where the
  * answer names the role, said next to it. Null when the criterion has no key.
  */
@@ -109,6 +142,11 @@ export function keyedJudgement(criterion: string, answer: Answer): Judgement | n
   const numeric = keyWords.every((w) => /^\d+$/.test(w));
   // The named answer is all of the criterion: half of it ("a salt and hydrogen" for "a salt and water") is not it.
   if (j.coverage < 1) return { ...j, coverage: 0 };
+  const paired = contentWords(tokenize(k.role)).map((w) => PAIRED_ROLES[w]).find((r) => r);
+  if (paired) {
+    const given = givenRole(answer, keyWords);
+    if (given && given !== paired) return { ...j, coverage: 0, missing: [`${k.key} (as ${k.role}; the answer gives it as ${given === 'in' ? 'what is used' : 'what is made'})`] };
+  }
   if (roles.length === 0) return numeric && roleWords.length > 0 ? { ...j, coverage: 0, missing: [`${k.key} (as ${k.role})`] } : j;
   const keys = positions(answer, keyWords);
   const scopes = sentences(answer);
