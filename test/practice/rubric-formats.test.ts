@@ -319,6 +319,11 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     ['1 mark: explains what an adverb is\n1 mark: gives an example of an adverb', "An adverb describes a verb, and the word 'like' is not one.", 'What is an adverb?', 1, /no example given/],
     ['2 marks: names two causes\n1 mark: names one cause', "It's a big problem.", 'What causes soil erosion?', 0, null],
     ['2 marks: names two causes\n1 mark: names one cause', 'Heavy rain and overgrazing.', 'What causes soil erosion?', 2, null],
+    // Levels that count: each link of a chain of claims is an item; "with a specific example" needs one.
+    ['3 marks: explains both a cause and an effect of deforestation, with a specific example\n2 marks: explains both a cause and an effect\n1 mark: names one cause (e.g. logging)\n0 marks: no relevant content', 'Farmers clear forests for cattle ranching, which releases carbon, and this speeds up climate change, for example in the Amazon.', 'Explain the causes and effects of deforestation.', 3, null],
+    ['3 marks: explains both a cause and an effect of deforestation, with a specific example\n2 marks: explains both a cause and an effect\n1 mark: names one cause (e.g. logging)\n0 marks: no relevant content', 'Logging for timber removes trees, so soil is washed away by rain.', 'Explain the causes and effects of deforestation.', 2, null],
+    ['3 marks: explains both a cause and an effect of deforestation, with a specific example\n2 marks: explains both a cause and an effect\n1 mark: names one cause (e.g. logging)\n0 marks: no relevant content', 'Logging.', 'Explain the causes and effects of deforestation.', 1, null],
+    ['3 marks: explains both a cause and an effect of deforestation, with a specific example\n2 marks: explains both a cause and an effect\n1 mark: names one cause (e.g. logging)\n0 marks: no relevant content', "It's really bad.", 'Explain the causes and effects of deforestation.', 0, null],
     // A negative criterion is met by the answer's denial, wherever the cue stands.
     ['1 mark: explains why a whale is not a fish', 'A whale breathes air with lungs and feeds its young on milk, so it is not a fish.', 'Is a whale a fish? Explain.', 1, null],
   ])('%s / %s → %i', (rubric, answer, question, score, why) => {

@@ -18,12 +18,19 @@ const FILLER = new Set(
 const MAX_ITEMS = 200;
 const ENUMERATION_ITEM_WORDS = 4;
 
-/** The answer's items: lines, sentences, ";" parts, and the parts of a short enumeration ("solar, wind and hydro"). */
-export function answerItems(text: string): string[] {
+/** Where a chain of claims continues: "X releases CO2, which traps heat, and this melts ice". */
+const CHAIN = /,\s*(?:which|and\s+this|and\s+that|so|causing|leading\s+to|resulting\s+in|meaning)\s+|\s+(?:so|and\s+this|which\s+then)\s+/i;
+
+/**
+ * The answer's items: lines, sentences, ";" parts, and the parts of a short enumeration ("solar,
+ * wind and hydro"); with `clauses`, also each link of a chain of claims.
+ */
+export function answerItems(text: string, clauses = false): string[] {
   const out: string[] = [];
   const sentences = text
     .split(/\n+|(?<=[.!?])\s+|;\s*/)
     .flatMap((s) => s.split(/,?\s+(?:also|as well as|another(?:\s+\w+)?\s+is)\s+/i))
+    .flatMap((s) => (clauses ? s.split(CHAIN) : [s]))
     .map((s) => s.replace(/^\s*(?:[-*•·]|\d+[.)]|[a-z][.)])\s+/i, '').trim())
     .filter(Boolean);
   for (const s of sentences) {
@@ -54,7 +61,7 @@ export interface Count {
 }
 
 /** `elsewhere`: the other criteria's wordings — an item that meets one of them is counted there, not here. */
-export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept, a: Answer) => number, elsewhere: string[] = []): Count {
+export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept, a: Answer) => number, elsewhere: string[] = [], opts: { clauses?: boolean } = {}): Count {
   const counted: string[] = [];
   let units = 0;
   const cap = c.per > 0 ? c.points / c.per : 0;
@@ -68,7 +75,7 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
   if (!c.open || units >= cap) return { units: Math.min(units, cap), counted };
   const topic = criterionWords(c.topic);
   const countedWords: string[][] = [];
-  for (const item of answerItems(answer.text)) {
+  for (const item of answerItems(answer.text, opts.clauses)) {
     if (units >= cap) break;
     // "it's", "the Earth's": the word without its 's.
     const words = contentWords(tokenize(item).map((w) => w.replace(/'s$/, ''))).filter((w) => !FILLER.has(w));

@@ -11,7 +11,7 @@ import type { Pos } from '../../offline/vocab/wordnet.ts';
 import { gradeMath } from '../math.ts';
 import { antonymOf } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsFormula, substitutesCorrectly, type CalcFacts } from './calc.ts';
-import { categoryOf, onlyCounts } from './category.ts';
+import { categoryOf, HEADS, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
 import { answerParts, opposesKind, reversed, swapped } from './swap.ts';
 import { numberExamples, numberProperty } from './number-example.ts';
@@ -203,7 +203,7 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
 /** "an example of either", "one example": which example is not content. */
 const DETERMINERS = new Set(['either', 'each', 'one', 'both', 'any', 'another', 'other']);
 const EXAMPLE_WORDS = new Set(['example', 'examples', 'instance', 'instances']);
-const EXAMPLE_CUE = /\b(?:for example|for instance|e\.\s?g\.?|eg|such as|like|including|instance|example)\b|\d/i;
+const EXAMPLE_CUE = /\b(?:for example|for instance|e\.\s?g\.?|eg|such as|like|including|instance|example)\b|\b\d/i;
 /** Whether the answer gives an example: a cue word quoted as a word ("uses 'like' or 'as'") is not one. */
 function givesExample(text: string): boolean {
   return EXAMPLE_CUE.test(text.replace(/(["'])\s*\w+(?:\s+\w+)?\s*\1/g, ' '));
@@ -219,17 +219,22 @@ interface LevelCheck {
 /** A level is met when its descriptor is (70% of its words) and so is what sets it above the level below. */
 function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number] | undefined, guidance: Concept[], answer: Answer, fromReference: boolean): LevelCheck {
   const quality = LEVEL_QUALITY_AND_EXAMPLES;
-  if (l.counted && !guidance.length && onlyCounts(criterionWords(l.text, quality))) {
-    // "2 marks: both reasons / 1 mark: one reason": the number of distinct items decides.
+  const wantsExample = tokenize(l.text).some((w) => EXAMPLE_WORDS.has(w)) && !(lower && tokenize(lower.text).some((w) => EXAMPLE_WORDS.has(w)));
+  const hasExample = givesExample(answer.text);
+  // What the question already says ("of global warming") does not stop a descriptor from only counting.
+  const levelWords = criterionWords(l.text, quality).filter((w) => ![...forms(w)].some((f) => answer.question.has(f)) || HEADS.has(w));
+  if (l.counted && !guidance.length && onlyCounts(levelWords)) {
+    // "2 marks: both reasons / 1 mark: one reason": the number of distinct items decides. Each
+    // clause of a chain ("X releases CO2, which traps heat") can be one: a cause and its effect.
     const asItems: PerItem = { kind: 'each', text: l.text, points: l.needs, per: 1, options: [], open: true, category: null, topic: l.text, rejects: l.rejects };
-    const { units } = countItems(asItems, answer, () => 0);
-    return { met: units >= l.needs, partly: units > 0, full: units >= l.needs, why: units >= l.needs ? '' : `gives ${units} distinct item(s); it needs ${l.needs}` };
+    const { units } = countItems(asItems, answer, () => 0, [], { clauses: true });
+    const enough = units >= l.needs;
+    const why = !enough ? `gives ${units} distinct item(s); it needs ${l.needs}` : wantsExample && !hasExample ? 'no example given' : '';
+    return { met: enough && (!wantsExample || hasExample), partly: units > 0, full: enough, why };
   }
   const j = judgeConcept(l.variants, l.rejects, answer, fromReference, quality);
   if (j.rejected) return { met: false, partly: false, full: false, why: `gives "${j.rejected}", which the rubric does not accept` };
   if (isContradicted(j.best)) return { met: false, partly: false, full: false, why: 'the answer says the opposite' };
-  const wantsExample = tokenize(l.text).some((w) => EXAMPLE_WORDS.has(w)) && !(lower && tokenize(lower.text).some((w) => EXAMPLE_WORDS.has(w)));
-  const hasExample = givesExample(answer.text);
   let why = j.best.missing.length ? `missing: ${j.best.missing.slice(0, 6).join(', ')}` : '';
   let extraMet = true;
   if (lower && j.fraction === 1) {
