@@ -88,6 +88,12 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     ["Which organelle releases energy?", "mitochondria", "mitochondria? no, ribosomes", 0],
     ["Which part of a plant absorbs water?", "roots", "the roots do not; the leaves do", 0],
     ["What happens to volume when pressure rises?", "decrease", "increase", 0],
+    // A change said with a comparative is the change: "gets lower" decreases, "goes up" increases.
+    ["What happens to the boiling point of water at high altitude?", "it decreases", "it gets lower", 1],
+    ["What happens to the boiling point of water at high altitude?", "it decreases", "it goes up", 0],
+    ["What happens to a metal rod when it is heated?", "it gets longer", "it gets longer", 1],
+    ["What happens to the rate of reaction as temperature rises?", "it increases", "it becomes faster", 1],
+    ["What happens to the rate of reaction as temperature rises?", "it increases", "it gets slower", 0],
     ["What is the past tense of go?", "went", "gone", 0],
     ["What is the past tense of go?", "went", "goed", 0],
     ["What is the past tense of go?", "went", "went", 1],

@@ -16,7 +16,7 @@ import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.
 import { formulaNames } from './chem.ts';
 import { longerTerm } from './longer-term.ts';
 import { numberFromWords } from './number-words.ts';
-import { isSlip, NEGATIONS, STOPWORDS } from './text.ts';
+import { isSlip, NEGATIONS, plainChange, STOPWORDS } from './text.ts';
 
 const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
 /** Words around an answer that say nothing about it. */
@@ -418,7 +418,8 @@ export function isShortReference(reference: string): boolean {
  * oxygen"), so other things of its kind beside it are not rivals and "or" is not a hedge.
  */
 export function gradeShortAnswer(userAnswer: string, reference: string, statement: string, opts: { among?: boolean } = {}): GradeResult {
-  const sts = statements(userAnswer);
+  const sts = statements(plainChange(userAnswer));
+  reference = plainChange(reference);
   const qWords = questionWords(statement);
   const strict = FORM_QUESTION.test(statement);
   const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });

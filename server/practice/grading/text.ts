@@ -100,3 +100,18 @@ export function slipTolerance(a: string, b: string): number {
 export function isSlip(a: string, b: string, tolerance = slipTolerance(a, b)): boolean {
   return tolerance > 0 && Math.abs(a.length - b.length) <= tolerance && distance(a, b) <= tolerance;
 }
+
+const CHANGE_VERB = String.raw`(?:gets?|got|getting|becomes?|became|becoming|grows?|grew|growing|goes|go|went|going)`;
+// Comparatives of amount only: "gets longer" says what grows, which "increases" would lose.
+const SMALLER = String.raw`(?:smaller|less|lower|fewer|slower)`;
+const BIGGER = String.raw`(?:bigger|larger|greater|more|higher|faster)`;
+const DOWN = new RegExp(String.raw`\b${CHANGE_VERB}\s+(?:much\s+|a\s+lot\s+|even\s+)?(?:${SMALLER}|down)\b(?!\s+than)`, 'gi');
+const UP = new RegExp(String.raw`\b${CHANGE_VERB}\s+(?:much\s+|a\s+lot\s+|even\s+)?(?:${BIGGER}|up)\b(?!\s+than)`, 'gi');
+
+/**
+ * "It gets smaller", "goes up": a change said with a comparative, as the verb a reference uses
+ * ("decreases", "increases"). Comparisons with "than" are left alone ("grows larger than X").
+ */
+export function plainChange(text: string): string {
+  return text.replace(DOWN, 'decreases').replace(UP, 'increases');
+}

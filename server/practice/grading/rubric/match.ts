@@ -7,7 +7,7 @@ import lemmatizer from 'wink-lemmatizer';
 import { longerTerm } from '../longer-term.ts';
 import type { CalcFacts } from './calc.ts';
 import { lookup, synset } from '../../offline/vocab/wordnet.ts';
-import { clauses, forms, matchWord, NEGATIONS, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
+import { clauses, forms, matchWord, NEGATIONS, plainChange, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
 
 const NEG_SCOPE = 5;
 
@@ -112,7 +112,7 @@ export function questionWords(statement: string): Set<string> {
 }
 
 export function readAnswer(text: string, question: Set<string> = new Set()): Answer {
-  const userClauses = clauses(text);
+  const userClauses = clauses(plainChange(text));
   const seen = new Map<string, AnswerWord>();
   const words: AnswerWord[] = [];
   userClauses.forEach((clause, ci) =>
