@@ -117,9 +117,9 @@ export function showsFormula(answer: string, rhs: string, statement: string): bo
  */
 export function substitutesCorrectly(wording: string, answer: string, reference: string, statement: string): boolean | null {
   if (!/\bsubstitut|\bplugs?\s+in|\bputs?\s+in\b.*\bvalues?\b/i.test(wording)) return null;
-  const named = wording.match(NUMBER) ?? statement.match(NUMBER) ?? [];
+  const named: string[] = wording.match(NUMBER) ?? statement.match(NUMBER) ?? [];
   return workingPieces(answer).some((p) => {
-    const numbers = p.match(NUMBER) ?? [];
+    const numbers: string[] = p.match(NUMBER) ?? [];
     return numbers.length >= 2 && named.filter((n) => numbers.includes(n)).length >= Math.min(2, named.length) && gradeMath(p, reference, '').score === 1;
   });
 }

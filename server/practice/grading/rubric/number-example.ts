@@ -24,7 +24,7 @@ export interface NumberProperty {
   phrase: string;
 }
 
-const PROPERTIES: { re: RegExp; make: (m: RegExpExecArray) => NumberProperty }[] = [
+const PROPERTIES: { re: RegExp; make: (m: RegExpExecArray) => Omit<NumberProperty, 'phrase'> }[] = [
   { re: /\bprime\s+numbers?\b|\bprimes?\b/i, make: () => ({ name: 'prime', word: /\bprimes?\b/i, test: isPrime }) },
   { re: /\bcomposite\s+numbers?\b/i, make: () => ({ name: 'composite', word: /\bcomposite\b/i, test: (n) => Number.isInteger(n) && n > 3 && !isPrime(n) }) },
   { re: /\beven\s+numbers?\b/i, make: () => ({ name: 'even', word: /\beven\b/i, test: (n) => Number.isInteger(n) && n % 2 === 0 }) },

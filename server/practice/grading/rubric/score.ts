@@ -13,7 +13,7 @@ import { antonymOf } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsFormula, substitutesCorrectly, type CalcFacts } from './calc.ts';
 import { categoryOf, HEADS, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
-import { answerParts, opposesKind, reversed, swapped } from './swap.ts';
+import { opposesKind, reversed, sentencesOf, swapped } from './swap.ts';
 import { numberExamples, numberProperty } from './number-example.ts';
 import { forms } from '../text.ts';
 import {
@@ -141,29 +141,40 @@ const OPPOSITE_SCAN = 300;
  */
 function opposite(wording: string, answer: Answer, used: string[]): string | null {
   const words = criterionWords(wording);
-  // Said where the criterion's words are: "deforestation increases run-off, and dams hold back
-  // water" does not say dams increase flooding.
   // Said where the criterion is: in a sentence holding its words, but not in a part about another
   // criterion ("deforestation increases run-off, and dams hold back water" does not say that dams
   // increase flooding).
-  const sentences = answer.text.split(/(?<!\d)[.;!?]|[.;!?](?!\d)/).filter((t) => used.some((u) => tokenize(t).includes(u)));
   const others = answer.otherClaims ?? new Set<string>();
   const near = new Set(
-    sentences
-      .flatMap((t) => answerParts({ ...answer, text: t }))
+    sentencesOf(answer)
+      .filter((t) => used.some((u) => t.tokens.includes(u)))
+      .flatMap((t) => t.parts)
       .filter((p) => p.filter((w) => others.has(w) && !used.includes(w)).length <= p.filter((w) => used.includes(w) && !others.has(w)).length)
       .flat(),
   );
+  const said = saidForms(answer);
+  const says = (cw: string) => [...forms(cw)].some((f) => said.has(f));
   // The answer's words the criterion says itself ("from hotter to colder" holds both ends) are not opposites.
   const candidates = answer.words.slice(0, OPPOSITE_SCAN).filter((u) => near.has(u.word) && !words.some((cw) => sameWord(cw, u.word)));
   for (const cw of words) {
-    if (answer.words.some((u) => sameWord(cw, u.word))) continue;
+    if (says(cw)) continue;
     // Verbs ("rises" against "falls") and comparisons ("shorter" against "longer"); nouns and
     // adjectives of a list (solid, liquid) are not claims against each other.
     const poses: Pos[] = /(?:er|est)$/.test(cw) && lemmatizer.adjective(cw) !== cw ? ['verb', 'adj'] : ['verb'];
     for (const { word } of candidates) if (antonymOf(cw, word, poses) || opposesKind(cw, word)) return `the answer says "${word}", the opposite of "${cw}"`;
   }
   return null;
+}
+
+const formsSaid = new WeakMap<Answer, Set<string>>();
+/** Every form (lemma, stem) of every word of the answer. */
+function saidForms(answer: Answer): Set<string> {
+  let v = formsSaid.get(answer);
+  if (!v) {
+    v = new Set(answer.words.flatMap((u) => [...forms(u.word)]));
+    formsSaid.set(answer, v);
+  }
+  return v;
 }
 
 function missingWords(j: Judgement): string {

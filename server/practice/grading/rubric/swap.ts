@@ -9,11 +9,10 @@
  */
 import lemmatizer from 'wink-lemmatizer';
 import { lookup, synset, type Synset } from '../../offline/vocab/wordnet.ts';
-import { antonymOf } from '../short-answer.ts';
 import { type Answer, criterionWords, matchWord, tokenize, STOPWORDS } from './match.ts';
 
 const PARTS = /[.;:!?,]|\b(?:but|however|although|though|whereas|while|unlike)\b|\band\s+(?=(?:the|a|an|its|their|in|on|at|for)\b)/i;
-/** Answer words compared with each criterion word: a long essay is not searched pair by pair. */
+/** Words of the answer read for swaps (its first ones): a long essay is not searched pair by pair. */
 const SCAN = 200;
 /** Senses of a word read for kinds: the frequent ones. */
 const SENSES = 3;
@@ -32,26 +31,68 @@ function up(s: Synset, depth: number, acc = new Set<number>()): Set<number> {
   return acc;
 }
 
+const sensesCache = new Map<string, Synset[]>();
+/** A word's frequent noun senses (WordNet lists them most frequent first). */
 function nounSenses(word: string): Synset[] {
-  const lemma = lemmatizer.noun(word);
-  return [...new Set([...lookup(word), ...lookup(lemma)])].map((o) => synset(o));
+  let v = sensesCache.get(word);
+  if (!v) {
+    v = [...new Set([...lookup(word), ...lookup(lemmatizer.noun(word))])].slice(0, SENSES).map((o) => synset(o));
+    if (sensesCache.size > 20_000) sensesCache.clear();
+    sensesCache.set(word, v);
+  }
+  return v;
+}
+
+const kindsCache = new Map<string, Set<number>>();
+/** What a word's frequent senses are kinds of, one level up. */
+function kinds(word: string): Set<number> {
+  let v = kindsCache.get(word);
+  if (!v) {
+    v = new Set(nounSenses(word).flatMap((s) => [...up(s, 1)]));
+    if (kindsCache.size > 20_000) kindsCache.clear();
+    kindsCache.set(word, v);
+  }
+  return v;
+}
+
+const antonymsCache = new Map<string, Set<string>>();
+/** The words WordNet gives as antonyms of any sense of `word` (adjective, verb, noun). */
+function antonyms(word: string): Set<string> {
+  let v = antonymsCache.get(word);
+  if (!v) {
+    v = new Set<string>();
+    const lemmas = { adj: lemmatizer.adjective(word), verb: lemmatizer.verb(word), noun: lemmatizer.noun(word), adv: word };
+    for (const pos of ['adj', 'verb', 'noun'] as const) {
+      for (const off of new Set([...lookup(word, pos), ...lookup(lemmas[pos], pos)])) {
+        for (const p of synset(off, pos).pointers) if (p.symbol === '!') for (const w of synset(p.offset, p.pos).words) v.add(w.toLowerCase());
+      }
+    }
+    if (antonymsCache.size > 20_000) antonymsCache.clear();
+    antonymsCache.set(word, v);
+  }
+  return v;
+}
+
+function isAntonym(a: string, b: string): boolean {
+  const set = antonyms(a);
+  return set.size > 0 && [b, lemmatizer.adjective(b), lemmatizer.verb(b), lemmatizer.noun(b)].some((f) => set.has(f));
 }
 
 const cache = new Map<string, boolean>();
-/** Contrasting words: antonyms, or nouns of one kind where neither is a kind of the other. */
+/** Contrasting words: antonyms, or nouns of one kind (their frequent senses) where neither is a kind of the other. */
 export function contrasting(a: string, b: string): boolean {
   const key = `${a} ${b}`;
   let v = cache.get(key);
   if (v !== undefined) return v;
+  const ka = kinds(a);
+  const sameKind = ka.size > 0 && [...kinds(b)].some((k) => ka.has(k));
   v = false;
-  if (!matchWord(a, b)) {
-    if (antonymOf(a, b, ['adj', 'verb', 'noun'])) v = true;
+  if (sameKind || isAntonym(a, b)) {
+    if (matchWord(a, b)) v = false;
+    else if (!sameKind) v = true;
     else {
-      const sa = nounSenses(a);
-      const sb = nounSenses(b);
       const kindOf = (x: Synset[], y: Synset[]) => x.some((s) => { const anc = up(s, 12); return y.some((t) => anc.has(t.offset)); });
-      // Their common senses only (WordNet lists a word's senses most frequent first): "convert" the person is not what "convert" says.
-      if (sa.length && sb.length && !kindOf(sa, sb) && !kindOf(sb, sa)) v = sa.slice(0, SENSES).some((s) => { const k = up(s, 1); return sb.slice(0, SENSES).some((t) => [...up(t, 1)].some((x) => k.has(x))); });
+      v = !kindOf(nounSenses(a), nounSenses(b)) && !kindOf(nounSenses(b), nounSenses(a));
     }
   }
   if (cache.size > 20_000) cache.clear();
@@ -61,16 +102,58 @@ export function contrasting(a: string, b: string): boolean {
 
 /** The answer's parts: clauses, and "and the ..." starts a new one. */
 export function answerParts(answer: Answer): string[][] {
-  return answer.text.split(PARTS).map(tokenize).filter((p) => p.length > 0);
+  return sentencesOf(answer).flatMap((s) => s.parts);
 }
 
-/** Words that start a part of a compound name ("immune system", "white blood cell"): not a thing of their own. */
-function modifiers(tokens: string[]): Set<string> {
-  const out = new Set<string>();
-  tokens.forEach((t, i) => {
-    for (const n of [2, 3]) if (i + n <= tokens.length && lookup(tokens.slice(i, i + n).map((x, k) => (k === n - 1 ? lemmatizer.noun(x) : x)).join(' ')).length) out.add(t);
-  });
-  return out;
+export interface Sentence {
+  tokens: string[];
+  parts: string[][];
+}
+
+const SENTENCE_END = /(?<!\d)[.;!?]|[.;!?](?!\d)/;
+const read = new WeakMap<Answer, Sentence[]>();
+/** The answer's sentences, as words and as parts; read once per answer (every criterion asks). */
+export function sentencesOf(answer: Answer): Sentence[] {
+  let v = read.get(answer);
+  if (!v) {
+    v = answer.text.split(SENTENCE_END).map((t) => ({ tokens: tokenize(t), parts: t.split(PARTS).map(tokenize).filter((p) => p.length > 0) })).filter((x) => x.tokens.length > 0);
+    read.set(answer, v);
+  }
+  return v;
+}
+
+/** Whether `word` starts a compound name in `tokens` ("immune system", "white blood cell"): then it is not a thing of its own. */
+function startsCompound(tokens: string[], word: string): boolean {
+  return tokens.some((t, i) => t === word && [2, 3].some((n) => i + n <= tokens.length && lookup(tokens.slice(i, i + n).map((x, k) => (k === n - 1 ? lemmatizer.noun(x) : x)).join(' ')).length > 0));
+}
+
+const leading = new WeakMap<Answer, string[][]>();
+/** The parts within the answer's first SCAN words: an essay is not searched pair by pair. */
+function leadingParts(answer: Answer): string[][] {
+  let v = leading.get(answer);
+  if (!v) {
+    v = [];
+    let budget = SCAN;
+    for (const p of answerParts(answer)) {
+      if (budget <= 0) break;
+      v.push(p.slice(0, budget));
+      budget -= p.length;
+    }
+    leading.set(answer, v);
+  }
+  return v;
+}
+
+/** Whether the answer says the criterion's words in its order, close together: then nothing is swapped. */
+function saysInOrder(words: string[], tokens: string[]): boolean {
+  const span = 2 * words.length + 2;
+  for (let start = 0; start < tokens.length; start++) {
+    if (matchWord(words[0]!, tokens[start]!) === null) continue;
+    let k = 1;
+    for (let i = start + 1; i < tokens.length && i - start < span && k < words.length; i++) if (matchWord(words[k]!, tokens[i]!) !== null) k++;
+    if (k === words.length) return true;
+  }
+  return false;
 }
 
 /** Criteria longer than this are prose: their words belong to several claims, not one. */
@@ -80,14 +163,23 @@ const MAX_WORDS = 10;
 export function swapped(wording: string, answer: Answer): string | null {
   const words = criterionWords(wording);
   if (words.length < 2 || words.length > MAX_WORDS) return null;
-  const parts = answerParts(answer);
-  const has = (part: string[], w: string) => part.some((x) => matchWord(w, x) !== null);
-  const inCompound = new Set([...modifiers(tokenize(wording)), ...parts.flatMap((p) => [...modifiers(p)])]);
-  const candidates = answer.words.slice(0, SCAN).map((x) => x.word).filter((u) => !STOPWORDS.has(u) && u.length > 2 && !/^\d/.test(u) && !inCompound.has(u) && !words.some((w) => matchWord(w, u)));
+  const parts = leadingParts(answer);
+  if (saysInOrder(words, sentencesOf(answer).flatMap((t) => t.tokens))) return null;
+  const memo = new Map<string, boolean>();
+  const same = (w: string, x: string) => {
+    const key = `${w} ${x}`;
+    let v = memo.get(key);
+    if (v === undefined) memo.set(key, (v = matchWord(w, x) !== null));
+    return v;
+  };
+  const has = (part: string[], w: string) => part.some((x) => same(w, x));
+  const wordingTokens = tokenize(wording);
+  // A contrasting word matters only in a part that says some of the criterion.
+  const candidates = [...new Set(parts.filter((p) => words.some((w) => has(p, w))).flat())].filter((u) => !STOPWORDS.has(u) && u.length > 2 && !/^\d/.test(u) && !words.some((w) => same(w, u)));
   for (const w of words) {
-    if (/^\d/.test(w) || inCompound.has(w)) continue;
+    if (/^\d/.test(w)) continue;
     for (const u of candidates) {
-      if (!contrasting(w, u)) continue;
+      if (!contrasting(w, u) || startsCompound(wordingTokens, w) || parts.some((p) => startsCompound(p, u))) continue;
       const ofW = parts.filter((p) => has(p, w));
       // "scatters it more than red light": the thing compared with is not what the claim is about.
       const ofU = parts.filter((p) => p.includes(u) && !has(p, w) && !/^(?:than|unlike|not)$/.test(p[p.indexOf(u) - 1] ?? '') && !/^(?:than|unlike|not)$/.test(p[p.indexOf(u) - 2] ?? ''));
