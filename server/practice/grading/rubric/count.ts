@@ -8,6 +8,7 @@
 import { itemIsKindOf } from './category.ts';
 import { type Answer, contentWords, criterionWords, fraction, judge, matchWord, readAnswer, tokenize } from './match.ts';
 import type { Concept, PerItem } from './types.ts';
+import { forms } from '../text.ts';
 
 /** Words that say nothing on their own ("I don't know", "for example", "it's a big problem"). */
 const FILLER = new Set(
@@ -79,7 +80,8 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
     if (units >= cap) break;
     // "it's", "the Earth's": the word without its 's.
     const words = contentWords(tokenize(item).map((w) => w.replace(/'s$/, ''))).filter((w) => !FILLER.has(w));
-    const fresh = words.filter((w) => !topic.some((t) => sameWord(t, w)));
+    // "Because it fell" for "Why did Rome fall?": repeating the question is not an item.
+    const fresh = words.filter((w) => !topic.some((t) => sameWord(t, w)) && ![...forms(w)].some((f) => answer.question.has(f)));
     if (!fresh.length) continue;
     if (countedWords.some((prev) => fresh.every((w) => prev.some((p) => sameWord(p, w))))) continue;
     const itemAnswer = readAnswer(item);

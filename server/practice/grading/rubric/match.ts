@@ -43,8 +43,11 @@ export const LEVEL_QUALITY = new Set(
 /** Level descriptors' judgement words and "example": a level's example is looked for as a cue, not a word. */
 export const LEVEL_QUALITY_AND_EXAMPLES = new Set([...LEVEL_QUALITY, 'example', 'examples', 'instance', 'instances']);
 
+/** Particles of phrasal verbs ("speeds up", "gives off"): the verb carries the meaning. */
+const PARTICLES = new Set(['up', 'out', 'off']);
+
 export function contentWords(words: string[]): string[] {
-  return words.filter((w) => !STOPWORDS.has(w) && !NEGATIONS.has(w));
+  return words.filter((w) => !STOPWORDS.has(w) && !NEGATIONS.has(w) && !PARTICLES.has(w));
 }
 
 const wordsCache = new Map<string, string[]>();

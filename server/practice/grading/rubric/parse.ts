@@ -219,7 +219,9 @@ function groupLevels(pieces: Piece[], total: number | null): Unit[] {
     const p = pieces[i]!;
     if (p.label) {
       let j = i + 1;
-      while (j < pieces.length && pieces[j]!.label) j++;
+      // "Full credit: X (2 marks). 1 mark: Y": marked lines worth less after a labelled level are its lower levels.
+      const lower = (q: Piece, prev: Piece) => q.lead && q.points !== null && !q.each && (prev.points === null || q.points < prev.points);
+      while (j < pieces.length && (pieces[j]!.label || lower(pieces[j]!, pieces[j - 1]!))) j++;
       out.push({ kind: 'levels', pieces: pieces.slice(i, j) });
       i = j;
       continue;

@@ -9,7 +9,7 @@ import { GradingInputError } from '../errors.ts';
 import lemmatizer from 'wink-lemmatizer';
 import type { Pos } from '../../offline/vocab/wordnet.ts';
 import { gradeMath } from '../math.ts';
-import { antonymOf } from '../short-answer.ts';
+import { antonymOf, gradeShortAnswer } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsFormula, substitutesCorrectly, type CalcFacts } from './calc.ts';
 import { categoryOf, HEADS, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
@@ -19,6 +19,7 @@ import { forms } from '../text.ts';
 import {
   type Answer,
   best,
+  contentWords,
   criterionWords,
   firstLongerTerm,
   fraction,
@@ -85,7 +86,15 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     if (keyed) return keyed;
     const own = criterionWords(v, extraQuality).filter((w) => !refused.has(w));
     if (refused.size && own.length) return judgeWords(own, tokenize(v).some((w) => NEGATIONS.has(w)), answer, skip);
-    return judge(v, answer, { extraQuality, asWritten: fromReference, skip });
+    return aliased(v, judge(v, answer, { extraQuality, asWritten: fromReference, skip }));
+  };
+  // A named thing ("carbon dioxide", "Shakespeare") said by another name a short answer accepts:
+  // a formula ("CO2"), a surname, a number in words. Short answers only: an essay is read by its words.
+  const aliased = (v: string, j: Judgement): Judgement => {
+    if (fromReference || j.coverage >= 1 || j.contradicted || answer.words.length > ALIAS_ANSWER_WORDS) return j;
+    const named = contentWords(tokenize(v));
+    if (named.length === 0 || named.length > 3) return j;
+    return gradeShortAnswer(answer.text, v, answer.statement ?? '', { among: true }).score === 1 ? { ...j, coverage: 1, missing: [], matches: ['synonym'] } : j;
   };
   // "the answer 5 m/s with units": the final value by the CAS, with a unit where the criterion asks for one.
   const value = answer.calc && variants.some((v) => namesValue(v, answer.calc!.reference));
@@ -130,6 +139,9 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
 function namesValue(wording: string, reference: string): boolean {
   return [...wording.matchAll(/[$€£]?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?(?:\s*(?:[a-zA-Z°²³/^]+\d?)+)?/g)].some((m) => gradeMath(m[0].trim(), reference, '').score === 1);
 }
+
+/** Distinct words of an answer short enough to be read for other names of a criterion's thing. */
+const ALIAS_ANSWER_WORDS = 60;
 
 /** Answer words read for opposites: the antonym check looks up every pair. */
 const OPPOSITE_SCAN = 300;

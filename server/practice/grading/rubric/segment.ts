@@ -152,7 +152,8 @@ export function splitLine(line: string): Segment[] {
     if (!mk || mk.kind === 'number') continue;
     if (mk.kind === 'bare' && !TRAIL_SEPARATOR.test(tail)) continue;
     const after = line.slice(mk.end, mk.end + 200);
-    if (!endsCriterion(after)) continue;
+    // "keeps moving at constant velocity (1) unless a force acts (1)": a bracketed mark ends its point mid-sentence.
+    if (!endsCriterion(after) && !(mk.kind === 'bracket' && /^\s+[a-z]/.test(after))) continue;
     const punct = /^\s*[.;,]?/.exec(after)![0].length;
     if (line.slice(mk.end + punct).trim()) cut(mk.end + punct, false);
     START.lastIndex = Math.max(START.lastIndex, mk.end);
