@@ -324,6 +324,15 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     ['3 marks: explains both a cause and an effect of deforestation, with a specific example\n2 marks: explains both a cause and an effect\n1 mark: names one cause (e.g. logging)\n0 marks: no relevant content', 'Logging for timber removes trees, so soil is washed away by rain.', 'Explain the causes and effects of deforestation.', 2, null],
     ['3 marks: explains both a cause and an effect of deforestation, with a specific example\n2 marks: explains both a cause and an effect\n1 mark: names one cause (e.g. logging)\n0 marks: no relevant content', 'Logging.', 'Explain the causes and effects of deforestation.', 1, null],
     ['3 marks: explains both a cause and an effect of deforestation, with a specific example\n2 marks: explains both a cause and an effect\n1 mark: names one cause (e.g. logging)\n0 marks: no relevant content', "It's really bad.", 'Explain the causes and effects of deforestation.', 0, null],
+    // Another name a short answer accepts meets a named option; a phrasal verb's particle is not content.
+    ['1 mark each for any two of: carbon dioxide, methane, water vapour, nitrous oxide', 'CO2 and methane', 'Name two greenhouse gases.', 2, null],
+    ['1 mark: speeds up a reaction\n1 mark: is not used up', 'It makes the reaction faster without being used up itself.', 'What does a catalyst do?', 2, null],
+    ['1 mark: speeds up a reaction\n1 mark: is not used up', 'It slows down the reaction and is used up.', 'What does a catalyst do?', 0, null],
+    // An item that only repeats the question is not a reason.
+    ['1 mark for each valid reason, up to 3 (e.g. invasions, economic problems, political instability)', 'Because it fell.', 'Why did the Roman Empire fall?', 0, null],
+    // Marks written mid-sentence end their points; "Full credit" over a one-mark line is levels.
+    ['Award 2 marks: an object stays at rest or keeps moving at constant velocity (1) unless a resultant force acts on it (1)', 'An object at rest stays at rest and a moving object keeps moving at a constant velocity unless a resultant force acts on it.', "State Newton's first law.", 2, null],
+    ['Full credit: carries oxygen from the lungs to the body using haemoglobin (2 marks). 1 mark: carries oxygen.', 'They carry oxygen.', 'What do red blood cells do?', 1, /level reached "1 mark/],
     // A negative criterion is met by the answer's denial, wherever the cue stands.
     ['1 mark: explains why a whale is not a fish', 'A whale breathes air with lungs and feeds its young on milk, so it is not a fish.', 'Is a whale a fish? Explain.', 1, null],
   ])('%s / %s → %i', (rubric, answer, question, score, why) => {

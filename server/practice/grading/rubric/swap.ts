@@ -145,8 +145,9 @@ function leadingParts(answer: Answer): string[][] {
 }
 
 /** Whether the answer says the criterion's words in its order, close together: then nothing is swapped. */
-function saysInOrder(words: string[], tokens: string[]): boolean {
-  const span = 2 * words.length + 2;
+function saysInOrder(words: string[], all: string[]): boolean {
+  const tokens = all.filter((t) => !STOPWORDS.has(t));
+  const span = words.length + 2;
   for (let start = 0; start < tokens.length; start++) {
     if (matchWord(words[0]!, tokens[start]!) === null) continue;
     let k = 1;
