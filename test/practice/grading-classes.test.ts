@@ -94,6 +94,14 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     ["What happens to a metal rod when it is heated?", "it gets longer", "it gets longer", 1],
     ["What happens to the rate of reaction as temperature rises?", "it increases", "it becomes faster", 1],
     ["What happens to the rate of reaction as temperature rises?", "it increases", "it gets slower", 0],
+    // A symbol or formula asked for is that written form; subscript digits are digits.
+    ["What is the chemical symbol for gold?", "Au", "gold", 0],
+    ["What is the chemical symbol for gold?", "Au", "Au", 1],
+    ["What is the chemical formula for water?", "H2O", "H₂O", 1],
+    ["What gas do humans breathe out?", "carbon dioxide", "CO₂", 1],
+    // A count said in words with what it counts.
+    ["How many sides does a hexagon have?", "6", "six sides", 1],
+    ["How many legs does a spider have?", "8", "six legs", 0],
     ["What is the past tense of go?", "went", "gone", 0],
     ["What is the past tense of go?", "went", "goed", 0],
     ["What is the past tense of go?", "went", "went", 1],

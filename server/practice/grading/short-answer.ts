@@ -24,7 +24,8 @@ const FILLER = new Set([...STOPWORDS, 'think', 'believe', 'guess', 'maybe', 'pro
 /** A statement made only of these takes back what came before it. */
 const RETRACT = new Set(['no', 'nope', 'wrong', 'wait', 'sorry', 'actually', 'oops', 'mean', 'i', 'scratch', 'that', 'not', 'oh', 'hmm', 'correction']);
 const TITLES = new Set(['president', 'king', 'queen', 'sir', 'dame', 'saint', 'st', 'dr', 'doctor', 'mr', 'mrs', 'ms', 'lord', 'lady', 'general', 'emperor', 'empress', 'prince', 'princess', 'pope', 'professor', 'prof']);
-const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural|singular|comparative|superlative|spell(?:ing|ed)?|conjugat\w*|(?:verb|noun|adjective) form|form of the (?:verb|word)|-ing form|third person)\b/i;
+// A symbol, formula or abbreviation asked for is that written form: "gold" is not the symbol Au.
+const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural|singular|comparative|superlative|spell(?:ing|ed)?|conjugat\w*|(?:verb|noun|adjective) form|form of the (?:verb|word)|-ing form|third person|(?:chemical|element|atomic)\s+symbol|symbol\s+(?:for|of)\s+(?:the\s+)?(?:element|chemical)?|(?:chemical|molecular|empirical)\s+formula|abbreviation|acronym|initials)\b/i;
 const NEG_SCOPE = 5;
 
 interface Word {
@@ -48,8 +49,13 @@ interface Match {
   how: string;
 }
 
+/** "CO₂", "H₂O", "m²": subscript and superscript digits read as digits. */
+function plainDigits(text: string): string {
+  return text.replace(/[₀-₉]/g, (c) => String(c.charCodeAt(0) - 0x2080)).replace(/[⁰¹²³⁴-⁹]/g, (c) => String('⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)));
+}
+
 function wordsOf(text: string): Word[] {
-  const t = text.replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
+  const t = plainDigits(text).replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
   return [...t.matchAll(/[A-Za-z0-9]+(?:['-][A-Za-z0-9]+)*/g)].map((m) => ({ w: m[0].toLowerCase().replace(/'s$/, ''), raw: m[0] }));
 }
 

@@ -92,9 +92,24 @@ export function spokenMath(text: string): string {
     const den = numberFromWords(d.replace(/halves|half/i, 'two').replace(/quarters?/i, 'four').replace(/s$/, ''));
     return num !== null && den !== null ? `${num}/${den}` : m;
   });
+  // The longest runs of words that are numbers: "six sides" is 6 sides, "twenty one" is 21.
   s = s.replace(/\b(?:[a-z]+[\s-])*[a-z]+\b/gi, (m) => {
-    const v = numberFromWords(m);
-    return v === null ? m : String(v);
+    const words = m.split(/([\s-]+)/);
+    const out: string[] = [];
+    for (let i = 0; i < words.length; i += 2) {
+      let end = -1;
+      let value: number | null = null;
+      for (let j = words.length - 1; j >= i && value === null; j -= 2) {
+        value = numberFromWords(words.slice(i, j + 1).join(''));
+        if (value !== null) end = j;
+      }
+      if (value === null) out.push(words[i]!, words[i + 1] ?? '');
+      else {
+        out.push(String(value), words[end + 1] ?? '');
+        i = end;
+      }
+    }
+    return out.join('');
   });
   return s.replace(/sqrt\s+(\d+|[a-z])/g, 'sqrt($1)');
 }
