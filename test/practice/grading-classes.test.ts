@@ -15,6 +15,10 @@ const grade = (problem_statement: string, correct_answer: string, user_answer: s
 describe('math answers: value and the form the question asks for', () => {
   it.each([
     ["Simplify 6/8", "3/4", "6/8", 0],
+    // The question's own expression is not its answer.
+    ["Give the exact value of sqrt(8)", "2\u221a2", "sqrt(8)", 0],
+    ["Give the exact value of sqrt(8)", "2\u221a2", "2\\sqrt{2}", 1],
+    ["What is 7 \u00d7 8?", "56", "7 \u00d7 8", 0],
     ["Simplify 6/8", "3/4", "3/4", 1],
     ["Simplify 6/8", "3/4", "0.75", 0],
     ["Write 3/8 as a decimal to 3 decimal places", "0.375", "0.376", 0],

@@ -225,6 +225,12 @@ export function gradeMath(userAnswer: string, reference: string, statement = '')
   }
   const problem = formProblem(forms, user, ref, userText);
   if (problem) return fail(`${describe(user)} has the right value, but ${problem}.`);
+  // "sqrt(8)" for "the exact value of sqrt(8)", "7 × 8" for "What is 7 × 8?": the question's own expression is not its answer.
+  const squeeze = (t: string) => normalizeMath(t).replace(/\s+/g, '');
+  const said = squeeze(userAnswer);
+  if (/[-+*/^()]|sqrt|log|sin|cos|tan/.test(said.replace(/^-/, '')) && said !== squeeze(reference) && squeeze(statement).includes(said)) {
+    return fail(`${userAnswer.trim()} repeats the expression the question gives; it asks for its value.`);
+  }
   const how = verdict.rounded ? ' (a correct rounding)' : user.kind === 'equation' ? ' (the same equation rearranged)' : '';
   return result(1, [reference], [], `Correct: ${userAnswer.trim()} is equivalent to ${reference}${how}.`);
 }
