@@ -106,6 +106,9 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     // A count said in words with what it counts.
     ["How many sides does a hexagon have?", "6", "six sides", 1],
     ["How many legs does a spider have?", "8", "six legs", 0],
+    // A rare sense is not a synonym when the question does not ask for it ("digest" and "support" share "tolerate").
+    ["What does the skeleton provide for the body?", "support", "it digests food", 0],
+    ["What is the opposite of 'increase'?", "decrease", "reduce", 1],
     ["What is the past tense of go?", "went", "gone", 0],
     ["What is the past tense of go?", "went", "goed", 0],
     ["What is the past tense of go?", "went", "went", 1],

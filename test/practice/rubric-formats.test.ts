@@ -328,6 +328,9 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     ['1 mark each for any two of: carbon dioxide, methane, water vapour, nitrous oxide', 'CO2 and methane', 'Name two greenhouse gases.', 2, null],
     ['1 mark: speeds up a reaction\n1 mark: is not used up', 'It makes the reaction faster without being used up itself.', 'What does a catalyst do?', 2, null],
     ['1 mark: speeds up a reaction\n1 mark: is not used up', 'It slows down the reaction and is used up.', 'What does a catalyst do?', 0, null],
+    // Synonyms come from a word's frequent senses: "digests" is not "support".
+    ['support; protection of organs; movement; production of blood cells', 'It digests food.', 'What are the functions of the skeleton?', 0, null],
+    ['support; protection of organs; movement; production of blood cells', 'It supports the body and protects organs.', 'What are the functions of the skeleton?', 2, null],
     // An item that only repeats the question is not a reason.
     ['1 mark for each valid reason, up to 3 (e.g. invasions, economic problems, political instability)', 'Because it fell.', 'Why did the Roman Empire fall?', 0, null],
     // Marks written mid-sentence end their points; "Full credit" over a one-mark line is levels.

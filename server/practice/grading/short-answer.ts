@@ -222,15 +222,29 @@ interface Alternative {
  * or hypernyms share most words with the question. "Respiration" in a question about energy
  * from glucose is cellular respiration, not breathing.
  */
+/** Senses of a part of speech kept when the question does not tell which is meant (WordNet lists the frequent first). */
+const FREQUENT_SENSES = 4;
+
+/** The first FREQUENT_SENSES senses of each part of speech: "digest" is not "support" by their sense "tolerate". */
+function frequent(all: Synset[]): Synset[] {
+  const seen = new Map<string, number>();
+  return all.filter((s) => {
+    const n = (seen.get(s.pos) ?? 0) + 1;
+    seen.set(s.pos, n);
+    return n <= FREQUENT_SENSES;
+  });
+}
+
 function expectedSenses(all: Synset[], qWords: Set<string>): Synset[] {
-  if (all.length <= 1 || qWords.size === 0) return all;
+  if (all.length <= 1) return all;
+  if (qWords.size === 0) return frequent(all);
   const score = (s: Synset) => {
     const text = [s.definition, ...related(s, ['@', '@i']).map((h) => `${h.words.join(' ')} ${h.definition}`)].join(' ');
     return new Set(contentWords(wordsOf(text)).flatMap((x) => [...lemmas(x.w)]).filter((w) => qWords.has(w))).size;
   };
   const scored = all.map((s) => ({ s, n: score(s) }));
   const best = Math.max(...scored.map((x) => x.n));
-  return best === 0 ? all : scored.filter((x) => x.n === best).map((x) => x.s);
+  return best === 0 ? frequent(all) : scored.filter((x) => x.n === best).map((x) => x.s);
 }
 
 function alternative(text: string, qWords: Set<string>): Alternative {

@@ -60,6 +60,12 @@ function stemOf(word: string): string {
   return stemCache.get(word) ?? remember(stemCache, word, stem(word));
 }
 
+/**
+ * Senses of a word whose synonyms count (WordNet lists senses most frequent first): "support"
+ * is not "digest" because both can mean "tolerate".
+ */
+const SYNONYM_SENSES = 4;
+
 const synCache = new Map<string, Set<string>>();
 /** Single-word WordNet synonyms of every lemma of `word`. */
 export function synonymForms(word: string): Set<string> {
@@ -68,7 +74,7 @@ export function synonymForms(word: string): Set<string> {
     s = new Set<string>();
     for (const lemma of forms(word)) {
       if (lemma.length < 3 || /^\d+$/.test(lemma)) continue;
-      for (const syn of synonyms(lemma)) if (!syn.includes(' ')) s.add(syn);
+      for (const syn of synonyms(lemma, SYNONYM_SENSES)) if (!syn.includes(' ')) s.add(syn);
     }
     remember(synCache, word, s);
   }

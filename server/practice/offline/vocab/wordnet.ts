@@ -169,11 +169,11 @@ export function closeWordNet(): void {
   fds.clear();
 }
 
-/** Every lemma that shares a synset with `word` (any part of speech), lower case. */
-export function synonyms(word: string): Set<string> {
+/** Every lemma that shares a synset with `word` (any part of speech; its first `senses` senses of each, most frequent first), lower case. */
+export function synonyms(word: string, senses = Infinity): Set<string> {
   const out = new Set<string>();
   for (const pos of ['noun', 'verb', 'adj', 'adv'] as const) {
-    for (const off of lookup(word, pos)) for (const w of synset(off, pos).words) out.add(w.toLowerCase());
+    for (const off of lookup(word, pos).slice(0, senses)) for (const w of synset(off, pos).words) out.add(w.toLowerCase());
   }
   out.delete(word.toLowerCase());
   return out;
