@@ -331,6 +331,9 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     // Synonyms come from a word's frequent senses: "digests" is not "support".
     ['support; protection of organs; movement; production of blood cells', 'It digests food.', 'What are the functions of the skeleton?', 0, null],
     ['support; protection of organs; movement; production of blood cells', 'It supports the body and protects organs.', 'What are the functions of the skeleton?', 2, null],
+    // A name says what a criterion is about; its other words say what it claims.
+    ['1 point: introduced in Congress. 1 point: passed by both the House and the Senate. 1 point: signed by the President.', 'The Supreme Court writes it and the President vetoes it.', 'How does a bill become law in the US?', 0, null],
+    ['1 point: introduced in Congress. 1 point: passed by both the House and the Senate. 1 point: signed by the President.', 'It is introduced in Congress, passed by the House and the Senate, and signed by the President.', 'How does a bill become law in the US?', 3, null],
     // An item that only repeats the question is not a reason.
     ['1 mark for each valid reason, up to 3 (e.g. invasions, economic problems, political instability)', 'Because it fell.', 'Why did the Roman Empire fall?', 0, null],
     // Marks written mid-sentence end their points; "Full credit" over a one-mark line is levels.

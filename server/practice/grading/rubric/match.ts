@@ -271,7 +271,20 @@ function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (an
 export function judge(wording: string, answer: Answer, opts: { extraQuality?: Set<string>; skip?: (w: string) => boolean; asWritten?: boolean } = {}): Judgement {
   const negated = tokenize(wording).some((w) => NEGATIONS.has(w));
   const j = requireNamed(wording, judgeWords(criterionWords(wording, opts.extraQuality, opts.asWritten), negated, answer, opts.skip), answer);
-  return opts.asWritten ? j : requireListed(wording, j, answer);
+  return opts.asWritten ? j : requireClaim(wording, requireListed(wording, j, answer));
+}
+
+/**
+ * Names say what a criterion is about, its other words what it claims: "the President vetoes it"
+ * says nothing of "signed by the President", nor "the Earth is closer" of "the tilt of the Earth".
+ */
+function requireClaim(wording: string, j: Judgement): Judgement {
+  if (j.coverage < MET) return j;
+  const names = new Set([...wording.matchAll(/(?<![.!?]\s|^)\b([A-Z][a-z]+)\b/g)].map((m) => m[1]!.toLowerCase()));
+  if (names.size === 0) return j;
+  const claims = criterionWords(wording).filter((w) => !names.has(w));
+  // j.missing lists the criterion's words the answer lacks: a claim word not among them was said.
+  return claims.length === 0 || claims.some((w) => !j.missing.includes(w)) ? j : { ...j, coverage: Math.min(j.coverage, 0.39) };
 }
 
 /** Items of a list of three or more joined by "and" ("solid, liquid and gas"); none for other wordings. */
