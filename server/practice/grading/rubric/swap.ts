@@ -2,9 +2,8 @@
  * Right words in the wrong places: "In a gas the particles are close together ..., while in a
  * solid they ... are far apart" says the criterion's words, but says of the gas what the criterion
  * says of the solid. A criterion word W is swapped when the answer names a contrasting word U (an
- * antonym, or a thing of the same kind: solid/gas, simile/metaphor, left/right, chloroplast/
- * mitochondrion) and the criterion's other words are said more in U's part of the answer than in
- * W's. Parts are clauses, and "and the ..." starts a new one ("the left side pumps ... and the
+ * antonym, or a thing of the same kind: solid/gas, simile/metaphor, left/right, arteries/veins)
+ * and the criterion's other words are said more in U's part of the answer than in W's. Parts are clauses, and "and the ..." starts a new one ("the left side pumps ... and the
  * right side pumps ...").
  */
 import lemmatizer from 'wink-lemmatizer';
@@ -21,6 +20,18 @@ const SAID_THERE = 2;
 /** ...except in a short criterion ("the anode is the positive electrode"), when none is said in the word's own part. */
 const SHORT = 4;
 
+const CACHE_SIZE = 20_000;
+/** A bounded cache: any words can be sent, so each map empties when it grows past CACHE_SIZE. */
+function cached<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    if (map.size >= CACHE_SIZE) map.clear();
+    map.set(key, v);
+  }
+  return v;
+}
+
 function up(s: Synset, depth: number, acc = new Set<number>()): Set<number> {
   if (depth === 0) return acc;
   for (const p of s.pointers) {
@@ -34,43 +45,28 @@ function up(s: Synset, depth: number, acc = new Set<number>()): Set<number> {
 const sensesCache = new Map<string, Synset[]>();
 /** A word's frequent noun senses (WordNet lists them most frequent first). */
 function nounSenses(word: string): Synset[] {
-  let v = sensesCache.get(word);
-  if (!v) {
-    v = [...new Set([...lookup(word), ...lookup(lemmatizer.noun(word))])].slice(0, SENSES).map((o) => synset(o));
-    if (sensesCache.size > 20_000) sensesCache.clear();
-    sensesCache.set(word, v);
-  }
-  return v;
+  return cached(sensesCache, word, () => [...new Set([...lookup(word), ...lookup(lemmatizer.noun(word))])].slice(0, SENSES).map((o) => synset(o)));
 }
 
 const kindsCache = new Map<string, Set<number>>();
 /** What a word's frequent senses are kinds of, one level up. */
 function kinds(word: string): Set<number> {
-  let v = kindsCache.get(word);
-  if (!v) {
-    v = new Set(nounSenses(word).flatMap((s) => [...up(s, 1)]));
-    if (kindsCache.size > 20_000) kindsCache.clear();
-    kindsCache.set(word, v);
-  }
-  return v;
+  return cached(kindsCache, word, () => new Set(nounSenses(word).flatMap((s) => [...up(s, 1)])));
 }
 
 const antonymsCache = new Map<string, Set<string>>();
 /** The words WordNet gives as antonyms of any sense of `word` (adjective, verb, noun). */
 function antonyms(word: string): Set<string> {
-  let v = antonymsCache.get(word);
-  if (!v) {
-    v = new Set<string>();
-    const lemmas = { adj: lemmatizer.adjective(word), verb: lemmatizer.verb(word), noun: lemmatizer.noun(word), adv: word };
+  return cached(antonymsCache, word, () => {
+    const out = new Set<string>();
+    const lemmas = { adj: lemmatizer.adjective(word), verb: lemmatizer.verb(word), noun: lemmatizer.noun(word) };
     for (const pos of ['adj', 'verb', 'noun'] as const) {
       for (const off of new Set([...lookup(word, pos), ...lookup(lemmas[pos], pos)])) {
-        for (const p of synset(off, pos).pointers) if (p.symbol === '!') for (const w of synset(p.offset, p.pos).words) v.add(w.toLowerCase());
+        for (const p of synset(off, pos).pointers) if (p.symbol === '!') for (const w of synset(p.offset, p.pos).words) out.add(w.toLowerCase());
       }
     }
-    if (antonymsCache.size > 20_000) antonymsCache.clear();
-    antonymsCache.set(word, v);
-  }
-  return v;
+    return out;
+  });
 }
 
 function isAntonym(a: string, b: string): boolean {
@@ -78,30 +74,21 @@ function isAntonym(a: string, b: string): boolean {
   return set.size > 0 && [b, lemmatizer.adjective(b), lemmatizer.verb(b), lemmatizer.noun(b)].some((f) => set.has(f));
 }
 
-const cache = new Map<string, boolean>();
+const contrastCache = new Map<string, boolean>();
 /** Contrasting words: antonyms, or nouns of one kind (their frequent senses) where neither is a kind of the other. */
 export function contrasting(a: string, b: string): boolean {
-  const key = `${a} ${b}`;
-  let v = cache.get(key);
-  if (v !== undefined) return v;
-  const ka = kinds(a);
-  const sameKind = ka.size > 0 && [...kinds(b)].some((k) => ka.has(k));
-  v = false;
-  if (sameKind || isAntonym(a, b)) {
-    if (matchWord(a, b)) v = false;
-    else if (!sameKind) v = true;
-    else {
-      const kindOf = (x: Synset[], y: Synset[]) => x.some((s) => { const anc = up(s, 12); return y.some((t) => anc.has(t.offset)); });
-      v = !kindOf(nounSenses(a), nounSenses(b)) && !kindOf(nounSenses(b), nounSenses(a));
-    }
-  }
-  if (cache.size > 20_000) cache.clear();
-  cache.set(key, v);
-  return v;
+  return cached(contrastCache, `${a} ${b}`, () => {
+    const ka = kinds(a);
+    const sameKind = ka.size > 0 && [...kinds(b)].some((k) => ka.has(k));
+    if (!(sameKind || isAntonym(a, b)) || matchWord(a, b)) return false;
+    if (!sameKind) return true;
+    const kindOf = (x: Synset[], y: Synset[]) => x.some((s) => { const anc = up(s, 12); return y.some((t) => anc.has(t.offset)); });
+    return !kindOf(nounSenses(a), nounSenses(b)) && !kindOf(nounSenses(b), nounSenses(a));
+  });
 }
 
 /** The answer's parts: clauses, and "and the ..." starts a new one. */
-export function answerParts(answer: Answer): string[][] {
+function answerParts(answer: Answer): string[][] {
   return sentencesOf(answer).flatMap((s) => s.parts);
 }
 
@@ -223,7 +210,7 @@ function fromTo(tokens: string[]): { from: string[]; to: string[] }[] {
 export function reversed(wording: string, answer: Answer): string | null {
   const want = fromTo(tokenize(wording));
   if (!want.length) return null;
-  const said = answer.text.split(/[.;!?]/).flatMap((s) => fromTo(tokenize(s)));
+  const said = sentencesOf(answer).flatMap((s) => fromTo(s.tokens));
   const meets = (xs: string[], ys: string[]) => xs.some((x) => ys.some((y) => matchWord(x, y) !== null));
   for (const w of want) {
     for (const s of said) {
@@ -233,25 +220,20 @@ export function reversed(wording: string, answer: Answer): string | null {
   return null;
 }
 
-const kindCache = new Map<string, boolean>();
+const opposesCache = new Map<string, boolean>();
 /**
  * "increases" against "reduce": WordNet gives "reduce" no antonym, but it is a way to decrease,
  * whose antonym is increase. The verb's frequent senses and what they are ways of.
  */
 export function opposesKind(verb: string, answerWord: string): boolean {
-  const key = `${verb} ${answerWord}`;
-  let v = kindCache.get(key);
-  if (v === undefined) {
+  return cached(opposesCache, `${verb} ${answerWord}`, () => {
     const u = lemmatizer.verb(answerWord);
-    v = lookup(lemmatizer.verb(verb), 'verb')
+    return lookup(lemmatizer.verb(verb), 'verb')
       .slice(0, SENSES)
       .some((off) =>
         synset(off, 'verb').pointers.some(
           (h) => h.symbol === '@' && synset(h.offset, 'verb').pointers.some((a) => a.symbol === '!' && synset(a.offset, a.pos).words.some((w) => w.toLowerCase() === u)),
         ),
       );
-    if (kindCache.size > 20_000) kindCache.clear();
-    kindCache.set(key, v);
-  }
-  return v;
+  });
 }
