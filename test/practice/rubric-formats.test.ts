@@ -314,6 +314,8 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     // A list joined by "and" is all of it.
     ['1 mark: names the three types of rock: igneous, sedimentary and metamorphic', 'Igneous and sedimentary rocks.', 'What types of rock are there?', 0, null],
     ['1 mark: names the three types of rock: igneous, sedimentary and metamorphic', 'Igneous, sedimentary and metamorphic.', 'What types of rock are there?', 1, null],
+    // Qualities listed describe; they are not all required.
+    ['1 mark: describes the particles in a gas as far apart, moving quickly and randomly', 'In a gas the particles are far apart and move quickly.', 'Describe the particles in a gas.', 1, null],
     // A cue word quoted as a word is not an example; an empty judgement is not a cause.
     ['1 mark: explains what an adverb is\n1 mark: gives an example of an adverb', "An adverb describes a verb, like 'quickly'.", 'What is an adverb?', 2, null],
     ['1 mark: explains what an adverb is\n1 mark: gives an example of an adverb', "An adverb describes a verb, and the word 'like' is not one.", 'What is an adverb?', 1, /no example given/],

@@ -298,7 +298,10 @@ export function andList(wording: string): string[] {
   // The first chunk may carry the words before the list ("plants need light"): its last word starts it.
   const first = words(chunks[0]!);
   const items = [first.length > 3 ? first.slice(-1) : first, ...chunks.slice(1).map(words), words(m[2]!)];
-  return items.length >= 3 && items.every((i) => i.length > 0 && i.length <= 3) ? items.map((i) => i.join(' ')) : [];
+  // Things or kinds named ("igneous, sedimentary and metamorphic"), not how something is done:
+  // "far apart, moving quickly and randomly" describes, it does not list.
+  const manner = items.some((i) => i.some((w) => /(?:ly|ing)$/.test(w) && lookup(w).length === 0));
+  return items.length >= 3 && !manner && items.every((i) => i.length > 0 && i.length <= 3) ? items.map((i) => i.join(' ')) : [];
 }
 
 /**
