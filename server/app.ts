@@ -150,12 +150,19 @@ export async function createContext(
 
 /**
  * @param admission what stands before the /v1 routes to know the caller and count the request:
- *   by default the API key and billing (rate limits, flood guard, metering). The billing
- *   benchmark replaces it with a fixed caller to measure what it costs; nothing else differs.
+ *   by default the API key and billing (rate limits, flood guard, metering), in one middleware.
+ *   The billing benchmark replaces it with a fixed caller to measure what it costs; nothing else
+ *   differs.
  */
 export function createApp(
   ctx: ServiceContext,
-  admission: express.RequestHandler[] = [requireApiKey(ctx.engine, (keyId) => ctx.lastUsed.note(keyId)), meterRequests(ctx.billing, new RefusalGuard(ctx.config.refusedRequestsPerMinute))],
+  admission: express.RequestHandler[] = [
+    requireApiKey(
+      ctx.engine,
+      (keyId) => ctx.lastUsed.note(keyId),
+      meterRequests(ctx.billing, new RefusalGuard(ctx.config.refusedRequestsPerMinute)),
+    ),
+  ],
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');

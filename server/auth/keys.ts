@@ -2,7 +2,7 @@
  * Organizations and API keys. A key is shown once at creation; only its SHA-256 hash is stored,
  * plus a short prefix so people can tell their keys apart in listings.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import crypto, { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Queryable } from '../storage/engine.ts';
 import { nowIso } from '../storage/db.ts';
 import { changeWatch, noteChange, type ChangeWatch } from './changes.ts';
@@ -35,8 +35,12 @@ export interface Principal {
 
 const KEY_PREFIX = 'sk_study_';
 
+/** Node's one-shot hash (20.12+): no Hash object per call, a third of createHash's time. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+/** Runs on every request (the key cache is by hash). */
 export function hashKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey).digest('hex');
+  return oneShotHash ? oneShotHash('sha256', apiKey, 'hex') : createHash('sha256').update(apiKey).digest('hex');
 }
 
 export async function createOrganization(q: Queryable, name: string, tier: Tier = 'developer'): Promise<Organization> {

@@ -9,13 +9,11 @@ import type { Duplex } from 'node:stream';
 import type { NextFunction, Request, Response } from 'express';
 import { principalOf } from '../auth/middleware.ts';
 import type { Principal } from '../auth/keys.ts';
-import type { SettleAdmission } from '../http/errors.ts';
+import type { AdmissionSettlement } from '../http/errors.ts';
 import type { Queryable } from '../storage/engine.ts';
-import type { CreditLedger } from './credits.ts';
 import { matchEndpoint, type EndpointKey } from './endpoints.ts';
 import { priceOf } from './prices.ts';
 import type { RefusalGuard } from './refusal-guard.ts';
-import type { SpendLog } from './spend.ts';
 import type { Admission, BillingService } from './service.ts';
 
 declare module 'express-serve-static-core' {
@@ -24,14 +22,24 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** What a route needs to pay for its effect: the caller and the endpoint's price. */
-export class Meter {
+/**
+ * One per admitted request: what a route needs to pay for its effect (the caller and the
+ * endpoint's price), and what gives back the admission's slot and charge when the request is
+ * refused or fails (`settle`, once).
+ */
+export class Meter implements AdmissionSettlement {
+  private settled = false;
+
   constructor(
-    private readonly credits: CreditLedger,
+    private readonly billing: BillingService,
+    private readonly guard: RefusalGuard,
     readonly principal: Principal,
-    readonly endpoint: EndpointKey,
-    private readonly spend?: SpendLog,
+    private readonly admission: Extract<Admission, { ok: true }>,
   ) {}
+
+  get endpoint(): EndpointKey {
+    return this.admission.endpoint;
+  }
 
   /**
    * A function that debits this request's price for `units` of work (rejects with 402 when the
@@ -42,11 +50,24 @@ export class Meter {
     const micros = priceOf(this.endpoint, units);
     return async (q) => {
       if (micros <= 0) return;
-      const on = q ?? this.credits.engine;
-      await this.credits.debit(this.principal.orgId, micros, on);
+      const on = q ?? this.billing.engine;
+      await this.billing.credits.debit(this.principal.orgId, micros, on);
       // Counted in the spend chart only once the payment committed with its effect.
-      on.afterCommit(() => this.spend?.add(this.principal.orgId, this.endpoint, micros));
+      on.afterCommit(() => this.billing.spend.add(this.principal.orgId, this.endpoint, micros));
     };
+  }
+
+  async settle(status: number): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    const { billing, principal: p, admission: a } = this;
+    if (REFUSED_BEFORE_WORK.has(status)) {
+      this.guard.note(p.keyId, billing.clock.now());
+      await billing.release(p, a);
+    } else if (a.charged > 0 && status >= 400) {
+      // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
+      await billing.refundAdmission(p, a.charged, a.endpoint);
+    }
   }
 }
 
@@ -82,7 +103,7 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
     }
     let a: Admission | Promise<Admission>;
     try {
-      a = billing.admitNow(p, matchEndpoint(req.method, req.path));
+      a = billing.admitNow(p, matchEndpoint(req.method, pathOf(req)));
     } catch (e) {
       next(e);
       return;
@@ -93,7 +114,20 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
   };
 }
 
-// Module functions and a small class rather than closures made per request (the hot path).
+/** Characters after which parseurl, behind Express's `req.path`, does not return the URL whole. */
+const NOT_A_PLAIN_PATH = /[?#\s]/;
+
+/**
+ * `req.path`: the URL itself when it is a plain path (the router has taken /v1 off it), which
+ * spares the getter's walk through Express's request prototype and parseurl's cache on every
+ * request; otherwise the getter.
+ */
+function pathOf(req: Request): string {
+  const url = req.url;
+  return url.charCodeAt(0) === 47 && !NOT_A_PLAIN_PATH.test(url) ? url : req.path;
+}
+
+// Module functions and one object per request rather than closures (the hot path).
 function proceed(billing: BillingService, guard: RefusalGuard, p: Principal, req: Request, res: Response, next: NextFunction, a: Admission): void {
   setHeaders(res, a);
   if (!a.ok) {
@@ -101,35 +135,11 @@ function proceed(billing: BillingService, guard: RefusalGuard, p: Principal, req
     res.status(a.status).json(a.body);
     return;
   }
-  req.meter = new Meter(billing.credits, p, a.endpoint, billing.spend);
-  const settlement = new Settlement(billing, guard, p, a);
-  // Error answers settle before they are sent (server/http/errors.ts); any other 4xx/5xx once
-  // sent, from the request's one 'finish' listener (server/http/middleware.ts).
-  res.locals.settleAdmission = ((status) => settlement.settle(status)) satisfies SettleAdmission;
+  // Also the admission's settlement: error answers settle before they are sent
+  // (server/http/errors.ts); any other 4xx/5xx once sent, from the request's one 'finish'
+  // listener (server/http/middleware.ts).
+  req.meter = new Meter(billing, guard, p, a);
   next();
-}
-
-/** Gives back what an admission took when the request was refused or failed; once. */
-class Settlement {
-  private settled = false;
-  constructor(
-    private readonly billing: BillingService,
-    private readonly guard: RefusalGuard,
-    private readonly p: Principal,
-    private readonly a: Extract<Admission, { ok: true }>,
-  ) {}
-
-  async settle(status: number): Promise<void> {
-    if (this.settled) return;
-    this.settled = true;
-    if (REFUSED_BEFORE_WORK.has(status)) {
-      this.guard.note(this.p.keyId, this.billing.clock.now());
-      await this.billing.release(this.p, this.a);
-    } else if (this.a.charged > 0 && status >= 400) {
-      // Only successful requests pay: a read that ends in 4xx/5xx gets its price back.
-      await this.billing.refundAdmission(this.p, this.a.charged, this.a.endpoint);
-    }
-  }
 }
 
 /**

@@ -42,7 +42,7 @@ export type Admission =
       /** micro-dollars paid on admission */
       charged: number;
       /** The windows the request was counted in (see `release`). */
-      counted: CountedWindow[];
+      counted: readonly CountedWindow[];
     }
   | {
       ok: false;
@@ -60,15 +60,29 @@ interface WindowState {
   resetIn: number;
 }
 
-interface OrgView {
-  storedBalance: number;
-  overrides: LimitOverrides | undefined;
-}
-
 interface OrgEntry {
   balance: number;
   loadedAt: number;
-  overrides: Map<string, LimitOverrides | undefined>;
+  /** What admission needs per endpoint, kept whole so that a cached admission allocates none of it. */
+  views: Map<string, OrgView>;
+}
+
+/** An organization's stored balance (its entry) and own limits for one endpoint. */
+interface OrgView {
+  org: OrgEntry;
+  overrides: LimitOverrides | undefined;
+  /** limitsFor(tier, endpoint, overrides), made for this tier (the key's, known per request). */
+  tier?: Tier;
+  limits?: EffectiveLimits;
+}
+
+/** The rate-limit windows of one second of the clock (see BillingService.windowsAt). */
+interface Windows {
+  sec: number;
+  minute: { start: number; resetIn: number };
+  day: { start: number; resetIn: number };
+  /** Both windows, as an admitted request is counted in them. */
+  counted: readonly CountedWindow[];
 }
 
 // Balance and this endpoint's own limits in one statement: the only SQL of an admission on a miss.
@@ -90,6 +104,7 @@ export class BillingService {
   private seenVersion = -1;
   /** Bumped whenever entries are dropped, so that a load that started before is not cached after. */
   private generation = 0;
+  private windows: Windows | undefined;
   private readonly timer: NodeJS.Timeout;
 
   /**
@@ -183,19 +198,38 @@ export class BillingService {
   }
 
   private count(p: Principal, endpoint: EndpointKey, now: number, view: OrgView): Admission | Promise<Admission> {
-    const limits = limitsFor(p.tier, endpoint, view.overrides);
-    const minute = windowAt('minute', now);
-    const day = windowAt('day', now);
+    if (view.tier !== p.tier || !view.limits) {
+      view.limits = limitsFor(p.tier, endpoint, view.overrides);
+      view.tier = p.tier;
+    }
+    const limits = view.limits;
+    const windows = this.windowsAt(now);
     // Day first: when both are full, the day is what the client has to wait for.
     const checks: WindowCheck[] = [
-      { window: 'day', start: day.start, limit: limits.day ?? Infinity },
-      { window: 'minute', start: minute.start, limit: limits.minute },
+      { window: 'day', start: windows.day.start, limit: limits.day ?? Infinity },
+      { window: 'minute', start: windows.minute.start, limit: limits.minute },
     ];
     const hit = this.store.hit(p.orgId, endpoint, checks);
-    const windows = { minute, day };
+    const storedBalance = view.org.balance;
     return hit instanceof Promise
-      ? hit.then((h) => this.decide(p, endpoint, view.storedBalance, limits, view.overrides, windows, h))
-      : this.decide(p, endpoint, view.storedBalance, limits, view.overrides, windows, hit);
+      ? hit.then((h) => this.decide(p, endpoint, storedBalance, limits, view.overrides, windows, h))
+      : this.decide(p, endpoint, storedBalance, limits, view.overrides, windows, hit);
+  }
+
+  /** The windows at `nowMs`: the same for a whole second of the clock, so made once a second. */
+  private windowsAt(nowMs: number): Windows {
+    const sec = Math.floor(nowMs / 1000);
+    let w = this.windows;
+    if (w?.sec !== sec) {
+      const minute = windowAt('minute', nowMs);
+      const day = windowAt('day', nowMs);
+      const counted = Object.freeze([
+        { window: 'day' as const, start: day.start },
+        { window: 'minute' as const, start: minute.start },
+      ]);
+      this.windows = w = { sec, minute, day, counted };
+    }
+    return w;
   }
 
   private decide(
@@ -204,10 +238,10 @@ export class BillingService {
     storedBalance: number,
     limits: EffectiveLimits,
     overrides: LimitOverrides | undefined,
-    windows: Record<WindowName, { start: number; resetIn: number }>,
+    windows: Windows,
     hit: HitResult,
   ): Admission | Promise<Admission> {
-    const { minute, day } = windows;
+    const { minute, day, counted } = windows;
     if (!hit.ok) {
       const w = hit.window === 'day' ? day : minute;
       const source = overrides?.[hit.window] !== undefined ? "the organization's own limit" : `the ${p.tier} tier's limit`;
@@ -227,14 +261,9 @@ export class BillingService {
         charged: 0,
       };
     }
-    const states: WindowState[] = [{ window: 'minute', limit: limits.minute, used: hit.counts.minute!, resetIn: minute.resetIn }];
-    if (limits.day !== undefined) states.push({ window: 'day', limit: limits.day, used: hit.counts.day!, resetIn: day.resetIn });
-    const headers = formatHeaders(tightest(states));
+    const state: WindowState = { window: 'minute', limit: limits.minute, used: hit.counts.minute!, resetIn: minute.resetIn };
+    const headers = formatHeaders(limits.day === undefined ? state : tighter(state, { window: 'day', limit: limits.day, used: hit.counts.day!, resetIn: day.resetIn }));
     const price = chargedOnAdmission(endpoint) ? PRICES[endpoint].base : 0;
-    const counted: CountedWindow[] = [
-      { window: 'day', start: day.start },
-      { window: 'minute', start: minute.start },
-    ];
     if (price > 0 && !this.credits.holdRead(p.orgId, price, storedBalance)) {
       // Refused for credit: nothing was done, so the request gives its rate-limit slot back.
       return Promise.resolve(this.store.uncount(p.orgId, endpoint, counted)).then(() => this.credits.balance(p.orgId)).then((balance) => ({
@@ -273,8 +302,8 @@ export class BillingService {
   private cachedView(orgId: string, endpoint: EndpointKey): OrgView | Promise<OrgView> {
     const org = this.orgCache.get(orgId);
     if (org && performance.now() - org.loadedAt < ORG_CACHE_TTL_MS) {
-      const overrides = org.overrides.get(endpoint);
-      if (overrides !== undefined || org.overrides.has(endpoint)) return { storedBalance: org.balance, overrides };
+      const view = org.views.get(endpoint);
+      if (view) return view;
     }
     return this.loadView(orgId, endpoint);
   }
@@ -287,14 +316,16 @@ export class BillingService {
     let overrides: LimitOverrides | undefined;
     for (const r of rows) if (r.win !== null) (overrides ??= {})[r.win] = r.limit_value!;
     const storedBalance = rows[0]!.b;
-    if (generation === this.generation) {
-      let org = this.orgCache.get(orgId);
-      if (!org || startedAt - org.loadedAt >= ORG_CACHE_TTL_MS) {
-        this.orgCache.set(orgId, (org = { balance: storedBalance, loadedAt: startedAt, overrides: new Map() }));
-      }
-      org.overrides.set(endpoint, overrides);
+    if (generation !== this.generation) return { org: { balance: storedBalance, loadedAt: startedAt, views: new Map() }, overrides };
+    let org = this.orgCache.get(orgId);
+    if (!org || startedAt - org.loadedAt >= ORG_CACHE_TTL_MS) {
+      this.orgCache.set(orgId, (org = { balance: storedBalance, loadedAt: startedAt, views: new Map() }));
     }
-    return { storedBalance, overrides };
+    // Nothing dropped the entry since the load began: what was just read is its latest balance.
+    org.balance = storedBalance;
+    const view: OrgView = { org, overrides };
+    org.views.set(endpoint, view);
+    return view;
   }
 
   /**
@@ -409,16 +440,11 @@ function reservationEndpoint(purpose: string): EndpointKey {
   return 'OTHER';
 }
 
-/** The window closest to refusing: fewest requests left; on a tie, the one that resets later. */
-function tightest(states: WindowState[]): WindowState {
-  let best = states[0]!;
-  for (let i = 1; i < states.length; i++) {
-    const s = states[i]!;
-    const left = s.limit - s.used;
-    const bestLeft = best.limit - best.used;
-    if (left < bestLeft || (left === bestLeft && s.resetIn > best.resetIn)) best = s;
-  }
-  return best;
+/** Of two windows, the one closer to refusing: fewer requests left; on a tie, the one that resets later. */
+function tighter(a: WindowState, b: WindowState): WindowState {
+  const left = b.limit - b.used;
+  const aLeft = a.limit - a.used;
+  return left < aLeft || (left === aLeft && b.resetIn > a.resetIn) ? b : a;
 }
 
 /** Structured-field form of draft-ietf-httpapi-ratelimit-headers: `"minute";q=10;w=60`, `"minute";r=7;t=42`. */

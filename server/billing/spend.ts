@@ -37,10 +37,17 @@ interface Pending {
 }
 
 export class SpendLog {
-  /** `orgId\u0000day\u0000endpoint` -> amounts not yet written. */
-  private pending = new Map<string, Pending>();
+  /**
+   * day -> orgId -> endpoint -> amounts not yet written. Nested rather than one joined key: `add`
+   * runs on every paid read, and these lookups use strings it already has (no key built and
+   * hashed per call).
+   */
+  private pending = new Map<string, Map<string, Map<string, Pending>>>();
   private readonly flushes = new Serial();
   private prunedDay = '';
+  /** The UTC day of the last `add`, as a number and as text (made once a day, not per call). */
+  private dayNumber = NaN;
+  private dayText = '';
 
   constructor(
     private readonly engine: StorageEngine,
@@ -53,16 +60,25 @@ export class SpendLog {
    */
   add(orgId: string, endpoint: string, micros: number, charges = micros > 0 ? 1 : micros < 0 ? -1 : 0): void {
     if (micros === 0 && charges === 0) return;
-    this.merge({ orgId, day: utcDay(this.now()), endpoint, micros, charges });
+    const ms = this.now();
+    const day = Math.floor(ms / DAY_MS);
+    if (day !== this.dayNumber) {
+      this.dayNumber = day;
+      this.dayText = utcDay(ms);
+    }
+    this.merge(orgId, this.dayText, endpoint, micros, charges);
   }
 
-  private merge(n: Pending): void {
-    const k = `${n.orgId}\u0000${n.day}\u0000${n.endpoint}`;
-    const p = this.pending.get(k);
+  private merge(orgId: string, day: string, endpoint: string, micros: number, charges: number): void {
+    let orgs = this.pending.get(day);
+    if (!orgs) this.pending.set(day, (orgs = new Map()));
+    let endpoints = orgs.get(orgId);
+    if (!endpoints) orgs.set(orgId, (endpoints = new Map()));
+    const p = endpoints.get(endpoint);
     if (p) {
-      p.micros += n.micros;
-      p.charges += n.charges;
-    } else this.pending.set(k, { ...n });
+      p.micros += micros;
+      p.charges += charges;
+    } else endpoints.set(endpoint, { orgId, day, endpoint, micros, charges });
   }
 
   flush(): Promise<void> {
@@ -71,8 +87,10 @@ export class SpendLog {
       if (this.pending.size === 0) return;
       const today = utcDay(this.now());
       const prune = today !== this.prunedDay;
+      const batch: Pending[] = [];
+      for (const orgs of this.pending.values()) for (const endpoints of orgs.values()) batch.push(...endpoints.values());
       // Sorted: instances flushing the same rows lock them in the same order.
-      const batch = [...this.pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, p]) => p);
+      batch.sort((a, b) => compare(a.orgId, b.orgId) || compare(a.day, b.day) || compare(a.endpoint, b.endpoint));
       this.pending = new Map();
       try {
         // Immediate: a write transaction on SQLite that starts as a read fails at once (busy) when
@@ -86,7 +104,7 @@ export class SpendLog {
         );
         if (prune) this.prunedDay = today;
       } catch (e) {
-        for (const p of batch) this.merge(p);
+        for (const p of batch) this.merge(p.orgId, p.day, p.endpoint, p.micros, p.charges);
         throw e;
       }
     });
@@ -102,15 +120,21 @@ export class SpendLog {
       [orgId, fromDay, toDay],
     );
     const byKey = new Map(rows.map((r) => [`${r.day}\u0000${r.endpoint}`, { ...r, micros: Number(r.micros), charges: Number(r.charges) }]));
-    for (const p of this.pending.values()) {
-      if (p.orgId !== orgId || p.day < fromDay || p.day > toDay) continue;
-      const k = `${p.day}\u0000${p.endpoint}`;
-      const r = byKey.get(k);
-      if (r) {
-        r.micros += p.micros;
-        r.charges += p.charges;
-      } else byKey.set(k, { day: p.day, endpoint: p.endpoint, micros: p.micros, charges: p.charges });
+    for (const [day, orgs] of this.pending) {
+      if (day < fromDay || day > toDay) continue;
+      for (const p of orgs.get(orgId)?.values() ?? []) {
+        const k = `${p.day}\u0000${p.endpoint}`;
+        const r = byKey.get(k);
+        if (r) {
+          r.micros += p.micros;
+          r.charges += p.charges;
+        } else byKey.set(k, { day: p.day, endpoint: p.endpoint, micros: p.micros, charges: p.charges });
+      }
     }
     return [...byKey.values()];
   }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -76,21 +76,29 @@ export function parseOr422<S extends z.ZodType>(schema: S, value: unknown, prefi
 }
 
 /**
- * Set by the admission middleware (server/billing/middleware.ts): settles the request's
- * rate-limit slot and admission charge for the status about to be sent. Awaited before an error
- * answer goes out, so a client that reads the answer and sends again finds its slot given back.
+ * A metered request's admission, set as `req.meter` by the admission middleware
+ * (server/billing/middleware.ts): `settle` gives back the request's rate-limit slot and admission
+ * charge as the status about to be sent requires. Awaited before an error answer goes out, so a
+ * client that reads the answer and sends again finds its slot given back.
  */
-export type SettleAdmission = (status: number) => Promise<void>;
+export interface AdmissionSettlement {
+  settle(status: number): Promise<void>;
+}
+
+/** The request's admission to settle, when it went through metering. */
+export function admissionOf(req: Request): AdmissionSettlement | undefined {
+  return (req as Request & { meter?: AdmissionSettlement }).meter;
+}
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      const settle = res.locals.settleAdmission as SettleAdmission | undefined;
+      const admission = admissionOf(req);
       const send = () => {
         if (!res.headersSent) res.set(headers).status(status).json(body);
       };
-      if (settle) void settle(status).then(send, send);
+      if (admission) void admission.settle(status).then(send, send);
       else send();
     };
     if (err instanceof ValidationError) {

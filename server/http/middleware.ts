@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../logger.ts';
+import { admissionOf } from './errors.ts';
 
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -22,7 +23,7 @@ export function requestContext(logger: Logger, observe?: (req: Request, res: Res
     } as Response['writeHead'];
     res.on('finish', () => {
       // A refused or failed request's admission is settled (server/billing/middleware.ts).
-      if (res.statusCode >= 400) void (res.locals.settleAdmission as ((status: number) => Promise<void>) | undefined)?.(res.statusCode);
+      if (res.statusCode >= 400) void admissionOf(req)?.settle(res.statusCode);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       // req.path has no query string: browser editors may carry a token there.
       logger.info({ request_id: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
