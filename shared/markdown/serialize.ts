@@ -75,7 +75,7 @@ function escapeText(s: string, before: string, after: string, ctx: InlineContext
         continue;
       }
     }
-    if (rep === null && c !== ' ' && c !== '\t' && c !== '\n' && WHITESPACE.test(c) && ((i === 0 && before === '') || (i === s.length - 1 && after === END))) {
+    if (rep === null && ((i === 0 && before === '') || (i === s.length - 1 && after === END)) && c !== ' ' && c !== '\t' && c !== '\n' && WHITESPACE.test(c)) {
       // A no-break (or other Unicode) space at the edge of a block: markdown-it trims blocks and
       // cells with String.prototype.trim, which would drop it; a character reference survives.
       rep = `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`;
@@ -155,8 +155,12 @@ function codeSpan(text: string, ctx: InlineContext): string {
   return fence + pad + body + pad + fence;
 }
 
+/** `&` that would start a character reference, escaped. */
+function entities(s: string): string {
+  return s.replace(/&(?=#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)/g, '\\&');
+}
+
 function destination(url: string): string {
-  const entities = (s: string) => s.replace(/&(?=#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)/g, '\\&');
   let depth = 0;
   let balanced = true;
   for (const c of url) {
