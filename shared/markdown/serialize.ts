@@ -148,7 +148,7 @@ function literalBreaks(s: string, before: string): Set<number> | null {
 
 function codeSpan(text: string, ctx: InlineContext): string {
   let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  if (text.includes('`')) for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(longest + 1);
   const pad = /^`|`$/.test(text) || (/^[ \n]/.test(text) && /[ \n]$/.test(text) && /[^ \n]/.test(text)) ? ' ' : '';
   const body = ctx.table ? text.replace(/\|/g, '\\|') : text;
@@ -160,7 +160,11 @@ function entities(s: string): string {
   return s.replace(/&(?=#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)/g, '\\&');
 }
 
+/** A destination that needs neither `<>`, escapes nor balancing: printed as it is. */
+const PLAIN_DESTINATION = /^[^()\s<>\x00-\x1f\\&]+$/;
+
 function destination(url: string): string {
+  if (PLAIN_DESTINATION.test(url)) return url;
   let depth = 0;
   let balanced = true;
   for (const c of url) {
