@@ -29,7 +29,7 @@
  * This file is also the Hocuspocus child: run with BENCH_HOCUSPOCUS_FILE set, it serves and
  * prints its WebSocket URL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -388,6 +388,8 @@ const perSecond = (n: number, ms: number) => Math.round(n / (ms / 1000));
 
 export async function benchHocuspocus(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
+  // Our child runs the build (dist/server/main.mjs): compiled from the current sources, not an earlier build.
+  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: root, stdio: 'ignore' });
   console.log(`hocuspocus bench: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the start (other processes skew the figures)`);
   const ours = await OurSession.start({});
   let full: OurSession | undefined;

@@ -151,19 +151,23 @@ const own = <T>(record: Record<string, T>, key: string): T | undefined =>
 function sanitizeAttrs(spec: NodeType['spec']['attrs'], given: unknown, tally: Tally): Attrs {
   const attrs: Record<string, unknown> = {};
   const source = typeof given === 'object' && given !== null ? (given as Record<string, unknown>) : {};
-  for (const name in spec) {
-    const fallback = spec[name]!.default as unknown;
-    const value = own(source, name);
-    if (value === undefined) {
-      attrs[name] = fallback;
-      continue;
-    }
-    const sanitize = ATTRIBUTE_SANITIZERS[name];
-    const clean = sanitize ? sanitize(value) : INVALID;
-    if (clean !== value) tally.add('bad-attribute');
-    attrs[name] = clean === INVALID ? fallback : clean;
-  }
+  for (const name in spec) attrs[name] = sanitizeValue(name, spec[name]!.default, own(source, name), tally);
   return attrs;
+}
+
+/** sanitizeAttrs of an element's attributes, read one by one (getAttributes copies them all). */
+function elementAttrs(spec: NodeType['spec']['attrs'], el: Y.XmlElement, tally: Tally): Attrs {
+  const attrs: Record<string, unknown> = {};
+  for (const name in spec) attrs[name] = sanitizeValue(name, spec[name]!.default, el.getAttribute(name) as unknown, tally);
+  return attrs;
+}
+
+function sanitizeValue(name: string, fallback: unknown, value: unknown, tally: Tally): unknown {
+  if (value === undefined) return fallback;
+  const sanitize = ATTRIBUTE_SANITIZERS[name];
+  const clean = sanitize ? sanitize(value) : INVALID;
+  if (clean !== value) tally.add('bad-attribute');
+  return clean === INVALID ? fallback : clean;
 }
 
 /** The node types each type can ever hold, from its content expression's automaton. */
@@ -199,7 +203,7 @@ function addTextNodes(text: Y.XmlText, parent: NodeType, out: PMNode[], tally: T
     if (op.insert === '') continue;
     let marks: readonly Mark[] = Mark.none;
     for (const key in op.attributes ?? {}) {
-      const name = HASHED_MARK_NAME.exec(key)?.[1] ?? key;
+      const name = key.includes('--') ? (HASHED_MARK_NAME.exec(key)?.[1] ?? key) : key;
       // No `ychange` gets here: Y.Text's toDelta strips that attribute from text outside snapshot
       // rendering, as y-prosemirror expects (it never stores one).
       const type: MarkType | undefined = own(schema.marks, name);
@@ -211,7 +215,8 @@ function addTextNodes(text: Y.XmlText, parent: NodeType, out: PMNode[], tally: T
         tally.add('disallowed-mark');
         continue;
       }
-      marks = type.create(sanitizeAttrs(type.spec.attrs, op.attributes![key], tally)).addToSet(marks);
+      // A mark without attributes is the type's shared instance (nothing to read or allocate).
+      marks = type.create(type.spec.attrs ? sanitizeAttrs(type.spec.attrs, op.attributes![key], tally) : null).addToSet(marks);
     }
     out.push(schema.text(op.insert, marks));
   }
@@ -244,7 +249,7 @@ function open(el: Y.XmlElement, parent: Frame, tally: Tally): Frame | null {
     tally.add('too-deep');
     return null;
   }
-  const attrs = sanitizeAttrs(type.spec.attrs, el.getAttributes(), tally);
+  const attrs = elementAttrs(type.spec.attrs, el, tally);
   return { type, attrs, items: el.toArray(), next: 0, depth, children: [] };
 }
 

@@ -14,7 +14,10 @@ const operations = new Map<string, (input: never) => { result: unknown; transfer
   ['markdown.parse', markdown.parseTask],
   ['flashcards.extract', flashcards.extractTask],
 ]);
-/** Errors a task throws on purpose (a limit, unusable input): the pool rejects with WorkerRefusal. */
+/**
+ * Errors a task throws on purpose (a limit, unusable input), by their `name` (set by each class:
+ * the build does not keep class names): the pool rejects with WorkerRefusal.
+ */
 const REFUSALS = new Set(['MarkdownLimitError', 'SourceTextError']);
 
 port.on('message', ({ op, input }: { op: string; input: never }) => {
@@ -24,7 +27,7 @@ port.on('message', ({ op, input }: { op: string; input: never }) => {
     const { result, transfer } = run(input);
     port.postMessage({ result }, (transfer ?? []) as TransferListItem[]);
   } catch (err) {
-    if (err instanceof Error && REFUSALS.has(err.constructor.name)) port.postMessage({ refusal: { kind: err.constructor.name, message: err.message } });
+    if (err instanceof Error && REFUSALS.has(err.name)) port.postMessage({ refusal: { kind: err.name, message: err.message } });
     else port.postMessage({ error: err instanceof Error ? err.message : String(err) });
   }
 });

@@ -164,8 +164,8 @@ function literalAt(s: string, i: number, prev: string | undefined): Literal | nu
 /** Autolink literals in `s`, in order. */
 export function findLiterals(s: string, before?: string): Literal[] {
   const out: Literal[] = [];
-  // Cheap pre-check: every literal contains one of these.
-  if (!/[:@.]/.test(s)) return out;
+  // Cheap pre-check: every literal contains one of these (http(s)://, www., an address's @).
+  if (!/:\/\/|@|www\./i.test(s)) return out;
   let prev = before;
   for (let i = 0; i < s.length; ) {
     const lit = literalAt(s, i, prev);

@@ -19,7 +19,9 @@ import { gfmPlugin } from './gfm.ts';
 import { footnotePlugin } from './footnotes.ts';
 
 /** Markdown that goes past a documented limit (nesting depth). The message names the limit. */
-export class MarkdownLimitError extends Error {}
+export class MarkdownLimitError extends Error {
+  override readonly name = 'MarkdownLimitError';
+}
 
 const tooDeep = () =>
   new MarkdownLimitError(`markdown is nested too deeply: at most ${MAX_NESTING_DEPTH} levels of blocks (quotes, lists) and ${MAX_NESTING_DEPTH} of inline markup are allowed`);

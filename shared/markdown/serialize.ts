@@ -75,7 +75,7 @@ function escapeText(s: string, before: string, after: string, ctx: InlineContext
         continue;
       }
     }
-    if (rep === null && c !== ' ' && c !== '\t' && c !== '\n' && WHITESPACE.test(c) && ((i === 0 && before === '') || (i === s.length - 1 && after === END))) {
+    if (rep === null && ((i === 0 && before === '') || (i === s.length - 1 && after === END)) && c !== ' ' && c !== '\t' && c !== '\n' && WHITESPACE.test(c)) {
       // A no-break (or other Unicode) space at the edge of a block: markdown-it trims blocks and
       // cells with String.prototype.trim, which would drop it; a character reference survives.
       rep = `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`;
@@ -148,15 +148,23 @@ function literalBreaks(s: string, before: string): Set<number> | null {
 
 function codeSpan(text: string, ctx: InlineContext): string {
   let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  if (text.includes('`')) for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
   const fence = '`'.repeat(longest + 1);
   const pad = /^`|`$/.test(text) || (/^[ \n]/.test(text) && /[ \n]$/.test(text) && /[^ \n]/.test(text)) ? ' ' : '';
   const body = ctx.table ? text.replace(/\|/g, '\\|') : text;
   return fence + pad + body + pad + fence;
 }
 
+/** `&` that would start a character reference, escaped. */
+function entities(s: string): string {
+  return s.replace(/&(?=#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)/g, '\\&');
+}
+
+/** A destination that needs neither `<>`, escapes nor balancing: printed as it is. */
+const PLAIN_DESTINATION = /^[^()\s<>\x00-\x1f\\&]+$/;
+
 function destination(url: string): string {
-  const entities = (s: string) => s.replace(/&(?=#[xX][0-9a-fA-F]{1,6};|#[0-9]{1,7};|[A-Za-z][A-Za-z0-9]{1,31};)/g, '\\&');
+  if (PLAIN_DESTINATION.test(url)) return url;
   let depth = 0;
   let balanced = true;
   for (const c of url) {
