@@ -16,12 +16,6 @@ import { priceOf } from './prices.ts';
 import type { RefusalGuard } from './refusal-guard.ts';
 import type { Admission, BillingService } from './service.ts';
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    meter?: Meter;
-  }
-}
-
 /**
  * One per admitted request: what a route needs to pay for its effect (the caller and the
  * endpoint's price), and what gives back the admission's slot and charge when the request is
@@ -73,7 +67,8 @@ export class Meter implements AdmissionSettlement {
 
 /** The charge of this request's effect, or undefined when the route runs without metering. */
 export function chargeFor(req: Request, units = 0): ((q?: Queryable) => Promise<void>) | undefined {
-  return req.meter?.charger(units);
+  const meter = req.res?.locals.admission;
+  return meter instanceof Meter ? meter.charger(units) : undefined;
 }
 
 function setHeaders(res: Response, a: Admission): void {
@@ -88,9 +83,9 @@ function setHeaders(res: Response, a: Admission): void {
  */
 const REFUSED_BEFORE_WORK = new Set([402, 405, 413, 415, 422]);
 
+/** The handler also takes the principal when its caller has it (requireApiKey's `then`). */
 export function meterRequests(billing: BillingService, guard: RefusalGuard) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const p = principalOf(req);
+  return (req: Request, res: Response, next: NextFunction, p: Principal = principalOf(req)): void => {
     const blocked = guard.blockedFor(p.keyId, billing.clock.now());
     if (blocked > 0) {
       res.setHeader('Retry-After', String(blocked));
@@ -109,8 +104,8 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
       return;
     }
     // Synchronous when nothing needed storage: no await on the path of every request.
-    if (a instanceof Promise) a.then((admission) => proceed(billing, guard, p, req, res, next, admission), next);
-    else proceed(billing, guard, p, req, res, next, a);
+    if (a instanceof Promise) a.then((admission) => proceed(billing, guard, p, res, next, admission), next);
+    else proceed(billing, guard, p, res, next, a);
   };
 }
 
@@ -128,17 +123,19 @@ function pathOf(req: Request): string {
 }
 
 // Module functions and one object per request rather than closures (the hot path).
-function proceed(billing: BillingService, guard: RefusalGuard, p: Principal, req: Request, res: Response, next: NextFunction, a: Admission): void {
+function proceed(billing: BillingService, guard: RefusalGuard, p: Principal, res: Response, next: NextFunction, a: Admission): void {
   setHeaders(res, a);
   if (!a.ok) {
     if (a.status === 402) guard.note(p.keyId, billing.clock.now());
     res.status(a.status).json(a.body);
     return;
   }
-  // Also the admission's settlement: error answers settle before they are sent
+  // For chargeFor, and the admission's settlement: error answers settle before they are sent
   // (server/http/errors.ts); any other 4xx/5xx once sent, from the request's one 'finish'
-  // listener (server/http/middleware.ts).
-  req.meter = new Meter(billing, guard, p, a);
+  // listener (server/http/middleware.ts). In res.locals, a dictionary, rather than a new
+  // property of the request, whose every added property copies its hidden class (Express gives
+  // each request a class of its own).
+  res.locals.admission = new Meter(billing, guard, p, a);
   next();
 }
 

@@ -2,7 +2,7 @@
  * Error shapes of the contract: 422 `{detail:[{loc,msg,type}]}` (FastAPI's shape) for invalid
  * input, `{error}` for the rest, `500 {error, request_id}` without internals.
  */
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { z } from 'zod';
 import { JournalUnloadedError } from '../journals/live.ts';
 import { StorageUnavailableError } from '../storage/engine.ts';
@@ -76,7 +76,7 @@ export function parseOr422<S extends z.ZodType>(schema: S, value: unknown, prefi
 }
 
 /**
- * A metered request's admission, set as `req.meter` by the admission middleware
+ * A metered request's admission, set as `res.locals.admission` by the admission middleware
  * (server/billing/middleware.ts): `settle` gives back the request's rate-limit slot and admission
  * charge as the status about to be sent requires. Awaited before an error answer goes out, so a
  * client that reads the answer and sends again finds its slot given back.
@@ -86,15 +86,15 @@ export interface AdmissionSettlement {
 }
 
 /** The request's admission to settle, when it went through metering. */
-export function admissionOf(req: Request): AdmissionSettlement | undefined {
-  return (req as Request & { meter?: AdmissionSettlement }).meter;
+export function admissionOf(res: Response): AdmissionSettlement | undefined {
+  return res.locals.admission as AdmissionSettlement | undefined;
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      const admission = admissionOf(req);
+      const admission = admissionOf(res);
       const send = () => {
         if (!res.headersSent) res.set(headers).status(status).json(body);
       };

@@ -23,7 +23,7 @@ export function requestContext(logger: Logger, observe?: (req: Request, res: Res
     } as Response['writeHead'];
     res.on('finish', () => {
       // A refused or failed request's admission is settled (server/billing/middleware.ts).
-      if (res.statusCode >= 400) void admissionOf(req)?.settle(res.statusCode);
+      if (res.statusCode >= 400) void admissionOf(res)?.settle(res.statusCode);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       // req.path has no query string: browser editors may carry a token there.
       logger.info({ request_id: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
