@@ -73,8 +73,15 @@ describe('spend per endpoint per day', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(status.status, JSON.stringify(status)).toBe('completed');
-    const after = (await c.get('/v1/usage?days=1')).body;
-    const entry = after.spend.days[0].endpoints.find((e: any) => e.endpoint === 'POST /interactives/practice/create');
+    // The chart is told once the settlement has committed (after it, not inside it): another
+    // connection can read the completed set a moment before that.
+    const find = (u: any) => u.spend.days[0]?.endpoints.find((e: any) => e.endpoint === 'POST /interactives/practice/create');
+    let after = (await c.get('/v1/usage?days=1')).body;
+    for (let i = 0; i < 100 && !find(after); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = (await c.get('/v1/usage?days=1')).body;
+    }
+    const entry = find(after);
     expect(entry).toEqual({ endpoint: 'POST /interactives/practice/create', usd: 0.02, micros: 20_000, charges: 1 });
     expect(before.credit_balance_micros - after.credit_balance_micros).toBe(after.spend.total_micros - before.spend.total_micros);
   });
