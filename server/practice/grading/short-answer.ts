@@ -436,8 +436,10 @@ export function isShortReference(reference: string): boolean {
 /**
  * `among`: the reference is one of several things the answer lists (a rubric's "glucose and
  * oxygen"), so other things of its kind beside it are not rivals and "or" is not a hedge.
+ * `namesOnly`: only the same words or another name count (a formula, a surname, a number in
+ * words), not a synonym or a spelling slip.
  */
-export function gradeShortAnswer(userAnswer: string, reference: string, statement: string, opts: { among?: boolean } = {}): GradeResult {
+export function gradeShortAnswer(userAnswer: string, reference: string, statement: string, opts: { among?: boolean; namesOnly?: boolean } = {}): GradeResult {
   const sts = statements(plainChange(userAnswer));
   reference = plainChange(reference);
   const qWords = questionWords(statement);
@@ -466,6 +468,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     const opposite = antonymIn(alt, sts);
     if (opposite) return fail(`The answer contradicts itself: ${opposite}.`);
     const how = asserted[0].how;
+    if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
     return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.` };
   }
   if (deniedText) return fail(`The answer denies it ("${deniedText}").`);

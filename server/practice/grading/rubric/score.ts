@@ -94,9 +94,9 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     if (fromReference || j.coverage >= 1 || j.contradicted || answer.words.length > ALIAS_ANSWER_WORDS) return j;
     const named = contentWords(tokenize(v));
     if (named.length === 0 || named.length > 3) return j;
-    const r = gradeShortAnswer(answer.text, v, answer.statement ?? '', { among: true });
     // Names only: the short answer's synonyms of a sense it picked are not the rubric's to accept ("digests" for "support").
-    return r.score === 1 && !/\((?:synonym|related form|spelling)\)\.$/.test(r.explanation) ? { ...j, coverage: 1, missing: [], matches: ['synonym'] } : j;
+    const r = gradeShortAnswer(answer.text, v, answer.statement ?? '', { among: true, namesOnly: true });
+    return r.score === 1 ? { ...j, coverage: 1, missing: [], matches: ['synonym'] } : j;
   };
   // "the answer 5 m/s with units": the final value by the CAS, with a unit where the criterion asks for one.
   const value = answer.calc && variants.some((v) => namesValue(v, answer.calc!.reference));
