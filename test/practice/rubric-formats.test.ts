@@ -245,6 +245,25 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(g.explanation).toMatch(/kind of mammal.*"dog"/);
   });
 
+  it("per item of a qualified category refuses what WordNet says of the qualifier's antonym", () => {
+    // "gas and oil are nonrenewable resources": fossil fuels (what gas and oil share) are not renewable.
+    const rubric = '1 mark for each example of a renewable source of energy, up to 3';
+    const mixed = grade('wind, petroleum, hydroelectric power', rubric);
+    expect(mixed.score).toBe(2);
+    expect(mixed.explanation).toMatch(/not counted: "petroleum" is a kind of fossil fuel \(WordNet: "gas and oil are nonrenewable resources"\)/);
+    expect(grade('Coal. Natural gas.', rubric).score).toBe(0);
+    expect(grade('geothermal energy, wood, tidal power', rubric).score).toBe(3);
+    // The same kinds are right where the category does not carry the qualifier.
+    expect(grade('coal, oil, natural gas', '1 mark for each example of a fossil fuel, up to 3').score).toBe(3);
+  });
+
+  it("an antonym's example rules out nothing related to the category's own kind", () => {
+    // "monotremes and marsupials are aplacental mammals" does not make a dog a non-placental mammal.
+    expect(grade('dog, horse, bat', '1 mark for each example of a placental mammal, up to 3').score).toBe(3);
+    // "Mercury and Venus are inferior planets": Mars is terrestrial but superior; Jupiter is also a Roman god.
+    expect(grade('Mars, Jupiter, Saturn', '1 mark for each example of a superior planet, up to 3').score).toBe(3);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

@@ -37,19 +37,21 @@ function wellKnownCategory(word: string): boolean {
   return v;
 }
 
-/** The category a per-item descriptor names, if WordNet can check it. */
-export function categoryOf(descriptor: string): string | null {
+/** The words of the category a per-item descriptor names: "each correct example of a renewable energy source" → renewable, energy, source. */
+export function categoryWords(descriptor: string): string[] {
   const words = descriptor
     .toLowerCase()
     .replace(/\b(?:of\s+)?the\s+following\b/g, ' ')
     .match(/[a-z]+(?:-[a-z]+)*/g)
     ?.filter((w) => !QUALIFIERS.has(w));
-  if (!words?.length) return null;
-  let rest = words;
-  if (HEADS.has(words[0]!)) {
-    if (!KIND_HEADS.has(words[0]!) || words[1] !== 'of') return null;
-    rest = words.slice(2);
-  }
+  if (!words?.length) return [];
+  if (!HEADS.has(words[0]!)) return words;
+  return KIND_HEADS.has(words[0]!) && words[1] === 'of' ? words.slice(2) : [];
+}
+
+/** The category a per-item descriptor names, if WordNet can check it. */
+export function categoryOf(descriptor: string): string | null {
+  const rest = categoryWords(descriptor);
   if (rest.length !== 1) return null;
   const noun = [...forms(rest[0]!)].find((f) => lookup(f).length > 0);
   return noun && wellKnownCategory(noun) ? noun : null;

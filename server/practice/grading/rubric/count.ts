@@ -6,6 +6,7 @@
  * "example of a mammal" — names a kind of the category (category.ts).
  */
 import { itemIsKindOf } from './category.ts';
+import { ruledOut } from './contrary.ts';
 import { type Answer, contentWords, criterionWords, fraction, judge, matchWord, readAnswer, tokenize } from './match.ts';
 import type { Concept, PerItem } from './types.ts';
 import { forms } from '../text.ts';
@@ -59,11 +60,14 @@ function sameWord(a: string, b: string): boolean {
 export interface Count {
   units: number;
   counted: string[];
+  /** Items the category rules out, each with why ("\"coal\" is a fossil fuel, ..."). */
+  refused: string[];
 }
 
 /** `elsewhere`: the other criteria's wordings — an item that meets one of them is counted there, not here. */
 export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept, a: Answer) => number, elsewhere: string[] = [], opts: { clauses?: boolean } = {}): Count {
   const counted: string[] = [];
+  const refused: string[] = [];
   let units = 0;
   const cap = c.per > 0 ? c.points / c.per : 0;
   for (const o of c.options) {
@@ -73,7 +77,7 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
       counted.push(o.text);
     }
   }
-  if (!c.open || units >= cap) return { units: Math.min(units, cap), counted };
+  if (!c.open || units >= cap) return { units: Math.min(units, cap), counted, refused };
   const topic = criterionWords(c.topic);
   const countedWords: string[][] = [];
   for (const item of answerItems(answer.text, opts.clauses)) {
@@ -90,9 +94,14 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
     if (c.options.some((o) => o.variants.some((v) => fraction(judge(v, itemAnswer)) === 1))) continue;
     if (elsewhere.some((v) => fraction(judge(v, itemAnswer)) === 1)) continue;
     if (c.category && !itemIsKindOf(fresh, c.category)) continue;
+    const why = words.length <= ENUMERATION_ITEM_WORDS ? ruledOut(words, c.contraries) : null;
+    if (why) {
+      refused.push(why);
+      continue;
+    }
     countedWords.push(fresh);
     counted.push(item.replace(/[.!?;,]+$/, ''));
     units++;
   }
-  return { units: Math.min(units, cap), counted };
+  return { units: Math.min(units, cap), counted, refused };
 }

@@ -4,7 +4,8 @@
  * scope over the pieces after them; runs of pieces written as level descriptors become one
  * Levels criterion; "each"/"per" pieces become PerItem criteria; the rest are concepts.
  */
-import { categoryOf } from './category.ts';
+import { categoryOf, categoryWords } from './category.ts';
+import { contrariesOf, NO_CONTRARIES } from './contrary.ts';
 import { anyCount, capOf, leadMarker, markerAt, MARKER_START, NUM, toNumber, trailMarker } from './markers.ts';
 import { criterionWords, LEVEL_QUALITY, matchWord } from './match.ts';
 import { listItems, type Piece, readPiece, readReferenceLine } from './piece.ts';
@@ -324,6 +325,7 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
     cap ?? (any !== null ? any * per : null) ?? (options.length && !open ? options.length * per : null) ?? (count ? toNumber(count[1]) * per : null) ?? fallbackCap ?? per;
   if (options.length && !open) points = Math.min(points, options.length * per);
   const descriptor = d.replace(OPTIONS_INTRO, ' ').replace(/\s+/g, ' ').trim();
+  const categoryText = descriptor.replace(COUNT_WORD, (m) => m.slice(-1));
   return {
     kind: 'each',
     text: p.text,
@@ -332,7 +334,8 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
     options,
     open: open || !options.length,
     // Named options are checked by name; a category only matters for items the rubric does not list.
-    category: open || !options.length ? categoryOf(descriptor.replace(COUNT_WORD, (m) => m.slice(-1))) : null,
+    category: open || !options.length ? categoryOf(categoryText) : null,
+    contraries: open || !options.length ? contrariesOf(categoryWords(categoryText)) : NO_CONTRARIES,
     topic: descriptor,
     rejects: p.rejects,
   };

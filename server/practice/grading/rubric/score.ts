@@ -11,8 +11,9 @@ import type { Pos } from '../../offline/vocab/wordnet.ts';
 import { gradeMath } from '../math.ts';
 import { antonymOf, gradeShortAnswer } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsFormula, substitutesCorrectly, type CalcFacts } from './calc.ts';
-import { categoryOf, HEADS, onlyCounts } from './category.ts';
+import { categoryOf, categoryWords, HEADS, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
+import { contrariesOf, NO_CONTRARIES } from './contrary.ts';
 import { opposesKind, reversed, sentencesOf, swapped } from './swap.ts';
 import { numberExamples, numberProperty } from './number-example.ts';
 import { forms } from '../text.ts';
@@ -251,7 +252,7 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   if (l.counted && !guidance.length && onlyCounts(levelWords)) {
     // "2 marks: both reasons / 1 mark: one reason": the number of distinct items decides. Each
     // clause of a chain ("X releases CO2, which traps heat") can be one: a cause and its effect.
-    const asItems: PerItem = { kind: 'each', text: l.text, points: l.needs, per: 1, options: [], open: true, category: null, topic: l.text, rejects: l.rejects };
+    const asItems: PerItem = { kind: 'each', text: l.text, points: l.needs, per: 1, options: [], open: true, category: null, contraries: NO_CONTRARIES, topic: l.text, rejects: l.rejects };
     const { units } = countItems(asItems, answer, () => 0, [], { clauses: true });
     const enough = units >= l.needs;
     const why = !enough ? `gives ${units} distinct item(s); it needs ${l.needs}` : wantsExample && !hasExample ? 'no example given' : '';
@@ -315,20 +316,24 @@ function scoreLevels(c: Levels, answer: Answer, fromReference: boolean, facts: C
 }
 
 /** "Give two examples of mammals ...": the category a rubric's bare "each correct example" means. */
-function categoryFromQuestion(statement: string): string | null {
-  const m = /\b(?:examples?|instances?|kinds?|types?)\s+of\s+([a-z]+)/i.exec(statement);
-  return m ? categoryOf(`example of ${m[1]}`) : null;
+/** "Give examples of renewable energy sources": what a descriptor that only counts ("each example") is about. */
+function categoryFromQuestion(statement: string): Pick<PerItem, 'category' | 'contraries'> | null {
+  const m = /\b(?:examples?|instances?|kinds?|types?)\s+of\s+([a-z]+(?:[ -][a-z]+){0,3})/i.exec(statement);
+  if (!m) return null;
+  const text = `example of ${m[1]}`;
+  return { category: categoryOf(text.split(' ').slice(0, 3).join(' ')), contraries: contrariesOf(categoryWords(text)) };
 }
 
 function scorePerItem(rubricItem: PerItem, answer: Answer, fromReference: boolean, elsewhere: string[], statement: string): Outcome {
   const fromQuestion = !rubricItem.category && !rubricItem.options.length && onlyCounts(criterionWords(rubricItem.topic)) ? categoryFromQuestion(statement) : null;
-  const c = fromQuestion ? { ...rubricItem, category: fromQuestion } : rubricItem;
-  const { units, counted } = countItems(c, answer, (o, a) => judgeConcept(o.variants, o.rejects, a, fromReference).fraction, elsewhere);
+  const c = fromQuestion ? { ...rubricItem, ...fromQuestion } : rubricItem;
+  const { units, counted, refused } = countItems(c, answer, (o, a) => judgeConcept(o.variants, o.rejects, a, fromReference).fraction, elsewhere);
   const got = Math.min(c.points, units * c.per);
   const capItems = fmt(c.points / c.per);
   const list = counted.length ? `: ${counted.slice(0, 8).map((s) => `"${s}"`).join(', ')}` : '';
   const kind = c.category ? ` (each a kind of ${c.category})` : '';
-  const body = `${c.text} — ${fmt(units)} distinct item(s) counted${kind}${list}, ${fmt(c.per)} each, at most ${capItems} (${fmt(got)}/${fmt(c.points)})`;
+  const notCounted = refused.length ? `; not counted: ${refused.slice(0, 4).join('; ')}` : '';
+  const body = `${c.text} — ${fmt(units)} distinct item(s) counted${kind}${list}, ${fmt(c.per)} each, at most ${capItems}${notCounted} (${fmt(got)}/${fmt(c.points)})`;
   if (got >= c.points) return { got, line: `Met: ${body}.`, met: [c.text], missed: [] };
   if (got > 0) return { got, line: `Partly met: ${body}.`, met: [`${c.text} (${fmt(units)} of ${capItems})`], missed: [] };
   return { got, line: `Missed: ${body}.`, met: [], missed: [c.text] };

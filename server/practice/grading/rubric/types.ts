@@ -1,4 +1,5 @@
 /** What a rubric reads as: the criteria an answer is scored on. */
+import type { Contraries } from './contrary.ts';
 
 /** One thing the answer must say, worth `points`. */
 export interface Concept {
@@ -53,6 +54,8 @@ export interface PerItem {
   open: boolean;
   /** A WordNet noun every counted item must be a kind of ("example of a mammal"), when WordNet knows it well. */
   category: string | null;
+  /** Kinds no counted item may be: what a qualified category rules out ("renewable energy source": fossil fuels). */
+  contraries: Contraries;
   /** The descriptor's own words: an answer item made only of these adds nothing. */
   topic: string;
   rejects: string[];
