@@ -118,6 +118,10 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     ["At what temperature in Celsius does water freeze?", "0 \u00b0C", "0 degrees", 1],
     ["Who wrote Hamlet?", "William Shakespeare", "Shakespeare", 1],
     ["Who was the first US president?", "George Washington", "Washington", 1],
+    // A surname stands for a person: the last word of a thing's name is not one.
+    ["Which planet is called the Red Planet?", "Red Planet", "inferior planet", 0],
+    ["Which ocean lies between Europe and America?", "Atlantic Ocean", "Pacific Ocean", 0],
+    ["Who painted the Mona Lisa?", "Leonardo da Vinci", "da Vinci", 1],
     ["Give a synonym of happy.", "joyful", "glad", 1],
     ["Give a word that means happy.", "joyful", "cheerful", 1],
     ["Give a word that means happy.", "joyful", "sad", 0],

@@ -309,7 +309,10 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
   const scored = (rubric: string, answer: string, question: string) => gradeRubric(answer, rubric, false, question);
   it.each<[string, string, string, number, RegExp | null]>([
     // Contrasting things (same kind, or antonyms) swapped between the parts of the answer.
-    ['1 mark: arteries carry blood away from the heart\n1 mark: veins carry blood back to the heart', 'Veins carry blood away from the heart, and arteries carry it back to the heart.', 'Compare arteries and veins.', 1, /says of "veins" what the criterion says of "arteries"/],
+    ['1 mark: arteries carry blood away from the heart\n1 mark: veins carry blood back to the heart', 'Veins carry blood away from the heart, and arteries carry it back to the heart.', 'Compare arteries and veins.', 0, /says of "veins" what the criterion says of "arteries".*says of "arteries" what the criterion says of "veins"/],
+    // A pronoun after a verb the sentence used before stands for what followed it there ("it" is the blood).
+    ['Award 1 mark for each correct point (max 2):\n- the right side pumps blood to the lungs\n- the left side pumps blood to the rest of the body', 'The right side pumps blood to the body and the left side pumps it to the lungs.', 'Describe the heart.', 0, /0 distinct item/],
+    ['Award 1 mark for each correct point (max 2):\n- the right side pumps blood to the lungs\n- the left side pumps blood to the rest of the body', 'The right side pumps blood to the lungs and the left side pumps it to the rest of the body.', 'Describe the heart.', 2, null],
     ['1 mark: arteries carry blood away from the heart\n1 mark: veins carry blood back to the heart', 'Arteries carry blood away from the heart and veins return it to the heart.', 'Compare arteries and veins.', 2, null],
     ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The cathode is the positive electrode and the anode is the negative electrode.', 'Name the electrodes in electrolysis.', 0, /says of "cathode"/],
     ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The anode is positive and the cathode is negative.', 'Name the electrodes in electrolysis.', 2, null],

@@ -214,8 +214,13 @@ interface Alternative {
   wordSenses: Map<string, Synset[]>;
   /** Written as a name: first and last word capitalised. */
   name: boolean;
+  /** The last word, when alone it names the same person ("Newton" for "Isaac Newton"). */
+  surname: string | null;
   senses: Synset[];
 }
+
+/** WordNet's lexicographer file of people (noun.person). */
+const PERSON_FILE = 18;
 
 /**
  * The senses of the reference the question is about (a simplified Lesk): those whose definition
@@ -257,7 +262,13 @@ function alternative(text: string, qWords: Set<string>): Alternative {
   const name = content.length >= 2 && /^[A-Z]/.test(content[0].raw) && /^[A-Z]/.test(content[content.length - 1].raw);
   const phrase = content.map((x) => x.w).join(' ');
   const wordSenses = new Map(content.map((x) => [x.w, expectedSenses(senses(x.w), qWords)] as const));
-  return { text, words, content, required: optional.length ? own : content, name, senses: expectedSenses(senses(phrase), qWords), wordSenses };
+  // "Planet" alone is not "Red Planet": a surname stands for a person (WordNet's, when it knows the
+  // name), and a word the question says ("a kind of planet") is no surname.
+  const last = content[content.length - 1]!.w;
+  const known = lookup(phrase);
+  const person = known.length === 0 || known.some((o) => synset(o).lexFile === PERSON_FILE);
+  const surname = name && person && ![...lemmas(last)].some((l) => qWords.has(l)) ? last : null;
+  return { text, words, content, required: optional.length ? own : content, name, surname, senses: expectedSenses(senses(phrase), qWords), wordSenses };
 }
 
 /** "H2O (water)", "Paris / Lutetia", "the Nile or the Amazon (accept either)". */
@@ -316,8 +327,8 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
       }
     }
     // A surname for a full name: "Newton" for "Isaac Newton" (spelling slips allowed: "Shakespear").
-    if (!strict && alt.name) {
-      const last = alt.content[alt.content.length - 1].w;
+    if (!strict && alt.surname) {
+      const last = alt.surname;
       ws.forEach((x, i) => {
         if (x.w === last || (isSlip(last, x.w) && !isWord(x.w))) out.push({ statement: si, start: i, end: i + 1, how: x.w === last ? 'surname' : 'surname, allowing for spelling' });
       });

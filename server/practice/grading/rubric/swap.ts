@@ -17,7 +17,11 @@ const SCAN = 200;
 const SENSES = 3;
 /** Criterion words the answer must say in the other word's part for a swap: one could be chance... */
 const SAID_THERE = 2;
-/** ...except in a short criterion ("the anode is the positive electrode"), when none is said in the word's own part. */
+/**
+ * ...except when none is said in the word's own part only: in a short criterion ("the anode is the
+ * positive electrode"), or where the answer gives the word a part of its own ("the left side pumps
+ * blood to the lungs and the right side pumps it to the body": the body is said of the right side).
+ */
 const SHORT = 4;
 
 const CACHE_SIZE = 20_000;
@@ -97,13 +101,35 @@ export interface Sentence {
   parts: string[][];
 }
 
+/**
+ * "The left side pumps blood to the lungs and the right side pumps it to the body": a pronoun
+ * after a verb an earlier part of the sentence used stands for what followed that verb there.
+ * Each such pronoun is replaced by that word, so the part says what it claims.
+ */
+function resolvePronouns(parts: string[][]): string[][] {
+  return parts.map((part, i) =>
+    part.map((t, j) => {
+      if (i === 0 || j === 0 || (t !== 'it' && t !== 'them')) return t;
+      for (const earlier of parts.slice(0, i).reverse()) {
+        const at = earlier.indexOf(part[j - 1]!);
+        const object = at < 0 ? undefined : earlier.slice(at + 1).find((x) => !STOPWORDS.has(x));
+        if (object && object !== 'it' && object !== 'them') return object;
+      }
+      return t;
+    }),
+  );
+}
+
 const SENTENCE_END = /(?<!\d)[.;!?]|[.;!?](?!\d)/;
 const read = new WeakMap<Answer, Sentence[]>();
 /** The answer's sentences, as words and as parts; read once per answer (every criterion asks). */
 export function sentencesOf(answer: Answer): Sentence[] {
   let v = read.get(answer);
   if (!v) {
-    v = answer.text.split(SENTENCE_END).map((t) => ({ tokens: tokenize(t), parts: t.split(PARTS).map(tokenize).filter((p) => p.length > 0) })).filter((x) => x.tokens.length > 0);
+    v = answer.text
+      .split(SENTENCE_END)
+      .map((t) => ({ tokens: tokenize(t), parts: resolvePronouns(t.split(PARTS).map(tokenize).filter((p) => p.length > 0)) }))
+      .filter((x) => x.tokens.length > 0);
     read.set(answer, v);
   }
   return v;
@@ -180,7 +206,7 @@ export function swapped(wording: string, answer: Answer): string | null {
         if (inW && !inU) forW++;
         if (inU && !inW) forU++;
       }
-      if (forU > forW && (forU >= SAID_THERE || (forW === 0 && words.length <= SHORT))) return `it says of "${u}" what the criterion says of "${w}"`;
+      if (forU > forW && (forU >= SAID_THERE || (forW === 0 && (words.length <= SHORT || ofW.length > 0)))) return `it says of "${u}" what the criterion says of "${w}"`;
     }
   }
   return null;
