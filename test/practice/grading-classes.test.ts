@@ -141,6 +141,16 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     ["What is the longest river in Africa?", "Nile", "the Nile", 1],
     ["Who gave the Gettysburg Address?", "Lincoln", "Abraham Lincoln", 1],
     ["Who gave the Gettysburg Address?", "Lincoln", "Lincoln Navigator", 0],
+    // An added superlative is checked against WordNet's glosses: it names one thing of its kind.
+    ["Which planet is closest to the Sun?", "Mercury", "Mercury, which is also the largest planet", 0],
+    ["Which planet is closest to the Sun?", "Mercury", "Mercury, the smallest planet", 1],
+    ["Which ocean lies west of America?", "Pacific Ocean", "the Pacific, the smallest ocean", 0],
+    ["Which river flows through Brazil?", "the Amazon", "The Amazon, the longest river in the world", 0],
+    ["Which river flows through Egypt?", "the Nile", "The Nile, the longest river in the world", 1],
+    ["Which metal is liquid at room temperature?", "mercury", "mercury, the heaviest metal", 0],
+    ["What is the highest mountain in the world?", "Mount Everest", "Everest, the highest mountain", 1],
+    ["Which is the largest country by area?", "Russia", "Russia, the largest country in the world", 1],
+    ["Which is the largest planet?", "Jupiter", "Jupiter, the biggest one", 1],
   ] as const)('%s: reference %s, answer %s -> %i', (question, reference, answer, accepted) => {
     const g = grade(question, reference, answer);
     expect(g.score === g.max_score ? 1 : 0, g.explanation).toBe(accepted);
@@ -153,6 +163,8 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     expect(grade('Who?', 'George Washington', 'George Washington Carver').explanation).toContain('George Washington Carver');
     expect(grade('Which bees collect?', 'nectar', 'either pollen or nectar').explanation).toContain('hedges');
     expect(grade('Which organ pumps blood?', 'heart', 'the heart and the lungs').explanation).toContain('lungs');
+    expect(grade('Which river flows through Brazil?', 'the Amazon', 'The Amazon, the longest river in the world').explanation).toMatch(/WordNet gives "the longest river in the world" to Nile \("the world's longest river/);
+    expect(grade('Which ocean?', 'Pacific Ocean', 'the Pacific, the smallest ocean').explanation).toContain('WordNet says Pacific is "the largest ocean in the world"');
   });
 
   it('reads chemical formulas and number words', () => {

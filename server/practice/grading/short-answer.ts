@@ -16,6 +16,7 @@ import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.
 import { formulaNames } from './chem.ts';
 import { longerTerm } from './longer-term.ts';
 import { numberFromWords } from './number-words.ts';
+import { misattributedSuperlative } from './superlative.ts';
 import { isSlip, NEGATIONS, plainChange, STOPWORDS } from './text.ts';
 
 const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
@@ -478,6 +479,8 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`);
     const opposite = antonymIn(alt, sts);
     if (opposite) return fail(`The answer contradicts itself: ${opposite}.`);
+    const added = misattributedSuperlative(userAnswer, alt.senses.filter((s) => s.pos === 'noun'));
+    if (added) return fail(`The answer adds a claim that is not true of ${alt.text}: ${added}.`);
     const how = asserted[0].how;
     if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
     return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.` };
