@@ -264,6 +264,19 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(grade('Mars, Jupiter, Saturn', '1 mark for each example of a superior planet, up to 3').score).toBe(3);
   });
 
+  it('a noun of the criterion said as a verb of its meaning counts ("spins" for "rotation")', () => {
+    expect(grade('The Earth spins.', 'States the rotation of the Earth (1 mark)').score).toBe(1);
+    // A light verb is not a form of anything: "took" does not say "take-over".
+    expect(grade('They took the land.', 'Describes the takeover of the land by settlers (1 mark)').score).toBe(0);
+  });
+
+  it('a chemical formula in the answer says its names ("H2O" is water, "NaCl" common salt)', () => {
+    expect(grade('Respiration releases CO2 and H2O.', 'Names the products as carbon dioxide and water (1 mark)').score).toBe(1);
+    expect(grade('Sodium reacts with chlorine to make NaCl.', 'Names the product as common salt (1 mark)').score).toBe(1);
+    expect(grade('Photosynthesis gives off O₂.', 'States that oxygen is given off (1 mark)').score).toBe(1);
+    expect(grade('Respiration releases CO and H2O.', 'Names the products as carbon dioxide and water (1 mark)').score).toBe(0);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

@@ -53,9 +53,9 @@ const MIN_TOTAL_ITEMS = 420;
 const GOAL_OVERALL_AGREEMENT = 0.95;
 const GOAL_OVERALL_FALSE_ACCEPT = 0.02;
 const GOAL_CATEGORY_AGREEMENT = 0.9;
-const FLOOR_OVERALL_AGREEMENT = 0.975;
+const FLOOR_OVERALL_AGREEMENT = 0.98;
 const FLOOR_OVERALL_FALSE_ACCEPT = 0.015;
-const FLOOR_CATEGORY_AGREEMENT: Record<string, number> = { math: 0.98, 'short-answer': 0.98, rubric: 0.92 };
+const FLOOR_CATEGORY_AGREEMENT: Record<string, number> = { math: 0.98, 'short-answer': 0.98, rubric: 0.94 };
 const MAX_PRINTED_DISAGREEMENTS = 30;
 
 function readItems(file: string): unknown[] {

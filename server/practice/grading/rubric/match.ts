@@ -4,6 +4,7 @@
  * the opposite polarity (a negation cue up to NEG_SCOPE words before a matched word, same clause).
  */
 import lemmatizer from 'wink-lemmatizer';
+import { formulaNames } from '../chem.ts';
 import { longerTerm } from '../longer-term.ts';
 import type { CalcFacts } from './calc.ts';
 import { lookup, synset } from '../../offline/vocab/wordnet.ts';
@@ -114,8 +115,33 @@ export function questionWords(statement: string): Set<string> {
   return new Set(contentWords(tokenize(statement)).flatMap((w) => [...forms(w)]));
 }
 
+const FORMULA_TOKEN = /\b(?:[A-Z][a-z]?[0-9\u2080-\u2089]*){1,4}\b/g;
+const SUBSCRIPT = /[\u2080-\u2089]/g;
+const namesCache = new Map<string, string>();
+/** The names a chemical formula stands for, as WordNet words: "NaCl" → sodium chloride, common salt; "H2O" → water. */
+function formulaWords(token: string): string {
+  let v = namesCache.get(token);
+  if (v === undefined) {
+    const plain = token.replace(SUBSCRIPT, (d) => String(d.charCodeAt(0) - 0x2080));
+    const names = formulaNames(plain);
+    const synsets = [...names.flatMap((n) => lookup(n).slice(0, 1)), ...lookup(plain).filter((o) => synset(o).words.includes(plain))];
+    v = [...new Set([...names, ...synsets.flatMap((o) => synset(o).words)])].filter((w) => w !== plain).join(', ');
+    if (namesCache.size > 10_000) namesCache.clear();
+    namesCache.set(token, v);
+  }
+  return v;
+}
+
+/** "forming NaCl and H2O": each formula is followed by its names, so "salt" and "water" are said. */
+function withFormulaNames(text: string): string {
+  return text.replace(FORMULA_TOKEN, (t) => {
+    const names = formulaWords(t);
+    return names ? `${t} (${names})` : t;
+  });
+}
+
 export function readAnswer(text: string, question: Set<string> = new Set()): Answer {
-  const userClauses = clauses(plainChange(text));
+  const userClauses = clauses(withFormulaNames(plainChange(text)));
   const seen = new Map<string, AnswerWord>();
   const words: AnswerWord[] = [];
   userClauses.forEach((clause, ci) =>
@@ -163,12 +189,41 @@ function prefixedOpposite(a: string, b: string): boolean {
  */
 const LIGHT_VERBS = new Set(['be', 'do', 'have', 'get', 'take', 'give', 'keep', 'go', 'put', 'set', 'come', 'let', 'say']);
 
-/** matchWord, refusing opposites formed with a prefix and light verbs as synonyms. */
+/** matchWord, refusing opposites formed with a prefix and light verbs as synonyms; a noun said as a verb of its meaning counts ("spins" for "rotation"). */
 export function rubricWordMatch(conceptWord: string, userWord: string): WordMatch {
   if (prefixedOpposite(conceptWord, userWord)) return null;
   const m = matchWord(conceptWord, userWord);
   if (m === 'synonym' && LIGHT_VERBS.has(lemmatizer.verb(userWord))) return null;
-  return m ?? (kindNamedAfter(userWord, conceptWord) ? 'synonym' : null);
+  if (m) return m;
+  if (!LIGHT_VERBS.has(lemmatizer.verb(userWord)) && [userWord, lemmatizer.verb(userWord), lemmatizer.noun(userWord)].some((f) => derivedForms(conceptWord).has(f))) return 'lemma';
+  return kindNamedAfter(userWord, conceptWord) ? 'synonym' : null;
+}
+
+/** Senses of a word read for its derived forms: the frequent ones. */
+const DERIVED_SENSES = 3;
+const derivedCache = new Map<string, Set<string>>();
+/**
+ * The nouns and verbs WordNet derives from a word's frequent noun and verb senses, with the other
+ * words of their synsets: "rotation" → rotate, revolve, spin; "death" → die. The same claim said
+ * with the verb.
+ */
+function derivedForms(word: string): Set<string> {
+  let v = derivedCache.get(word);
+  if (!v) {
+    v = new Set<string>();
+    for (const pos of ['noun', 'verb'] as const) {
+      const lemma = pos === 'noun' ? lemmatizer.noun(word) : lemmatizer.verb(word);
+      for (const off of lookup(lemma, pos).slice(0, DERIVED_SENSES)) {
+        for (const p of synset(off, pos).pointers) {
+          if (p.symbol !== '+' || (p.pos !== 'noun' && p.pos !== 'verb')) continue;
+          for (const w of synset(p.offset, p.pos).words) if (!w.includes(' ')) v.add(w.toLowerCase());
+        }
+      }
+    }
+    if (derivedCache.size > 10_000) derivedCache.clear();
+    derivedCache.set(word, v);
+  }
+  return v;
 }
 
 const kindCache = new Map<string, boolean>();
