@@ -9,6 +9,7 @@ import { killChildServers, prepareDataDir, startChildServer } from '../test/help
 import { Client, startTestServer } from '../test/helpers/server.ts';
 import { awarenessMessage, flood, heldUpdates, smallUpdates } from '../test/realtime/hostile-helpers.ts';
 import { whileProbingHealth } from '../test/security/health-probe.ts';
+import { longGradeRequest } from '../test/security/hostile-grading.ts';
 
 export async function benchSecurity(): Promise<Record<string, number>> {
   const server = await startTestServer();
@@ -25,6 +26,7 @@ export async function benchSecurity(): Promise<Record<string, number>> {
       'import a list nested 1,000 deep on one line': () => c.put('/v1/journals/editor/import_from_markdown', { markdown: '- '.repeat(1000) + 'a' }),
       'import a list indented 190 deep (37 KB)': () =>
         c.put('/v1/journals/editor/import_from_markdown', { markdown: Array.from({ length: 190 }, (_, i) => `${'  '.repeat(i)}- a`).join('\n') }),
+      'grade a 20 KB essay against a 110-criterion rubric': () => c.post('/v1/interactives/practice/grade', { problem: longGradeRequest() }),
       'edit body nested 100,000 deep': () =>
         c.request('PATCH', '/v1/journals/editor/edit', `{"journal_id":"${id}","operations":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, { 'idempotency-key': 'k' }),
     };

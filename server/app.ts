@@ -60,7 +60,7 @@ export interface ServiceContext {
   logger: Logger;
   /** The store of record (server/storage/engine.ts): SQLite, or PostgreSQL with DATABASE_URL. */
   engine: StorageEngine;
-  /** Worker threads for markdown conversion and flashcard extraction (server/workers). */
+  /** Worker threads for markdown conversion, flashcard extraction and grading long answers (server/workers). */
   workers: WorkerPool;
   journals: JournalService;
   registry: JournalRegistry;
@@ -119,7 +119,7 @@ export async function createContext(
   // request). Shared stores: one conditional upsert per admission, exact across instances.
   const billing = new BillingService(engine, clock, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
   const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
-  const { jobs, webhooks, practice } = createAsyncDomains(engine, config, logger, journals, billing.credits);
+  const { jobs, webhooks, practice } = createAsyncDomains(engine, config, logger, journals, billing.credits, workers);
   const videos = createVideoDomain(engine, config, logger, { journals, credits: billing.credits, jobs, webhooks });
   const versions = new VersionService(engine, journals);
   const metrics = new ServiceMetrics(engine, registry);

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WebhookSecrets } from '../webhooks/secrets.ts';
+import type { WorkerPool } from '../workers/pool.ts';
 import { JournalSearch } from './journal-search.ts';
 import { PracticeService } from './service.ts';
 import { PracticeStore } from './store.ts';
@@ -24,7 +25,7 @@ export interface AsyncDomains {
   llm?: LlmClient;
 }
 
-export function createAsyncDomains(engine: StorageEngine, config: Config, logger: Logger, journals: JournalService, credits: CreditLedger): AsyncDomains {
+export function createAsyncDomains(engine: StorageEngine, config: Config, logger: Logger, journals: JournalService, credits: CreditLedger, workers?: WorkerPool): AsyncDomains {
   const jobs = new JobWorker(new JobStore(engine), config.jobs, logger);
   const webhooks = new WebhookOutbox(engine, new WebhookSecrets(engine), config.webhooks, logger);
   const llm = config.llm ? new LlmClient(config.llm) : undefined;
@@ -36,6 +37,7 @@ export function createAsyncDomains(engine: StorageEngine, config: Config, logger
     search: new JournalSearch(engine, journals),
     llm,
     logger,
+    workers,
   });
   return { jobs, webhooks, practice, llm };
 }

@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { Principal } from '../auth/keys.ts';
 import type { CreditLedger } from '../billing/credits.ts';
 import { priceOf, usd } from '../billing/prices.ts';
-import { HttpError, notFound } from '../http/errors.ts';
+import { HttpError, invalid, notFound } from '../http/errors.ts';
 import type { JobContext, JobWorker } from '../jobs/worker.ts';
 import { IdempotencyStore } from '../journals/idempotency.ts';
 import { LlmError, type LlmClient } from '../llm/client.ts';
@@ -18,7 +18,9 @@ import type { Logger } from '../logger.ts';
 import { nowIso } from '../storage/db.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
+import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { GradingInputError } from './grading/errors.ts';
+import type { GradeTaskResult } from './grading/task.ts';
 import type { JournalSearch } from './journal-search.ts';
 import { gradeWithLlm, planLlmSet } from './llm.ts';
 import { checkGradeWithCas } from './llm-checks.ts';
@@ -83,7 +85,18 @@ export interface PracticeDeps {
   search: JournalSearch;
   llm?: LlmClient;
   logger: Logger;
+  /** Threads for grading long answers off the event loop; without them every answer is graded inline. */
+  workers?: WorkerPool;
 }
+
+/** Grade requests up to this many characters (answer, reference, rubric, question) are graded inline. */
+const INLINE_GRADE_CHARS = 4 * 1024;
+/**
+ * A grade's time limit, in conversion limits of its size: a fresh thread first loads the grading
+ * engines and reads WordNet's indexes (about a second), and a grade is bounded anyway
+ * (MAX_WORD_PAIRS, MAX_WORDINGS), so the limit only stops a thread that is stuck.
+ */
+const GRADE_LIMIT_FACTOR = 4;
 
 export class PracticeService {
   readonly store: PracticeStore;
@@ -425,13 +438,29 @@ export class PracticeService {
         return { ...checked.grade, engine: checked.overruled ? OFFLINE_ENGINE : llm.engine };
       }
     }
-    const { gradeAnswer } = await import('./grading/index.ts'); // loads on first use, like planSet
     try {
-      const g = gradeAnswer(input);
+      const g = await this.gradeOffline(input);
       return { ...g, engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };
     } catch (err) {
       if (fallback && err instanceof GradingInputError) {
         throw new HttpError(502, `${fallback}; the offline grader cannot take over: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /** The offline grade: inline for a small request (a few ms), in the worker pool for a long one. */
+  private async gradeOffline(input: GradeInput): Promise<GradeResult> {
+    const { gradeInputChars, gradeOf } = await import('./grading/task.ts'); // loads on first use, like planSet
+    const chars = gradeInputChars(input);
+    const workers = this.deps.workers;
+    if (!workers || chars <= INLINE_GRADE_CHARS) return (await import('./grading/index.ts')).gradeAnswer(input);
+    const limitMs = GRADE_LIMIT_FACTOR * workers.timeLimitMs(chars);
+    try {
+      return gradeOf(await workers.run<GradeTaskResult>('grading.grade', input, limitMs));
+    } catch (err) {
+      if (err instanceof WorkerTimeoutError) {
+        throw invalid(['body', 'problem', 'user_answer'], `the answer could not be graded within its time limit (${(err.limitMs / 1000).toFixed(1)} s for this size)`, 'value_error.time_limit');
       }
       throw err;
     }

@@ -1,8 +1,8 @@
 /**
  * A small pool of worker threads for CPU-heavy work that must not hold the event loop (markdown
- * conversion, flashcard extraction). Each task runs under a time limit that starts when a worker
- * takes it (waiting in the queue does not count); a worker past its limit is terminated and the
- * task rejects with WorkerTimeoutError. Workers start on demand and are unref'd while idle, so
+ * conversion, flashcard extraction, grading long answers). Each task runs under a time limit that
+ * starts when a worker takes it (waiting in the queue does not count); a worker past its limit is
+ * terminated and the task rejects with WorkerTimeoutError. Workers start on demand and are unref'd while idle, so
  * they never hold a shutdown. Tasks are named by the operations server/workers/worker.mjs knows.
  */
 import { Worker } from 'node:worker_threads';

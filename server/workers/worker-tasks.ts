@@ -9,10 +9,13 @@ import * as markdown from '../journals/markdown-tasks.ts';
 if (!parentPort) throw new Error('worker-tasks.ts runs in a worker thread');
 const port = parentPort;
 
-const operations = new Map<string, (input: never) => { result: unknown; transfer?: readonly TransferListItem[] }>([
+type Done = { result: unknown; transfer?: readonly TransferListItem[] };
+const operations = new Map<string, (input: never) => Done | Promise<Done>>([
   ['markdown.import', markdown.importTask],
   ['markdown.parse', markdown.parseTask],
   ['flashcards.extract', flashcards.extractTask],
+  // Loaded on first use: a worker that only converts markdown never reads the grading engines.
+  ['grading.grade', async (input: never) => (await import('../practice/grading/task.ts')).gradeTask(input)],
 ]);
 /**
  * Errors a task throws on purpose (a limit, unusable input), by their `name` (set by each class:
@@ -20,11 +23,11 @@ const operations = new Map<string, (input: never) => { result: unknown; transfer
  */
 const REFUSALS = new Set(['MarkdownLimitError', 'SourceTextError']);
 
-port.on('message', ({ op, input }: { op: string; input: never }) => {
+port.on('message', async ({ op, input }: { op: string; input: never }) => {
   try {
     const run = operations.get(op);
     if (!run) throw new Error(`unknown worker operation ${op}`);
-    const { result, transfer } = run(input);
+    const { result, transfer } = await run(input);
     port.postMessage({ result }, (transfer ?? []) as TransferListItem[]);
   } catch (err) {
     if (err instanceof Error && REFUSALS.has(err.name)) port.postMessage({ refusal: { kind: err.name, message: err.message } });

@@ -5,8 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_NESTING_DEPTH } from '../../shared/limits.ts';
+import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
 import { whileProbingHealth } from './health-probe.ts';
+import { longGradeRequest } from './hostile-grading.ts';
 
 let server: TestServer;
 let c: Client;
@@ -113,6 +115,11 @@ describe('the time limit of a conversion', () => {
     expect((await t.get('/v1/journals/list?page_size=100')).body.journals).toEqual([]);
   });
 
+  it('refuses grading past it with a 422 naming the limit', async () => {
+    const r = await t.post('/v1/interactives/practice/grade', { problem: longGradeRequest() });
+    expect422(r, ['body', 'problem', 'user_answer'], /could not be graded within its time limit/);
+  });
+
   it('refuses an edit past it with a 422 naming the limit', async () => {
     const id = await t.importMarkdown('# small\n');
     const r = await t.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: big }] }]);
@@ -177,6 +184,21 @@ describe('grading is bounded', () => {
     const r = await grade({ scoring_details: 'Mentions water\nMentions the membrane\nMentions concentration', user_answer: essay });
     expect(r.status).toBe(200);
     expect(r.body.score).toBe(3);
+  });
+
+  it('a long essay against a long rubric is graded in a worker thread, with the same grade as inline, while /healthz answers', async () => {
+    const problem = longGradeRequest();
+    const { result, worstMs, probes } = await whileProbingHealth(server.url, () => c.post('/v1/interactives/practice/grade', { problem }));
+    expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBe(200);
+    const inline = gradeAnswer(problem);
+    expect(result.body).toMatchObject({ score: inline.score, max_score: 110, explanation: inline.explanation });
+    expect(probes).toBeGreaterThanOrEqual(3);
+    expect(worstMs).toBeLessThan(250);
+  });
+
+  it('a long answer with nothing to grade it by is still a 422 naming the field', async () => {
+    const r = await c.post('/v1/interactives/practice/grade', { problem: longGradeRequest(false) });
+    expect422(r, ['body', 'problem', 'correct_answer'], /needs a reference/);
   });
 });
 

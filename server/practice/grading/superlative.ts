@@ -49,10 +49,15 @@ function baseOf(word: string): string | null {
   return base !== word && lookup(base, 'adj').length > 0 ? base : null;
 }
 
+/** Words of an answer read for superlatives, and claims checked: each costs a scan of its kind's glosses. */
+const SCAN_WORDS = 300;
+const MAX_CLAIMS = 4;
+
 function claimsIn(text: string): Claim[] {
-  const words = text.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
+  const words = (text.toLowerCase().match(/[a-z]+(?:'[a-z]+)?/g) ?? []).slice(0, SCAN_WORDS);
   const out: Claim[] = [];
   words.forEach((w, i) => {
+    if (out.length >= MAX_CLAIMS) return;
     const most = (w === 'most' || w === 'least') && words[i + 1] ? words[i + 1]! : null;
     const base = most ?? baseOf(w);
     const at = most ? i + 2 : i + 1;
@@ -62,7 +67,9 @@ function claimsIn(text: string): Claim[] {
     const forms = new Set([...synonyms].filter((s) => !s.includes(' ')).flatMap(superlatives));
     if (most) for (const s of synonyms) forms.add(`most ${s}`);
     const complement = words.slice(at + 1, at + 1 + COMPLEMENT_WORDS).filter((x) => !STOPWORDS.has(x)).slice(0, 2);
-    out.push({ text: words.slice(i, at + 1 + COMPLEMENT_WORDS).join(' '), base, forms, kind: lemmatizer.noun(kind), complement });
+    const said = words.slice(i, at + 1 + COMPLEMENT_WORDS);
+    while (STOPWORDS.has(said.at(-1)!)) said.pop();
+    out.push({ text: said.join(' '), base, forms, kind: lemmatizer.noun(kind), complement });
   });
   return out;
 }
