@@ -277,6 +277,30 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(grade('Respiration releases CO and H2O.', 'Names the products as carbon dioxide and water (1 mark)').score).toBe(0);
   });
 
+  it('a "Do not accept:" sentence after a per-item line is a note on it, not the line\'s list', () => {
+    const rubric = 'Award 1 mark for each reason (max 3), e.g. cheap labour, new machines, coal and iron nearby, growing markets. Do not accept: good weather.';
+    expect(read(rubric).criteria).toMatchObject([{ kind: 'each', points: 3, per: 1, open: true, rejects: ['good weather'] }]);
+    expect(grade('Cheap labour, new machines powered by steam, and plenty of coal nearby.', rubric).score).toBe(3);
+    expect(grade('The good weather.', rubric).score).toBe(0);
+  });
+
+  it('"(accept: A, B, C)" in a per-item criterion lists what counts, and keeps "and" inside its items', () => {
+    const rubric = '1 mark for each feature of Gothic architecture, up to 3 (accept: pointed arches, stained glass and large windows, flying buttresses, ribbed vaults)';
+    const c = read(rubric).criteria[0] as { options: { text: string }[]; open: boolean };
+    expect(c.open).toBe(false);
+    expect(c.options.map((o) => o.text)).toEqual(['pointed arches', 'stained glass and large windows', 'flying buttresses', 'ribbed vaults']);
+    expect(grade('Pointed arches and flying buttresses.', rubric).score).toBe(2);
+    expect(grade('Round arches, thick walls and small windows.', rubric).score).toBe(0);
+  });
+
+  it('an answer\'s comma list and its ", and the ..." clauses are separate points', () => {
+    const rubric = '1 mark for each cause, up to 3';
+    expect(grade('Rising bread prices, the huge debts of the crown, and new ideas about equal rights.', rubric).score).toBe(3);
+    expect(grade('The king taxed the poor heavily, and the nobles paid almost nothing.', rubric).score).toBe(2);
+    // A year alone is no point of its own.
+    expect(grade('The storming of the Bastille in 1789.', rubric).score).toBe(1);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

@@ -19,6 +19,10 @@ const FILLER = new Set(
 );
 const MAX_ITEMS = 200;
 const ENUMERATION_ITEM_WORDS = 4;
+/** A list of three or more comma-separated parts may have longer items: "Barbarian invasions, civil wars between rival emperors, and inflation". */
+const LIST_ITEM_WORDS = 8;
+/** ", and the western half was attacked": a clause of its own after a comma is a point of its own. */
+const NEXT_CLAUSE = /,\s+(?:and|but|while|whereas)\s+(?=(?:the|a|an|it|its|they|their|this|these|those|he|she|his|her|we|many|most|some)\b)/i;
 
 /** Where a chain of claims continues: "X releases CO2, which traps heat, and this melts ice". */
 const CHAIN = /,\s*(?:which|and\s+this|and\s+that|so|causing|leading\s+to|resulting\s+in|meaning)\s+|\s+(?:so|and\s+this|which\s+then)\s+/i;
@@ -32,10 +36,16 @@ export function answerItems(text: string, clauses = false): string[] {
   const sentences = text
     .split(/\n+|(?<=[.!?])\s+|;\s*/)
     .flatMap((s) => s.split(/,?\s+(?:also|as well as|another(?:\s+\w+)?\s+is)\s+/i))
+    .flatMap((s) => s.split(NEXT_CLAUSE))
     .flatMap((s) => (clauses ? s.split(CHAIN) : [s]))
     .map((s) => s.replace(/^\s*(?:[-*•·]|\d+[.)]|[a-z][.)])\s+/i, '').trim())
     .filter(Boolean);
   for (const s of sentences) {
+    const listed = s.split(/\s*,\s*(?:and\s+|or\s+)?/).map((p) => p.trim()).filter(Boolean);
+    if (listed.length >= 3 && listed.every((p) => p.split(/\s+/).length <= LIST_ITEM_WORDS)) {
+      out.push(...listed);
+      continue;
+    }
     const parts = s.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+/i).map((p) => p.trim()).filter(Boolean);
     const short = (p: string) => p.split(/\s+/).length <= ENUMERATION_ITEM_WORDS;
     if (parts.length > 1 && parts.slice(1).every(short)) {
@@ -70,23 +80,26 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
   const refused: string[] = [];
   let units = 0;
   const cap = c.per > 0 ? c.points / c.per : 0;
+  const countedWords: string[][] = [];
   for (const o of c.options) {
     // A point is made or not: half of "the heart has four chambers" is not half a mark.
     if (judgeOption(o, answer) === 1) {
       units += 1;
       counted.push(o.text);
+      countedWords.push(contentWords(tokenize(o.variants.join(' '))));
     }
   }
   if (!c.open || units >= cap) return { units: Math.min(units, cap), counted, refused };
   const topic = criterionWords(c.topic);
-  const countedWords: string[][] = [];
   for (const item of answerItems(answer.text, opts.clauses)) {
     if (units >= cap) break;
     // "it's", "the Earth's": the word without its 's.
     const words = contentWords(tokenize(item).map((w) => w.replace(/'s$/, ''))).filter((w) => !FILLER.has(w));
     // "Because it fell" for "Why did Rome fall?": repeating the question is not an item.
     const fresh = words.filter((w) => !topic.some((t) => sameWord(t, w)) && ![...forms(w)].some((f) => answer.question.has(f)));
-    if (!fresh.length) continue;
+    // "455" alone names no point.
+    if (!fresh.some((w) => /[a-z]/.test(w))) continue;
+    // "The Goths" after the option "invasions by Germanic tribes (Goths, Vandals)" was counted: the same point.
     if (countedWords.some((prev) => fresh.every((w) => prev.some((p) => sameWord(p, w))))) continue;
     const itemAnswer = readAnswer(item);
     if (c.rejects.some((r) => fraction(judge(r, itemAnswer)) === 1)) continue;

@@ -8,7 +8,7 @@ import { categoryOf, categoryWords } from './category.ts';
 import { contrariesOf, NO_CONTRARIES } from './contrary.ts';
 import { anyCount, capOf, leadMarker, markerAt, MARKER_START, NUM, toNumber, trailMarker } from './markers.ts';
 import { criterionWords, LEVEL_QUALITY, matchWord } from './match.ts';
-import { listItems, type Piece, readPiece, readReferenceLine } from './piece.ts';
+import { listItems, type Piece, readPiece, readReferenceLine, sentenceNotes } from './piece.ts';
 import { rubricLines, type Segment, splitLine, splitOutside } from './segment.ts';
 import type { Concept, Criterion, Level, Levels, PerItem, ReadRubric } from './types.ts';
 
@@ -121,13 +121,15 @@ function readEntries(raw: string): Entry[] {
     if (parts.length > 1) for (const part of parts) entries.push({ kind: 'piece', piece: readPiece(part, line, false) });
     else entries.push({ kind: 'piece', piece });
   };
-  lines.forEach((line, i) => {
-    if (TOTAL.test(line)) return pushSegment({ text: line, slash: false }, i);
+  lines.forEach((whole, i) => {
+    if (TOTAL.test(whole)) return pushSegment({ text: whole, slash: false }, i);
+    const { main: line, notes } = sentenceNotes(whole);
+    const pushNotes = () => notes.forEach((text) => pushSegment({ text, slash: false }, i));
     const inline = inlineHeading(line);
     if (inline) {
       entries.push({ kind: 'heading', heading: inline.heading });
       for (const seg of inline.items) pushSegment(seg, i);
-      return;
+      return pushNotes();
     }
     const lead = leadMarker(line);
     const colonEnd = /:\s*$/.test(line) && (i + 1 < lines.length || INLINE_HEADING.test(line));
@@ -136,6 +138,7 @@ function readEntries(raw: string): Entry[] {
       return;
     }
     for (const seg of splitLine(line)) pushSegment(seg, i);
+    pushNotes();
   });
   return entries;
 }
@@ -310,6 +313,9 @@ function makePerItem(p: Piece, fallbackCap: number | null, listed: Concept[] = [
   } else if (!options.length && p.examples.length) {
     options = p.examples.map((t) => optionConcept(t, per));
     open = true;
+  } else if (!options.length && p.accepts.length) {
+    // "1 point for each characteristic, up to 3 (accept: A, B, C)": what is accepted is listed.
+    options = p.accepts.map((t) => optionConcept(t, per));
   } else if (!options.length && !p.lead) {
     // "names osmosis; names diffusion (1 mark each)", "osmosis, diffusion and active transport (1 mark each)": the list is the options.
     const semis = splitOutside(d, /^;\s*/);

@@ -41,12 +41,24 @@ const EXAMPLE_TAIL = new RegExp(String.raw`[,;:]?\s*\b(?:e\.\s?g\.?|eg\.|for\s+e
 
 const QUOTED_LIST = /^\s*(?:(["'])[^"']+\1\s*(?:(?:[,;/]|\bor\b|\band\b)\s*)*)+$/i;
 
-/** "X, Y or Z" → [X, Y, Z]; "'paris, France' or 'Paris'" → the quoted items whole. */
+const CONJUNCTION = /^\s+(?:or|and|OR)\s+/;
+
+/**
+ * "X, Y or Z" → [X, Y, Z]; "'paris, France' or 'Paris'" → the quoted items whole. A comma list
+ * whose earlier items hold "and" ("economic problems and heavy taxation, ..., East and West")
+ * keeps "and" inside its items, and " / " inside an item is that item's alternative ("light and
+ * shade / chiaroscuro").
+ */
 export function listItems(text: string): string[] {
   if (QUOTED_LIST.test(text)) return [...text.matchAll(/(["'])([^"']+)\1/g)].map((m) => m[2]!.trim()).filter(Boolean);
-  return splitOutside(text, /^(?:\s*[,;/]\s*(?:(?:and|or)\s+)?|\s+(?:or|and|OR)\s+)/)
-    .map(unquote)
-    .filter((s) => /[a-z0-9]/i.test(s));
+  const commas = splitOutside(text, /^\s*[,;]\s*(?:(?:and|or)\s+)?/);
+  const items =
+    commas.length < 2
+      ? splitOutside(text, /^(?:\s*\/\s*(?:(?:and|or)\s+)?|\s+(?:or|and|OR)\s+)/)
+      : commas.slice(0, -1).some((c) => splitOutside(c, CONJUNCTION).length > 1)
+        ? commas
+        : [...commas.slice(0, -1), ...splitOutside(commas.at(-1)!, CONJUNCTION)];
+  return items.map(unquote).filter((s) => /[a-z0-9]/i.test(s));
 }
 
 function unquote(s: string): string {
@@ -55,6 +67,18 @@ function unquote(s: string): string {
     .replace(/^["']+|["'.]+$/g, '')
     .replace(/^(?:the\s+word\s+)/i, '')
     .trim();
+}
+
+const SENTENCE_NOTE = new RegExp(String.raw`(?<=[.!?])\s+(?=(?:but\s+)?(?:${REJECT_WORDS}|${ACCEPT})\b)`, 'i');
+
+/**
+ * "Award 1 mark for each cause (max 3), e.g. A, B. Do not accept: C." — a note written as a
+ * sentence of its own after the line's criteria: split off, so its colon does not read as the
+ * line's heading, and read as a note on what comes before it.
+ */
+export function sentenceNotes(line: string): { main: string; notes: string[] } {
+  const [main, ...notes] = line.split(SENTENCE_NOTE);
+  return { main: main!, notes };
 }
 
 /** Note words at the start of a segment: the whole segment is a note on the criterion before it. */
