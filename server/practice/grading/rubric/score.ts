@@ -33,6 +33,7 @@ import {
   questionWords,
   NEGATIONS,
   readAnswer,
+  STOPWORDS,
   tokenize,
 } from './match.ts';
 import { keyedJudgement, keyOf } from './keyed.ts';
@@ -316,6 +317,20 @@ function scoreLevels(c: Levels, answer: Answer, fromReference: boolean, facts: C
 }
 
 /** "Give two examples of mammals ...": the category a rubric's bare "each correct example" means. */
+/**
+ * A two-word option met by its second word alone, which the answer gives with another word or a
+ * denial before it: "round arches" is not "pointed arches", nor "no perspective" "linear
+ * perspective". Its first word alone is fine ("alliances" for "the alliance system").
+ */
+function otherModifier(option: string, j: Judgement, answer: Answer): boolean {
+  const words = criterionWords(option);
+  if (words.length !== 2 || j.missing[0] !== words[0] || j.used.length !== 1) return false;
+  const tokens = tokenize(answer.text);
+  const at = tokens.indexOf(j.used[0]!);
+  const before = tokens[at - 1];
+  return at > 0 && before !== undefined && (NEGATIONS.has(before) || !STOPWORDS.has(before));
+}
+
 /** "Give examples of renewable energy sources": what a descriptor that only counts ("each example") is about. */
 function categoryFromQuestion(statement: string): Pick<PerItem, 'category' | 'contraries'> | null {
   const m = /\b(?:examples?|instances?|kinds?|types?)\s+of\s+([a-z]+(?:[ -][a-z]+){0,3})/i.exec(statement);
@@ -327,7 +342,11 @@ function categoryFromQuestion(statement: string): Pick<PerItem, 'category' | 'co
 function scorePerItem(rubricItem: PerItem, answer: Answer, fromReference: boolean, elsewhere: string[], statement: string): Outcome {
   const fromQuestion = !rubricItem.category && !rubricItem.options.length && onlyCounts(criterionWords(rubricItem.topic)) ? categoryFromQuestion(statement) : null;
   const c = fromQuestion ? { ...rubricItem, ...fromQuestion } : rubricItem;
-  const { units, counted, refused } = countItems(c, answer, (o, a) => judgeConcept(o.variants, o.rejects, a, fromReference).fraction, elsewhere);
+  const judgeOption = (o: Concept, a: Answer): number => {
+    const j = judgeConcept(o.variants, o.rejects, a, fromReference);
+    return j.fraction === 1 && otherModifier(o.text, j.best, a) ? 0 : j.fraction;
+  };
+  const { units, counted, refused } = countItems(c, answer, judgeOption, elsewhere);
   const got = Math.min(c.points, units * c.per);
   const capItems = fmt(c.points / c.per);
   const list = counted.length ? `: ${counted.slice(0, 8).map((s) => `"${s}"`).join(', ')}` : '';
