@@ -143,14 +143,45 @@ function readEntries(raw: string): Entry[] {
   return entries;
 }
 
-/** Alternatives inside a criterion: "X OR Y", "X / Y". */
+/** Alternatives inside a criterion: "X OR Y", "X / Y", and "mentions food shortages or high bread prices". */
 function alternatives(text: string): string[] {
   // "speed = distance / time" is a formula, not two alternatives.
   const sep = /[=×÷*^]|\d\s*\/|\/\s*\d/.test(text) ? /\s+OR\s+|\s+\|\s+/ : /\s+OR\s+|\s+\/\s+|\s+\|\s+/;
-  return text
+  const parts = text
     .split(sep)
     .map((s) => s.trim())
     .filter((s) => /[a-z0-9]/i.test(s));
+  return parts.length === 1 ? [text, ...orAlternatives(text)] : parts;
+}
+
+/** Content words each side of a lowercase "or" must have for the two to be read as alternatives. */
+const OR_SIDE_WORDS = 2;
+const OR_RIGHT_MAX_WORDS = 4;
+
+/**
+ * "mentions the financial crisis or debt of the French state" → "mentions the financial crisis",
+ * "mentions debt of the French state": what follows "or" (to the end, a comma or a semicolon)
+ * replaces as many content words before it, and the words before those are shared. Only when each
+ * side names something of its own (two content words or more): "explains that heat or light is
+ * released" stays whole.
+ */
+function orAlternatives(text: string): string[] {
+  const m = /\s+or\s+([^,;]+)/.exec(text);
+  if (!m || /\s+or\s+/.test(m[1]!)) return [];
+  const right = m[1]!.trim();
+  const rightWords = criterionWords(right).length;
+  const leftText = text.slice(0, m.index);
+  const leftWords = criterionWords(leftText);
+  if (rightWords < OR_SIDE_WORDS || rightWords > OR_RIGHT_MAX_WORDS || leftWords.length < OR_SIDE_WORDS) return [];
+  // The left alternative: its last content words, as many as the right has, with an article before them.
+  const tokens = leftText.split(/\s+/);
+  const first = leftWords[Math.max(0, leftWords.length - rightWords)]!;
+  let start = tokens.map((t) => t.toLowerCase().replace(/[^a-z0-9'-]/g, '')).lastIndexOf(first);
+  if (start < 0) return [];
+  if (start > 0 && /^(?:the|a|an)$/i.test(tokens[start - 1]!)) start--;
+  const prefix = tokens.slice(0, start).join(' ');
+  const tail = text.slice(m.index + m[0].length);
+  return [leftText + tail, `${prefix} ${right}`.trim() + tail];
 }
 
 /** "names the enzyme (amylase)": the bracketed word is the answer named. */
