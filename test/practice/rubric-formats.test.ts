@@ -301,6 +301,19 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(grade('The storming of the Bastille in 1789.', rubric).score).toBe(1);
   });
 
+  it('the other degree or an adverb of the opposite is a contrary claim, in any wording of the criterion', () => {
+    expect(grade('The molecules vibrate less often.', 'States that the molecules vibrate more frequently (1 mark)').score).toBe(0);
+    expect(grade('The molecules vibrate more often.', 'States that the molecules vibrate more frequently (1 mark)').score).toBe(1);
+    expect(grade('The ions move more slowly.', 'States that the ions gain energy / move faster (1 mark)').score).toBe(0);
+    expect(grade('The ions move more quickly.', 'States that the ions gain energy / move faster (1 mark)').score).toBe(1);
+  });
+
+  it('an answer that says a refused wording needs all of the criterion\'s own words', () => {
+    const rubric = 'Award 1 mark for each: the gas is bubbled through limewater; the limewater turns milky. Do not accept "turns clear".';
+    expect(grade('Bubble the gas through limewater, which turns clear.', rubric).score).toBe(1);
+    expect(grade('Bubble the gas through limewater, which turns milky.', rubric).score).toBe(2);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

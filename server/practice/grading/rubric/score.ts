@@ -7,7 +7,7 @@
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
 import lemmatizer from 'wink-lemmatizer';
-import type { Pos } from '../../offline/vocab/wordnet.ts';
+import { lookup, synset, type Pos } from '../../offline/vocab/wordnet.ts';
 import { gradeMath } from '../math.ts';
 import { antonymOf, gradeShortAnswer } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsFormula, substitutesCorrectly, type CalcFacts } from './calc.ts';
@@ -123,7 +123,8 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
   if (fraction(b) > 0 && !fromReference && said) {
     // "the price falls" against "explains that the price rises": the contrary claim earns nothing;
     // nor does saying of the gas what the criterion says of the solid, or "from B to A" for "from A to B".
-    const why = (variants[0] && opposite(variants[0], answer, b.used)) ?? swapped(said, answer) ?? reversed(said, answer);
+    // Any wording of it: "move more slowly" says the opposite of "gain kinetic energy / move faster".
+    const why = variants.reduce<string | null>((w, v) => w ?? opposite(v, answer, b.used), null) ?? swapped(said, answer) ?? reversed(said, answer);
     if (why) b = { ...b, contradicted: true, coverage: Math.max(b.coverage, 0.4), why };
   }
   const f = fraction(b);
@@ -134,7 +135,9 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     const ownWords = variants.flatMap((v) => criterionWords(v, extraQuality));
     const refusedOnly = criterionWords(r).filter((w) => !ownWords.some((o) => sameWord(o, w)));
     const skip = (uw: string) => refusedOnly.some((w) => matchWord(w, uw) !== null);
-    if (fraction(best(variants.map((v) => judgeVariant(v, skip)))) < 1) return { fraction: 0, best: b, rejected: r };
+    // ...and all of the criterion's words must then be said: "turns clear" refused leaves "the limewater turns milky" unmet by "limewater turns".
+    const again = best(variants.map((v) => judgeVariant(v, skip)));
+    if (again.coverage < 1 || again.contradicted) return { fraction: 0, best: b, rejected: r };
   }
   return { fraction: f, best: b, rejected: null };
 }
@@ -177,9 +180,54 @@ function opposite(wording: string, answer: Answer, used: string[]): string | nul
     // Verbs ("rises" against "falls") and comparisons ("shorter" against "longer"); nouns and
     // adjectives of a list (solid, liquid) are not claims against each other.
     const poses: Pos[] = /(?:er|est)$/.test(cw) && lemmatizer.adjective(cw) !== cw ? ['verb', 'adj'] : ['verb'];
-    for (const { word } of candidates) if (antonymOf(cw, word, poses) || opposesKind(cw, word)) return `the answer says "${word}", the opposite of "${cw}"`;
+    for (const { word } of candidates) {
+      // "move more slowly" against "move faster": an adverb's adjective against the criterion's.
+      const base = adverbBase(word);
+      if (antonymOf(cw, word, poses) || opposesKind(cw, word) || (base !== null && antonymOf(cw, base, ['adj']))) return `the answer says "${word}", the opposite of "${cw}"`;
+    }
+  }
+  return degreeAgainst(wording, answer, near);
+}
+
+const MORE = new Set(['more', 'greater', 'higher', 'increased']);
+const LESS = new Set(['less', 'fewer', 'lower', 'reduced', 'decreased']);
+
+/**
+ * "collide less often" against "collide more frequently": the same thing said in the other
+ * degree. Read where the criterion is (`near`: the answer's words in its parts), for the word
+ * right after "more"/"less" on each side.
+ */
+function degreeAgainst(wording: string, answer: Answer, near: Set<string>): string | null {
+  const want = tokenize(wording);
+  const said = tokenize(answer.text);
+  for (let i = 0; i + 1 < want.length; i++) {
+    const up = MORE.has(want[i]!) ? true : LESS.has(want[i]!) ? false : null;
+    if (up === null) continue;
+    for (let j = 0; j + 1 < said.length; j++) {
+      const other = up ? LESS.has(said[j]!) : MORE.has(said[j]!);
+      if (other && near.has(said[j + 1]!) && matchWord(want[i + 1]!, said[j + 1]!) !== null) return `the answer says "${said[j]} ${said[j + 1]}", the opposite of "${want[i]} ${want[i + 1]}"`;
+    }
   }
   return null;
+}
+
+const adverbCache = new Map<string, string | null>();
+/** The adjective an adverb is formed from ("slowly" → slow), by WordNet; null for other words. */
+function adverbBase(word: string): string | null {
+  let v = adverbCache.get(word);
+  if (v === undefined) {
+    v = null;
+    for (const off of lookup(word, 'adv')) {
+      const p = synset(off, 'adv').pointers.find((x) => x.symbol === '\\' && x.pos === 'adj');
+      if (p) {
+        v = synset(p.offset, 'adj').words[0]!.toLowerCase();
+        break;
+      }
+    }
+    if (adverbCache.size > 10_000) adverbCache.clear();
+    adverbCache.set(word, v);
+  }
+  return v;
 }
 
 const formsSaid = new WeakMap<Answer, Set<string>>();
