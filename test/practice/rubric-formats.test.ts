@@ -366,6 +366,8 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     ['1 mark: arteries carry blood away from the heart\n1 mark: veins carry blood back to the heart', 'Arteries carry blood away from the heart and veins return it to the heart.', 'Compare arteries and veins.', 2, null],
     ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The cathode is the positive electrode and the anode is the negative electrode.', 'Name the electrodes in electrolysis.', 0, /says of "cathode"/],
     ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The anode is positive and the cathode is negative.', 'Name the electrodes in electrolysis.', 2, null],
+    // Compounds of one head contrast whole: "the active voice" against "the passive voice".
+    ['1 mark: in the passive voice the object becomes the subject', 'In the active voice the object becomes the subject, and in the passive voice the subject acts.', 'Compare the active and passive voice.', 0, /says of "active" what the criterion says of "passive"/],
     // A compared thing ("more than red light") and a compound's first word ("white blood cells") are not swaps.
     ['1 mark: blue light is scattered more than red light', 'Blue light is scattered by air molecules more than red light is.', 'Why is the sky blue?', 1, null],
     ['1 mark: the immune system makes antibodies', 'White blood cells of the immune system make antibodies.', 'How do vaccines work?', 1, null],

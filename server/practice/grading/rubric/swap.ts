@@ -193,7 +193,11 @@ export function swapped(wording: string, answer: Answer): string | null {
   for (const w of words) {
     if (/^\d/.test(w)) continue;
     for (const u of candidates) {
-      if (!contrasting(w, u) || startsCompound(wordingTokens, w) || parts.some((p) => startsCompound(p, u))) continue;
+      if (!contrasting(w, u)) continue;
+      // "the passive voice" against "the active voice": compounds of one head contrast whole.
+      const head = wordingTokens[wordingTokens.indexOf(w) + 1];
+      const parallel = head !== undefined && parts.some((p) => p.some((x, i) => x === u && p[i + 1] === head));
+      if (!parallel && (startsCompound(wordingTokens, w) || parts.some((p) => startsCompound(p, u)))) continue;
       const ofW = parts.filter((p) => has(p, w));
       // "scatters it more than red light": the thing compared with is not what the claim is about.
       const ofU = parts.filter((p) => p.includes(u) && !has(p, w) && !/^(?:than|unlike|not)$/.test(p[p.indexOf(u) - 1] ?? '') && !/^(?:than|unlike|not)$/.test(p[p.indexOf(u) - 2] ?? ''));
