@@ -13,6 +13,7 @@
 import lemmatizer from 'wink-lemmatizer';
 import type { GradeResult } from '../types.ts';
 import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.ts';
+import { readableText } from './accents.ts';
 import { formulaNames } from './chem.ts';
 import { longerTerm } from './longer-term.ts';
 import { numberFromWords } from './number-words.ts';
@@ -55,9 +56,13 @@ function plainDigits(text: string): string {
   return text.replace(/[₀-₉]/g, (c) => String(c.charCodeAt(0) - 0x2080)).replace(/[⁰¹²³⁴-⁹]/g, (c) => String('⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)));
 }
 
+/**
+ * Words as read: accents stripped and unit symbols named (accents.ts), so "García" is one word and
+ * "Ω" is "ohm"; letters of other scripts are words too, only not English ones.
+ */
 function wordsOf(text: string): Word[] {
-  const t = plainDigits(text).replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
-  return [...t.matchAll(/[A-Za-z0-9]+(?:['-][A-Za-z0-9]+)*/g)].map((m) => ({ w: m[0].toLowerCase().replace(/'s$/, ''), raw: m[0] }));
+  const t = readableText(plainDigits(text)).replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
+  return [...t.matchAll(/[\p{L}\p{N}]+(?:['-][\p{L}\p{N}]+)*/gu)].map((m) => ({ w: m[0].toLowerCase().replace(/'s$/, ''), raw: m[0] }));
 }
 
 /** Statements in order; a statement of retraction words takes back every earlier one. */
@@ -457,7 +462,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   const qWords = questionWords(statement);
   const strict = FORM_QUESTION.test(statement);
   const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });
-  if (sts.length === 0) return fail('No answer was given.');
+  if (sts.length === 0) return fail(userAnswer.trim() ? `The answer has no word or number to read ("${userAnswer.trim().slice(0, 40)}").` : 'No answer was given.');
 
   let deniedText: string | null = null;
   const alts = alternatives(reference, qWords);
