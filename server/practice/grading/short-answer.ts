@@ -25,6 +25,8 @@ const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
 const FILLER = new Set([...STOPWORDS, 'think', 'believe', 'guess', 'maybe', 'probably', 'sure', 'pretty', 'called', 'known', 'named', 'yes', 'ok', 'okay', 'well', 'um', 'uh', 'sir', 'miss', 'please']);
 /** A statement made only of these takes back what came before it. */
 const RETRACT = new Set(['no', 'nope', 'wrong', 'wait', 'sorry', 'actually', 'oops', 'mean', 'i', 'scratch', 'that', 'not', 'oh', 'hmm', 'correction']);
+/** Particles inside a name, between the first name and the surname ("Vincent van Gogh", "Leonardo da Vinci"). */
+const PARTICLES = new Set(['van', 'de', 'da', 'von', 'der', 'den', 'des', 'le', 'la', 'du', 'di', 'del', 'della', 'dos', 'das', 'ter', 'ten', 'bin', 'ibn']);
 const TITLES = new Set(['president', 'king', 'queen', 'sir', 'dame', 'saint', 'st', 'dr', 'doctor', 'mr', 'mrs', 'ms', 'lord', 'lady', 'general', 'emperor', 'empress', 'prince', 'princess', 'pope', 'professor', 'prof']);
 // A symbol, formula or abbreviation asked for is that written form: "gold" is not the symbol Au.
 const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural|singular|comparative|superlative|spell(?:ing|ed)?|conjugat\w*|(?:verb|noun|adjective) form|form of the (?:verb|word)|-ing form|third person|(?:chemical|element|atomic)\s+symbol|symbol\s+(?:for|of)\s+(?:the\s+)?(?:element|chemical)?|(?:chemical|molecular|empirical)\s+formula|abbreviation|acronym|initials)\b/i;
@@ -373,19 +375,30 @@ function denied(st: Statement, m: Match, qWords: Set<string>): boolean {
 function longerName(alt: Alternative, st: Statement, m: Match, qWords: Set<string>): string | null {
   if (!alt.name && !(alt.content.length === 1 && /^[A-Z]/.test(alt.content[0].raw))) {
     // "subthalamic nucleus" for "nucleus": a longer WordNet term for another thing.
-    const term = longerTerm(alt.content.map((x) => x.w), st.words.slice(Math.max(0, m.start - 3), m.end + 3).map((x) => x.w));
+    // "igneous rock" for "igneous" when the question asks what type of rock: the question's words complete it.
+    const term = longerTerm(
+      alt.content.map((x) => x.w),
+      st.words.slice(Math.max(0, m.start - 3), m.end + 3).map((x) => x.w),
+      (w) => [...lemmas(w)].some((l) => qWords.has(l)),
+    );
     return term;
   }
-  const next = st.words[m.end];
-  const prev = st.words[m.start - 1];
+  // Particles of a name are passed over: "Theo van Gogh" has another first name than "Vincent van Gogh".
+  let before = m.start - 1;
+  while (before > 0 && PARTICLES.has(st.words[before].w)) before--;
+  let after = m.end;
+  while (after < st.words.length - 1 && PARTICLES.has(st.words[after].w)) after++;
+  const next = st.words[after];
+  const prev = st.words[before];
   const isNamePart = (x: Word | undefined) => !!x && /^[A-Z][a-z]/.test(x.raw) && !TITLES.has(x.w) && !qWords.has(x.w) && !FILLER.has(x.w);
   const spanWords = new Set(st.words.slice(m.start, m.end).map((x) => x.w));
   const refWords = new Set(alt.content.map((x) => x.w));
-  if (isNamePart(next) && !refWords.has(next.w)) return st.words.slice(m.start, m.end + 1).map((x) => x.raw).join(' ');
+  const said = (from: number, to: number) => st.words.slice(from, to).map((x) => x.raw).join(' ');
+  if (isNamePart(next) && !refWords.has(next.w)) return said(m.start, after + 1);
   // A different first name before the surname: "Pierre Curie" for "Marie Curie", "Louis Armstrong" for "Neil Armstrong".
-  if (alt.name && isNamePart(prev) && !refWords.has(prev.w) && !spanWords.has(alt.content[0].w)) return `${prev.raw} ${st.words.slice(m.start, m.end).map((x) => x.raw).join(' ')}`;
+  if (alt.name && isNamePart(prev) && !refWords.has(prev.w) && !spanWords.has(alt.content[0].w)) return said(before, m.end);
   // A first name followed by another surname: "Leonardo DiCaprio" for "Leonardo da Vinci".
-  if (alt.name && m.end - m.start === 1 && st.words[m.start].w === alt.content[0].w && isNamePart(next)) return `${st.words[m.start].raw} ${next.raw}`;
+  if (alt.name && m.end - m.start === 1 && st.words[m.start].w === alt.content[0].w && isNamePart(next) && !refWords.has(next.w)) return said(m.start, after + 1);
   return null;
 }
 
