@@ -46,5 +46,7 @@ export function plainLetters(text: string): string {
 
 /** An answer's text as it is read: unit symbols by name, then letters without accents. */
 export function readableText(text: string): string {
+  // Plain ASCII (most text, and every WordNet gloss) has no accent or symbol to read.
+  if (!/[^\x00-\x7f]/.test(text)) return text;
   return plainLetters(unitNames(text));
 }

@@ -139,9 +139,17 @@ const DEGREE = /\b(?:very|extremely|exceedingly|excessively|overly|too|highly|in
  * warm) of "warm". Such a sense is a stronger or weaker answer, not the same one; "glad" and
  * "cheerful" are linked to "joyful" with no such gloss.
  */
+const degreeCache = new Map<string, boolean>();
 function anotherDegree(a: Synset, b: Synset): boolean {
-  const says = (x: Synset, y: Synset) => [...x.definition.matchAll(DEGREE)].some((m) => hasWord(y, m[1].toLowerCase()));
-  return says(a, b) || says(b, a);
+  const key = `${a.offset}:${b.offset}`;
+  let v = degreeCache.get(key);
+  if (v === undefined) {
+    const says = (x: Synset, y: Synset) => [...x.definition.matchAll(DEGREE)].some((m) => hasWord(y, m[1].toLowerCase()));
+    v = says(a, b) || says(b, a);
+    if (degreeCache.size > 20_000) degreeCache.clear();
+    degreeCache.set(key, v);
+  }
+  return v;
 }
 
 /** Senses close enough to count as the same meaning: the synset, and for adjectives similar and see-also senses of the same degree. */
@@ -537,6 +545,8 @@ const COMPARISON = /\b(less than|lower than|fewer than|below|under|greater than|
 const MAX_CLAIM_WORDS = 40;
 const GLOSS_WINDOW = 60;
 const GAP_BEFORE_COMPARISON = 25;
+/** Characters of an answer read for an added claim: past its first 300 words (MAX_SHORT_ANSWER_WORDS) at any length of word. */
+const MAX_CLAIM_CHARS = MAX_SHORT_ANSWER_WORDS * 20;
 
 function compares(op: string, a: number, b: number | undefined, v: number): boolean {
   switch (op.toLowerCase()) {
@@ -608,7 +618,7 @@ export function addedClaimAgainst(reference: string, answer: string, statement: 
   const value = referenceNumber(reference);
   if (value === null) return null;
   // Each number in the answer as one word: the reference's value, or another.
-  const text = readableText(answer).replace(/\u2212/g, '-').replace(/-?\d+(?:[.,]\d+)*/g, (lit) => (Number(lit.replace(/,(?=\d{3}\b)/g, '').replace(',', '.')) === value ? ' refvalue ' : ' othervalue '));
+  const text = readableText(answer.slice(0, MAX_CLAIM_CHARS)).replace(/\u2212/g, '-').replace(/-?\d+(?:[.,]\d+)*/g, (lit) => (Number(lit.replace(/,(?=\d{3}\b)/g, '').replace(',', '.')) === value ? ' refvalue ' : ' othervalue '));
   const sts = statements(text);
   const qWords = questionWords(statement);
   const given = (w: string) => w === 'refvalue' || numberFromWords(w) === value;
