@@ -13,6 +13,7 @@
 import lemmatizer from 'wink-lemmatizer';
 import type { GradeResult } from '../types.ts';
 import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.ts';
+import { readableText } from './accents.ts';
 import { formulaNames } from './chem.ts';
 import { longerTerm } from './longer-term.ts';
 import { numberFromWords } from './number-words.ts';
@@ -24,6 +25,8 @@ const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
 const FILLER = new Set([...STOPWORDS, 'think', 'believe', 'guess', 'maybe', 'probably', 'sure', 'pretty', 'called', 'known', 'named', 'yes', 'ok', 'okay', 'well', 'um', 'uh', 'sir', 'miss', 'please']);
 /** A statement made only of these takes back what came before it. */
 const RETRACT = new Set(['no', 'nope', 'wrong', 'wait', 'sorry', 'actually', 'oops', 'mean', 'i', 'scratch', 'that', 'not', 'oh', 'hmm', 'correction']);
+/** Particles inside a name, between the first name and the surname ("Vincent van Gogh", "Leonardo da Vinci"). */
+const PARTICLES = new Set(['van', 'de', 'da', 'von', 'der', 'den', 'des', 'le', 'la', 'du', 'di', 'del', 'della', 'dos', 'das', 'ter', 'ten', 'bin', 'ibn']);
 const TITLES = new Set(['president', 'king', 'queen', 'sir', 'dame', 'saint', 'st', 'dr', 'doctor', 'mr', 'mrs', 'ms', 'lord', 'lady', 'general', 'emperor', 'empress', 'prince', 'princess', 'pope', 'professor', 'prof']);
 // A symbol, formula or abbreviation asked for is that written form: "gold" is not the symbol Au.
 const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural|singular|comparative|superlative|spell(?:ing|ed)?|conjugat\w*|(?:verb|noun|adjective) form|form of the (?:verb|word)|-ing form|third person|(?:chemical|element|atomic)\s+symbol|symbol\s+(?:for|of)\s+(?:the\s+)?(?:element|chemical)?|(?:chemical|molecular|empirical)\s+formula|abbreviation|acronym|initials)\b/i;
@@ -55,9 +58,13 @@ function plainDigits(text: string): string {
   return text.replace(/[₀-₉]/g, (c) => String(c.charCodeAt(0) - 0x2080)).replace(/[⁰¹²³⁴-⁹]/g, (c) => String('⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)));
 }
 
+/**
+ * Words as read: accents stripped and unit symbols named (accents.ts), so "García" is one word and
+ * "Ω" is "ohm"; letters of other scripts are words too, only not English ones.
+ */
 function wordsOf(text: string): Word[] {
-  const t = plainDigits(text).replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
-  return [...t.matchAll(/[A-Za-z0-9]+(?:['-][A-Za-z0-9]+)*/g)].map((m) => ({ w: m[0].toLowerCase().replace(/'s$/, ''), raw: m[0] }));
+  const t = readableText(plainDigits(text)).replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
+  return [...t.matchAll(/[\p{L}\p{N}]+(?:['-][\p{L}\p{N}]+)*/gu)].map((m) => ({ w: m[0].toLowerCase().replace(/'s$/, ''), raw: m[0] }));
 }
 
 /** Statements in order; a statement of retraction words takes back every earlier one. */
@@ -123,15 +130,38 @@ function hasWord(s: Synset, w: string): boolean {
   return s.words.some((x) => x.toLowerCase() === w);
 }
 
-/** Senses close enough to count as the same meaning: the synset, and for adjectives similar and see-also senses. */
+/** Adverbs of degree: a gloss "very loud" says another degree of loud, not loud. */
+const DEGREE = /\b(?:very|extremely|exceedingly|excessively|overly|too|highly|intensely|somewhat|slightly|moderately|mildly|rather|fairly|unusually|extraordinarily)\s+([a-z-]+)/gi;
+
+/**
+ * Whether one of two linked adjective senses is glossed as a degree of the other: "fortissimo"
+ * (very loud) of "forte, loud", "overjoyed" (extremely joyful) of "joyful", "tepid" (moderately
+ * warm) of "warm". Such a sense is a stronger or weaker answer, not the same one; "glad" and
+ * "cheerful" are linked to "joyful" with no such gloss.
+ */
+const degreeCache = new Map<string, boolean>();
+function anotherDegree(a: Synset, b: Synset): boolean {
+  const key = `${a.offset}:${b.offset}`;
+  let v = degreeCache.get(key);
+  if (v === undefined) {
+    const says = (x: Synset, y: Synset) => [...x.definition.matchAll(DEGREE)].some((m) => hasWord(y, m[1].toLowerCase()));
+    v = says(a, b) || says(b, a);
+    if (degreeCache.size > 20_000) degreeCache.clear();
+    degreeCache.set(key, v);
+  }
+  return v;
+}
+
+/** Senses close enough to count as the same meaning: the synset, and for adjectives similar and see-also senses of the same degree. */
 function closeSenses(word: string, expected?: Synset[]): Synset[] {
   const out: Synset[] = [];
   for (const s of expected ?? senses(word)) {
     out.push(s);
     if (s.pos !== 'adj') continue;
     for (const r of related(s, ['&', '^'])) {
+      if (anotherDegree(s, r)) continue;
       out.push(r);
-      for (const r2 of related(r, ['^'])) out.push(r2);
+      for (const r2 of related(r, ['^'])) if (!anotherDegree(r, r2)) out.push(r2);
     }
   }
   return out;
@@ -368,19 +398,30 @@ function denied(st: Statement, m: Match, qWords: Set<string>): boolean {
 function longerName(alt: Alternative, st: Statement, m: Match, qWords: Set<string>): string | null {
   if (!alt.name && !(alt.content.length === 1 && /^[A-Z]/.test(alt.content[0].raw))) {
     // "subthalamic nucleus" for "nucleus": a longer WordNet term for another thing.
-    const term = longerTerm(alt.content.map((x) => x.w), st.words.slice(Math.max(0, m.start - 3), m.end + 3).map((x) => x.w));
+    // "igneous rock" for "igneous" when the question asks what type of rock: the question's words complete it.
+    const term = longerTerm(
+      alt.content.map((x) => x.w),
+      st.words.slice(Math.max(0, m.start - 3), m.end + 3).map((x) => x.w),
+      (w) => [...lemmas(w)].some((l) => qWords.has(l)),
+    );
     return term;
   }
-  const next = st.words[m.end];
-  const prev = st.words[m.start - 1];
+  // Particles of a name are passed over: "Theo van Gogh" has another first name than "Vincent van Gogh".
+  let before = m.start - 1;
+  while (before > 0 && PARTICLES.has(st.words[before].w)) before--;
+  let after = m.end;
+  while (after < st.words.length - 1 && PARTICLES.has(st.words[after].w)) after++;
+  const next = st.words[after];
+  const prev = st.words[before];
   const isNamePart = (x: Word | undefined) => !!x && /^[A-Z][a-z]/.test(x.raw) && !TITLES.has(x.w) && !qWords.has(x.w) && !FILLER.has(x.w);
   const spanWords = new Set(st.words.slice(m.start, m.end).map((x) => x.w));
   const refWords = new Set(alt.content.map((x) => x.w));
-  if (isNamePart(next) && !refWords.has(next.w)) return st.words.slice(m.start, m.end + 1).map((x) => x.raw).join(' ');
+  const said = (from: number, to: number) => st.words.slice(from, to).map((x) => x.raw).join(' ');
+  if (isNamePart(next) && !refWords.has(next.w)) return said(m.start, after + 1);
   // A different first name before the surname: "Pierre Curie" for "Marie Curie", "Louis Armstrong" for "Neil Armstrong".
-  if (alt.name && isNamePart(prev) && !refWords.has(prev.w) && !spanWords.has(alt.content[0].w)) return `${prev.raw} ${st.words.slice(m.start, m.end).map((x) => x.raw).join(' ')}`;
+  if (alt.name && isNamePart(prev) && !refWords.has(prev.w) && !spanWords.has(alt.content[0].w)) return said(before, m.end);
   // A first name followed by another surname: "Leonardo DiCaprio" for "Leonardo da Vinci".
-  if (alt.name && m.end - m.start === 1 && st.words[m.start].w === alt.content[0].w && isNamePart(next)) return `${st.words[m.start].raw} ${next.raw}`;
+  if (alt.name && m.end - m.start === 1 && st.words[m.start].w === alt.content[0].w && isNamePart(next) && !refWords.has(next.w)) return said(m.start, after + 1);
   return null;
 }
 
@@ -457,7 +498,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   const qWords = questionWords(statement);
   const strict = FORM_QUESTION.test(statement);
   const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });
-  if (sts.length === 0) return fail('No answer was given.');
+  if (sts.length === 0) return fail(userAnswer.trim() ? `The answer has no word or number to read ("${userAnswer.trim().slice(0, 40)}").` : 'No answer was given.');
 
   let deniedText: string | null = null;
   const alts = alternatives(reference, qWords);
@@ -492,4 +533,135 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
   return fail('The answer does not give it.');
+}
+
+// ---- a claim added to a numeric answer ------------------------------------------------------
+
+/** Words that join a claim to the number and say nothing themselves ("7, which means it is ..."). */
+const LINKS = new Set(['mean', 'means', 'meaning', 'because', 'since', 'therefore', 'hence', 'thus', 'make', 'makes', 'making', 'value', 'number']);
+/** A comparison a gloss makes with a number: "a pH of less than 7", "between 90 and 180 degrees". */
+const COMPARISON = /\b(less than|lower than|fewer than|below|under|greater than|more than|higher than|above|over|exceeding|equal to|between|of)\s+(-?\d+(?:\.\d+)?)(?:\s+and\s+(-?\d+(?:\.\d+)?))?/gi;
+/** Distinct added words whose senses are read, and characters of a gloss read after the question's word. */
+const MAX_CLAIM_WORDS = 40;
+const GLOSS_WINDOW = 60;
+const GAP_BEFORE_COMPARISON = 25;
+/** Characters of an answer read for an added claim: past its first 300 words (MAX_SHORT_ANSWER_WORDS) at any length of word. */
+const MAX_CLAIM_CHARS = MAX_SHORT_ANSWER_WORDS * 20;
+
+function compares(op: string, a: number, b: number | undefined, v: number): boolean {
+  switch (op.toLowerCase()) {
+    case 'less than':
+    case 'lower than':
+    case 'fewer than':
+    case 'below':
+    case 'under':
+      return v < a;
+    case 'greater than':
+    case 'more than':
+    case 'higher than':
+    case 'above':
+    case 'over':
+    case 'exceeding':
+      return v > a;
+    case 'between':
+      return b !== undefined && v > Math.min(a, b) && v < Math.max(a, b);
+    default:
+      return v === a;
+  }
+}
+
+/**
+ * What a gloss says of a quantity the question names, as comparisons with numbers: "acidic"
+ * (having a pH of less than 7), "obtuse" (of an angle; between 90 and 180 degrees). Null when the
+ * gloss names no number for it. The comparisons are read from just after the quantity's word.
+ */
+function glossCondition(definition: string, quantity: string): { text: string; holds: (v: number) => boolean } | null {
+  const d = definition.toLowerCase();
+  const at = new RegExp(`\\b${quantity.replace(/[^a-z0-9]/g, '')}s?\\b`).exec(d);
+  if (!at) return null;
+  const window = d.slice(at.index + at[0].length, at.index + at[0].length + GLOSS_WINDOW);
+  const found: { op: string; a: number; b?: number }[] = [];
+  let last = 0;
+  for (const m of window.matchAll(COMPARISON)) {
+    const gap = window.slice(last, m.index);
+    // The first comparison close to the quantity's word; each further one joined to it ("but less than 180").
+    if (found.length === 0 ? gap.length > GAP_BEFORE_COMPARISON || /\d/.test(gap) : !/^[\s,]*(?:but|and)?[\s,]*$/.test(gap)) break;
+    found.push({ op: m[1], a: Number(m[2]), b: m[3] === undefined ? undefined : Number(m[3]) });
+    last = m.index + m[0].length;
+  }
+  if (found.length === 0) return null;
+  return { text: definition.trim(), holds: (v) => found.every((c) => compares(c.op, c.a, c.b, v)) };
+}
+
+/** The number a reference states ("7", "90°", "100 °C", "seven"), or null for any other reference. */
+function referenceNumber(reference: string): number | null {
+  const t = readableText(reference).trim().replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/\u2212/g, '-');
+  const m = /^-?\d+(?:\.\d+)?/.exec(t);
+  if (m) {
+    // A unit may follow, after a space ("100 degrees Celsius", "7 pH"); "2π" or "3x" is not a number.
+    const rest = t.slice(m[0].length);
+    return rest.trim() === '' || (/^\s+[A-Za-z]/.test(rest) && !/\d/.test(rest) && wordsOf(rest).length <= 3) ? Number(m[0]) : null;
+  }
+  return numberFromWords(t);
+}
+
+/**
+ * A claim an answer adds to the right number that the question's own words refute, or null. The
+ * number is read by the math grader, which passes over prose after it; this reads the prose as a
+ * short answer is read: the number must not be denied or taken back, the added words must not be
+ * the opposite of the question's or reference's words ("6, an irregular polygon" when asked about
+ * a regular one), and an added word WordNet glosses with a number for a quantity the question
+ * names must agree with the reference ("7, so it is acidic": the adjective acidic is "having a pH
+ * of less than 7"). Words under a negation are not claimed ("7, neither acidic nor alkaline").
+ */
+export function addedClaimAgainst(reference: string, answer: string, statement: string): string | null {
+  const value = referenceNumber(reference);
+  if (value === null) return null;
+  // Each number in the answer as one word: the reference's value, or another.
+  const text = readableText(answer.slice(0, MAX_CLAIM_CHARS)).replace(/\u2212/g, '-').replace(/-?\d+(?:[.,]\d+)*/g, (lit) => (Number(lit.replace(/,(?=\d{3}\b)/g, '').replace(',', '.')) === value ? ' refvalue ' : ' othervalue '));
+  const sts = statements(text);
+  const qWords = questionWords(statement);
+  const given = (w: string) => w === 'refvalue' || numberFromWords(w) === value;
+  const said = sts.flatMap((st, si) => st.words.flatMap((x, i) => (given(x.w) ? [{ st, m: { statement: si, start: i, end: i + 1, how: '' } }] : [])));
+  if (said.length > 0 && said.every(({ st, m }) => st.retracted || denied(st, m, qWords))) return 'The answer gives the number and then denies or takes it back.';
+
+  const own = [...contentWords(wordsOf(statement)), ...contentWords(wordsOf(reference))].map((x) => x.w).filter((w) => !/\d/.test(w));
+  const ownLemmas = new Set([...own.flatMap((w) => [...lemmas(w)]), ...qWords]);
+  const claimed: Word[] = [];
+  for (const st of sts) {
+    if (st.retracted) continue;
+    st.words.forEach((x, i) => {
+      if (claimed.length >= MAX_CLAIM_WORDS || claimed.some((c) => c.w === x.w)) return;
+      if (given(x.w) || x.w === 'othervalue' || numberFromWords(x.w) !== null || FILLER.has(x.w) || NEGATIONS.has(x.w) || LINKS.has(x.w)) return;
+      if ([...lemmas(x.w)].some((l) => ownLemmas.has(l))) return;
+      if (st.cues.some((c) => c < i && i - c <= NEG_SCOPE)) return;
+      claimed.push(x);
+    });
+  }
+  for (const x of claimed) for (const q of new Set(own)) if (antonymOf(q, x.w)) return `The answer adds "${x.raw}", the opposite of "${q}".`;
+  for (const x of claimed) {
+    let against: string | null = null;
+    let agrees = false;
+    // Adjectives only: they say what the thing asked about is; a noun's gloss may give its own value ("pi": about 3.14).
+    for (const s of senses(x.w, ['adj'])) {
+      for (const q of new Set(own)) {
+        const c = glossCondition(s.definition, q);
+        if (!c) continue;
+        if (c.holds(value)) agrees = true;
+        else against ??= c.text;
+      }
+    }
+    if (against && !agrees) return `The answer adds "${x.raw}", which WordNet glosses as "${against}"; ${value} is not.`;
+  }
+  return null;
+}
+
+/**
+ * A full-marks grade of a numeric reference, refused when the answer adds a claim against it
+ * (`addedClaimAgainst`); any other grade as it is.
+ */
+export function checkAddedClaim(result: GradeResult, reference: string, answer: string, statement: string): GradeResult {
+  if (result.max_score <= 0 || result.score !== result.max_score) return result;
+  const why = addedClaimAgainst(reference, answer, statement);
+  return why ? { ...result, score: 0, met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` } : result;
 }
