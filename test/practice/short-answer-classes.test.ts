@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { gradeMath } from '../../server/practice/grading/math.ts';
 import { numberFromWords } from '../../server/practice/grading/number-words.ts';
 import { addedClaimAgainst, checkAddedClaim, gradeShortAnswer } from '../../server/practice/grading/short-answer.ts';
 
@@ -171,15 +172,17 @@ describe('a claim added to a numeric answer', () => {
 
   it('checkAddedClaim refuses a full-marks math grade with such a claim and keeps the rest as they are', () => {
     const answer = '7, which makes it alkaline';
-    const graded = grade(pH, '7', answer);
+    const graded = gradeMath(answer, '7', pH);
     expect(graded.score).toBe(1);
     const checked = checkAddedClaim(graded, '7', answer, pH);
+    // gradeAnswer checks the claim after the math grader.
+    expect(grade(pH, '7', answer).score).toBe(0);
     expect(checked.score).toBe(0);
     expect(checked.missed).toEqual(['7']);
     expect(checked.explanation).toMatch(/alkaline.*expected answer is 7/);
-    const plain = grade(pH, '7', '7');
+    const plain = gradeMath('7', '7', pH);
     expect(checkAddedClaim(plain, '7', '7', pH)).toBe(plain);
-    const wrong = grade(pH, '7', '8, which makes it alkaline');
+    const wrong = gradeMath('8, which makes it alkaline', '7', pH);
     expect(checkAddedClaim(wrong, '7', '8, which makes it alkaline', pH)).toBe(wrong);
   });
 

@@ -8,7 +8,7 @@ import { gradeChoice } from './choice.ts';
 import { GradingInputError } from './errors.ts';
 import { gradeMath, looksMathematical } from './math.ts';
 import { gradeRubric, parseRubric } from './rubric.ts';
-import { gradeShortAnswer, isShortReference } from './short-answer.ts';
+import { checkAddedClaim, gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
 
@@ -53,7 +53,7 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   // A mathematical reference decides, unless a rubric gives marks for more than the answer
   // (working, formula, units: "Award 3 marks for: ..."); a generated problem's one-line
   // "Full credit for x = 3" is not such a rubric.
-  if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) return gradeMath(input.user_answer, ref, statement);
+  if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) return checkAddedClaim(gradeMath(input.user_answer, ref, statement), ref, input.user_answer, statement);
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
