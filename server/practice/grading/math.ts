@@ -56,6 +56,8 @@ interface Verdict {
   equal: boolean;
   /** Accepted as a rounding of an irrational or repeating value. */
   rounded?: boolean;
+  /** The value is right and only the way it is written is not (`why` says how). */
+  formOnly?: boolean;
   why?: string;
 }
 
@@ -78,6 +80,8 @@ function candidates(v: Value, other: Value, bare: boolean): number[] {
 function needsRounding(x: number): boolean {
   return !close(roundTo(x, 6), x);
 }
+
+const PERCENT_SLIP = (v: Value) => `${v.literal}% is a percentage (${v.literal} hundredths of something), and the question asks for a quantity`;
 
 function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
   const uExpr = parse(user.expr);
@@ -113,11 +117,12 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     const has = forms.decimals !== null ? `${decimalsOf(user.literal)} decimal place(s)` : few === many ? `${few} significant figure(s)` : `${few} to ${many} significant figures`;
     const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals : few <= forms.sigFigs! && forms.sigFigs! <= many;
     if (valueOk && written) return { equal: true };
-    if (valueOk) return { equal: false, why: `it is written with ${has}; the question asks for ${want}` };
+    if (valueOk) return { equal: false, formOnly: true, why: `it is written with ${has}, and the question asks for ${want}` };
+    if (percentSlip && target.some((t) => close(valueOf(user.expr), t))) return { equal: false, why: PERCENT_SLIP(user) };
     return { equal: false, why: `rounded to ${want} the value is ${target[0]}` };
   }
   if (uNums.some((u) => rNums.some((r) => close(u, r)))) return { equal: true };
-  if (percentSlip && rNums.some((r) => close(valueOf(user.expr), r))) return { equal: false, why: `${user.literal}% is a percentage (${user.literal} hundredths of something), and the question asks for a quantity` };
+  if (percentSlip && rNums.some((r) => close(valueOf(user.expr), r))) return { equal: false, why: PERCENT_SLIP(user) };
   // A decimal approximation of an irrational or repeating value, good to the places it gives.
   const d = decimalsOf(user.literal);
   const refWritten = decimalsOf(ref.literal);
@@ -158,7 +163,10 @@ function describe(r: Answer): string {
   if (r.kind === 'matrix') return showMatrix(r);
   if (r.kind === 'intervals') return r.pieces.map(showInterval).join(' ∪ ');
   if (r.kind === 'equation') return r.text;
-  if (r.kind === 'solutions') return r.parts.map((p) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal)).join(', ');
+  if (r.kind === 'solutions') {
+    const list = r.parts.map((p) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal)).join(', ');
+    return r.tuple && !r.ratio ? `(${list})` : list;
+  }
   return `${r.literal}${r.percent ? '%' : ''}${r.unit ? ` ${r.unit.text}` : ''}`;
 }
 
@@ -233,13 +241,16 @@ function numberInProse(text: string): Value | null {
  * the last "so / therefore / ⇒ / the answer is", else the trailing "x = value" parts of a chain of
  * equations ("3x = 21, x = 7"). Null when the answer is not written that way.
  */
-function concluded(userAnswer: string, userText: string, ref: Solutions, allowUnits: boolean): string | null {
+function concluded(userAnswer: string, ref: Solutions, allowUnits: boolean): string | null {
   const tail = afterConclusion(userAnswer);
   if (tail !== null) {
     const text = normalizeMath(tail);
-    if (text.length <= MAX_MATH_CHARS && (readLike(text, ref, allowUnits) ?? readLike(normalizeMath(spokenMath(tail)), ref, allowUnits))) return tail;
+    const read = text.length <= MAX_MATH_CHARS ? (readLike(text, ref, allowUnits) ?? readLike(normalizeMath(spokenMath(tail)), ref, allowUnits)) : null;
+    // A check after "so" ("x = 4, so 2x = 8") is no statement of the solutions.
+    if (read?.kind === 'solutions' || (read?.kind === 'value' && parse(read.expr)?.getVars().length === 0)) return tail;
   }
-  return trailingSolutions(userText);
+  // Working on separate lines is a chain too.
+  return trailingSolutions(normalizeMath(userAnswer.replace(/\s*[\r\n]+\s*/g, '; ')));
 }
 
 export function gradeMath(userAnswer: string, reference: string, statement = '', scheme = ''): GradeResult {
@@ -253,7 +264,7 @@ export function gradeMath(userAnswer: string, reference: string, statement = '',
   const refNumeric = ref?.kind === 'value' && (parse(ref.expr)?.getVars().length ?? 1) === 0;
   const allowUnits = refNumeric || ref?.kind === 'solutions';
   if (ref?.kind === 'solutions' && !ref.ratio) {
-    stated = concluded(userAnswer, userText, ref, allowUnits) ?? userAnswer;
+    stated = concluded(userAnswer, ref, allowUnits) ?? userAnswer;
     if (stated !== userAnswer) userText = normalizeMath(stated);
   }
   const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
@@ -269,12 +280,14 @@ export function gradeMath(userAnswer: string, reference: string, statement = '',
   if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
 
   const verdict = compare(user, ref, forms);
+  if (verdict.formOnly) return fail(`${describe(user)} has the right value, but ${verdict.why}.`);
   if (!verdict.equal) {
     const why = verdict.why ? ` (${verdict.why})` : '';
     return fail(`${describe(user)} is not equal to the expected answer${why}.`);
   }
   const problem = user.kind === 'matrix' || ref.kind === 'matrix' ? null : formProblem(forms, user, ref, userText);
-  if (problem) return fail(`${describe(user)} has the right value, but ${problem}.`);
+  // Intervals as written, since the form is what is wrong.
+  if (problem) return fail(`${user.kind === 'intervals' ? userAnswer.trim() : describe(user)} has the right value, but ${problem}.`);
   // "sqrt(8)" for "the exact value of sqrt(8)", "7 × 8" for "What is 7 × 8?": the question's own expression is not its answer.
   const squeeze = (t: string) => normalizeMath(t).replace(/\s+/g, '');
   const said = squeeze(userAnswer);

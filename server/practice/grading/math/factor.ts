@@ -14,6 +14,7 @@ interface Term {
 
 const MAX_COEF = 1e6;
 const MAX_DEGREE = 12;
+const MAX_CANDIDATES = 2000;
 
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
@@ -88,9 +89,12 @@ function rationalRoot(c: number[]): [number, number] | null {
   const a0 = Math.abs(c[0]);
   const an = Math.abs(c[n]);
   if (n < 2 || a0 === 0 || an === 0) return null;
+  const [ps, qs] = [divisors(a0), divisors(an)];
+  // Bounded work: real answers have small coefficients.
+  if (ps.length * qs.length > MAX_CANDIDATES) return null;
   const big = c.map(BigInt);
-  for (const p of divisors(a0)) {
-    for (const q of divisors(an)) {
+  for (const p of ps) {
+    for (const q of qs) {
       if (gcd(p, q) !== 1) continue;
       for (const sp of [p, -p]) {
         // q^n · f(p/q) = Σ c_i p^i q^(n-i), exactly.
@@ -122,8 +126,9 @@ function splits(c: number[], v: string, w: string | null): string | null {
   return null;
 }
 
+/** "x^2-4" as "x^2 - 4". */
 function show(inner: string): string {
-  return inner.replace(/\s+/g, ' ').trim();
+  return inner.replace(/(?<=[^\^(*\s])([-+])/g, ' $1 ').replace(/\s+/g, ' ').trim();
 }
 
 /** Why one bracket's polynomial is not fully factorised, or null. */

@@ -233,7 +233,9 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
     }
     if (user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;
     if (forms.factored && !numeric) {
-      if (!/^-?\s*[\w.]*\s*\(/.test(user.literal.trim()) && !/\)\s*\^/.test(user.literal)) return 'the question asks for the factored form';
+      // A reference that is no product (x^2 + 1 does not factor) asks for none.
+      const product = (t: string) => /^-?\s*[\w.]*\s*\(/.test(t.trim()) || /\)\s*\^/.test(t);
+      if (!product(user.literal) && product(ref.literal)) return 'the question asks for the factored form';
       const why = factorisationProblem(user.literal, ref.literal);
       if (why) return why;
     }
@@ -241,8 +243,8 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
   }
   if (user.kind === 'intervals') {
     const signs = /[<>]/.test(userText);
-    if (forms.intervalNotation && signs) return `the question asks for interval notation (${user.pieces.map(showInterval).join(' ∪ ')})`;
-    if (forms.inequality && !signs && !/\breal\b|ℝ/i.test(userText)) return `the question asks for an inequality (${showInequality(user)})`;
+    if (forms.intervalNotation && signs) return `the question asks for interval notation, in which it is ${user.pieces.map(showInterval).join(' ∪ ')}`;
+    if (forms.inequality && !signs && !/\breal\b|ℝ/i.test(userText)) return `the question asks for an inequality, in which it is ${showInequality(user)}`;
   }
   if (user.kind === 'equation' && forms.slopeIntercept && !/^y$/i.test(user.lhs.trim())) return 'the question asks for slope-intercept form (y = mx + b)';
   if (user.kind === 'value' && user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;

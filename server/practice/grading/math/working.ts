@@ -18,17 +18,29 @@ export function afterConclusion(answer: string): string | null {
 
 const ASSIGNMENT = /^[a-zA-Z]\s*=\s*(?:[^=<>a-zA-Z]|sqrt|pi)+$/;
 const BARE = /^[^=<>a-zA-Z]+$/;
+const NUMERIC = /^(?:[^=<>a-zA-Z]|sqrt|pi)+$/;
+
+/** "x = 8/2 = 4" as "x = 4": the value at the end of a numeric chain. */
+function lastValue(part: string): string {
+  const sides = part.split('=').map((x) => x.trim());
+  if (sides.length < 3 || !/^[a-zA-Z]$/.test(sides[0]) || !sides.slice(1).every((x) => NUMERIC.test(x))) return part;
+  return `${sides[0]} = ${sides[sides.length - 1]}`;
+}
 
 /**
  * The trailing run of "variable = value" parts of a chain of equations (with bare values after
- * one: "x = 4 or -3"), when equations come before it; else null. `text` is normalised.
+ * one: "x = 4 or -3"), when equations come before it or a part ends a numeric chain; else null.
+ * `text` is normalised, with line breaks as semicolons.
  */
 export function trailingSolutions(text: string): string | null {
-  const parts = splitList(text);
+  const written = splitList(text);
+  const parts = written.map(lastValue);
   let start = parts.length;
   while (start > 0 && (ASSIGNMENT.test(parts[start - 1]) || BARE.test(parts[start - 1]))) start--;
   // The run starts at its first "variable = value"; bare values before it are working too.
   while (start < parts.length && !ASSIGNMENT.test(parts[start])) start++;
-  if (start === 0 || start === parts.length || !parts.slice(0, start).some((p) => p.includes('='))) return null;
-  return parts.slice(start).join(', ');
+  if (start === parts.length) return null;
+  const working = parts.slice(0, start).some((p) => p.includes('='));
+  const chained = parts.some((p, i) => p !== written[i]);
+  return working || chained ? parts.slice(start).join(', ') : null;
 }
