@@ -53,7 +53,7 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   // A mathematical reference decides, unless a rubric gives marks for more than the answer
   // (working, formula, units: "Award 3 marks for: ..."); a generated problem's one-line
   // "Full credit for x = 3" is not such a rubric. Such a one-line scheme may still state a form
-  // ("Units required: an answer without units scores 0"), read with the statement's.
+  // ("Units are required", "no marks without units"), read with the statement's.
   if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) return gradeMath(input.user_answer, ref, statement, rubric);
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');

@@ -67,8 +67,8 @@ function close(a: number, b: number): boolean {
 
 /**
  * Numbers a value may stand for next to the other side: 25% is 0.25, or 25 where the other is
- * bare and `bare` allows it (a reference's 25% for an answer's 25 always; an answer's 36% for a
- * reference's 36 only when the question asks for a percentage, since 36% of something is not 36).
+ * bare and `bare` allows it (a reference's 25% for an answer's 25 always; an answer's 21% for a
+ * reference's 21 only when the question asks for a percentage, since 21% of something is not 21).
  */
 function candidates(v: Value, other: Value, bare: boolean): number[] {
   const raw = valueOf(v.expr);
@@ -112,7 +112,7 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     else if (user.percent && !percentSlip) uNums = [valueOf(user.expr)];
     const target = rNums.map((x) => (forms.decimals !== null ? roundTo(x, forms.decimals) : roundSig(x, forms.sigFigs!)));
     const valueOk = uNums.some((u) => target.some((t) => close(u, t)));
-    // Exactly as many places or figures as asked: 48.970 is written to 3 places, not 2.
+    // Exactly as many places or figures as asked: 5.280 is written to 3 places, not 2.
     const [few, many] = sigFigsOf(user.literal);
     const has = forms.decimals !== null ? `${decimalsOf(user.literal)} decimal place(s)` : few === many ? `${few} significant figure(s)` : `${few} to ${many} significant figures`;
     const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals : few <= forms.sigFigs! && forms.sigFigs! <= many;
@@ -239,7 +239,7 @@ function numberInProse(text: string): Value | null {
 /**
  * For a solution-type reference, the part of an answer that states the solutions: what follows
  * the last "so / therefore / ⇒ / the answer is", else the trailing "x = value" parts of a chain of
- * equations ("3x = 21, x = 7"). Null when the answer is not written that way.
+ * equations ("4x = 8, x = 2"). Null when the answer is not written that way.
  */
 function concluded(userAnswer: string, ref: Solutions, allowUnits: boolean): string | null {
   const tail = afterConclusion(userAnswer);

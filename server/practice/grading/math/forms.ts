@@ -69,7 +69,7 @@ function demands(scheme: string): string {
 
 /**
  * The forms a question asks for, from its statement and, where given, the mark scheme's one line
- * ("Units required: an answer without units scores 0"). Whether the question is about intervals
+ * ("Units are required", "no marks for an answer without units"). Whether the question is about intervals
  * (which decides how "(-2, 2)" is read) comes from the statement alone.
  */
 export function readForms(statement: string, scheme = ''): Forms {

@@ -1,6 +1,6 @@
 /**
- * Matrices written as nested lists, "[[2, -4], [0, 6]]" (LaTeX pmatrix/bmatrix/matrix become this
- * in normalize.ts). A single row or column is a vector, read as the tuple "(1, 4)" is.
+ * Matrices written as nested lists, "[[1, 2], [3, 4]]" (LaTeX pmatrix/bmatrix/matrix become this
+ * in normalize.ts). A single row or column is a vector, read as the tuple "(3, -5)" is.
  */
 import { readValue, type Solutions, type Value } from './read.ts';
 

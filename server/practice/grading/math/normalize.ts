@@ -39,7 +39,7 @@ const MATRIX_BEGIN = /\\begin\s*\{\s*([pbB]?matrix|smallmatrix)\s*\}/g;
 
 /**
  * LaTeX matrices as nested lists, "[[1, 2], [3, 4]]", and a single row or column as the vector
- * "(1, 4)". Found with indexOf, so the scan stays linear in the text.
+ * "(3, -5)". Found with indexOf, so the scan stays linear in the text.
  */
 function latexMatrices(s: string): string {
   let out = '';
@@ -68,7 +68,7 @@ export function normalizeMath(input: string): string {
   s = s.replace(/^\$\$?([^$]*)\$\$?$/, '$1');
   if (s.includes('\\begin')) s = latexMatrices(s);
   s = s.replace(/\\\(|\\\)|\\\[|\\\]/g, ' ');
-  // A vector in angle brackets, ⟨1, 4⟩ or \langle 1, 4 \rangle, is the tuple (1, 4).
+  // A vector in angle brackets, ⟨3, -5⟩ or \langle 3, -5 \rangle, is the tuple (3, -5).
   s = s.replace(/\\langle(?![a-zA-Z])|[⟨〈]/g, '(').replace(/\\rangle(?![a-zA-Z])|[⟩〉]/g, ')').replace(/^<([^<>=]*)>$/, (m, v: string) => (v.includes(',') ? `(${v})` : m));
   s = s.replace(/\\left|\\right|\\[,;:! ]|\\displaystyle|\\text\{([^}]*)\}|\\mathrm\{([^}]*)\}/g, (_m, a, b) => (a ?? b ?? '') && ` ${a ?? b} `);
   s = s.replace(/\\(?:le|leq|leqslant)\b/g, '<=').replace(/\\(?:ge|geq|geqslant)\b/g, '>=').replace(/\\infty\b/g, 'inf');

@@ -1,5 +1,5 @@
 /**
- * Working written before the solutions ("5x = 25 so x = 5", "3x - 6 = 15, 3x = 21, x = 7"): the
+ * Working written before the solutions ("7x = 28 so x = 4", "4x = 8, 2x = 4, x = 2"): the
  * answer is what the working concludes, so a value corrected on the way does not count.
  */
 import { splitList } from './read.ts';
