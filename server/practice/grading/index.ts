@@ -52,8 +52,12 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   const statement = input.problem_statement ?? '';
   // A mathematical reference decides, unless a rubric gives marks for more than the answer
   // (working, formula, units: "Award 3 marks for: ..."); a generated problem's one-line
-  // "Full credit for x = 3" is not such a rubric.
-  if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) return checkAddedClaim(gradeMath(input.user_answer, ref, statement), ref, input.user_answer, statement);
+  // "Full credit for x = 3" is not such a rubric. Such a one-line scheme may still state a form
+  // ("Units are required", "no marks without units"), read with the statement's. A claim added to
+  // a number ("7, which makes it alkaline") is checked after.
+  if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) {
+    return checkAddedClaim(gradeMath(input.user_answer, ref, statement, rubric), ref, input.user_answer, statement);
+  }
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);

@@ -9,10 +9,25 @@ import type { GradeResult } from '../types.ts';
 import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './math/forms.ts';
 import { parse, same, valueOf } from './math/kas.ts';
 import { normalizeMath } from './math/normalize.ts';
-import { NO_SOLUTION, readLike, readReference, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './math/read.ts';
+import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './math/matrix.ts';
+import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './math/read.ts';
 import { asDimension, splitUnit } from './math/units.ts';
 import { spokenMath } from './math/normalize.ts';
+import { afterConclusion, trailingSolutions } from './math/working.ts';
 import { numberFromWords } from './number-words.ts';
+
+/** What an answer or reference reads as: the readings of read.ts, or a matrix. */
+type Answer = Reading | Matrix;
+
+function readAnyReference(text: string, intervalContext: boolean): Answer | null {
+  return (looksLikeMatrix(text) ? readMatrix(text) : null) ?? readReference(text, intervalContext);
+}
+
+function readAnswer(text: string, ref: Answer, allowUnits: boolean): Answer | null {
+  const m = looksLikeMatrix(text) ? readMatrix(text) : null;
+  if (m) return m;
+  return ref.kind === 'matrix' ? (readSolutions(text) ?? readValue(text, false)) : readLike(text, ref, allowUnits);
+}
 
 /**
  * Longest text read as mathematics. kas's parser and comparison grow much faster than the input
@@ -34,13 +49,15 @@ export function looksMathematical(s: string): boolean {
     .join(' ');
   const words = bare.match(/[a-zA-Z]{3,}/g) ?? [];
   if (words.some((w) => !WORDS_IN_MATH.has(w.toLowerCase()))) return false;
-  return readReference(t, true) !== null;
+  return readAnyReference(t, true) !== null;
 }
 
 interface Verdict {
   equal: boolean;
   /** Accepted as a rounding of an irrational or repeating value. */
   rounded?: boolean;
+  /** The value is right and only the way it is written is not (`why` says how). */
+  formOnly?: boolean;
   why?: string;
 }
 
@@ -48,17 +65,23 @@ function close(a: number, b: number): boolean {
   return a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-/** Numbers a value may stand for next to the other side: 25% is 0.25, or 25 where the other is bare. */
-function candidates(v: Value, other: Value): number[] {
+/**
+ * Numbers a value may stand for next to the other side: 25% is 0.25, or 25 where the other is
+ * bare and `bare` allows it (a reference's 25% for an answer's 25 always; an answer's 21% for a
+ * reference's 21 only when the question asks for a percentage, since 21% of something is not 21).
+ */
+function candidates(v: Value, other: Value, bare: boolean): number[] {
   const raw = valueOf(v.expr);
   if (!v.percent) return [raw];
-  return other.percent ? [raw / 100] : [raw / 100, raw];
+  return other.percent || !bare ? [raw / 100] : [raw / 100, raw];
 }
 
 /** A value with no finite decimal expansion of six places or fewer: 1/3, √2, π. */
 function needsRounding(x: number): boolean {
   return !close(roundTo(x, 6), x);
 }
+
+const PERCENT_SLIP = (v: Value) => `${v.literal}% is a percentage (${v.literal} hundredths of something), and the question asks for a quantity`;
 
 function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
   const uExpr = parse(user.expr);
@@ -70,8 +93,9 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     if (rExpr.getVars().includes('C') && !uExpr.getVars().includes('C')) u = parse(user.expr.replace(/\b[ckK]\b/g, 'C')) ?? uExpr;
     return { equal: same(u, rExpr) };
   }
-  let uNums = candidates(user, ref);
-  let rNums = candidates(ref, user);
+  let uNums = candidates(user, ref, forms.percentQuantity);
+  let rNums = candidates(ref, user, true);
+  const percentSlip = user.percent && !ref.percent && !forms.percentQuantity;
   const refUnit = ref.unit ?? forms.target;
   if (user.unit && refUnit) {
     // "100 degrees" where the question is in degrees Celsius: the question's scale.
@@ -85,15 +109,20 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     // Places count in the number as written: 66.7% has one, whether or not the other side has a % sign.
     if (user.percent && ref.percent) [uNums, rNums] = [[valueOf(user.expr)], [valueOf(ref.expr)]];
     else if (ref.percent) rNums = [valueOf(ref.expr)];
-    else if (user.percent) uNums = [valueOf(user.expr)];
+    else if (user.percent && !percentSlip) uNums = [valueOf(user.expr)];
     const target = rNums.map((x) => (forms.decimals !== null ? roundTo(x, forms.decimals) : roundSig(x, forms.sigFigs!)));
     const valueOk = uNums.some((u) => target.some((t) => close(u, t)));
-    const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals || (decimalsOf(user.literal) > forms.decimals && /0$/.test(user.literal)) : sigFigsOf(user.literal) === forms.sigFigs;
+    // Exactly as many places or figures as asked: 5.280 is written to 3 places, not 2.
+    const [few, many] = sigFigsOf(user.literal);
+    const has = forms.decimals !== null ? `${decimalsOf(user.literal)} decimal place(s)` : few === many ? `${few} significant figure(s)` : `${few} to ${many} significant figures`;
+    const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals : few <= forms.sigFigs! && forms.sigFigs! <= many;
     if (valueOk && written) return { equal: true };
-    if (valueOk) return { equal: false, why: `the question asks for ${want}` };
+    if (valueOk) return { equal: false, formOnly: true, why: `it is written with ${has}, and the question asks for ${want}` };
+    if (percentSlip && target.some((t) => close(valueOf(user.expr), t))) return { equal: false, why: PERCENT_SLIP(user) };
     return { equal: false, why: `rounded to ${want} the value is ${target[0]}` };
   }
   if (uNums.some((u) => rNums.some((r) => close(u, r)))) return { equal: true };
+  if (percentSlip && rNums.some((r) => close(valueOf(user.expr), r))) return { equal: false, why: PERCENT_SLIP(user) };
   // A decimal approximation of an irrational or repeating value, good to the places it gives.
   const d = decimalsOf(user.literal);
   const refWritten = decimalsOf(ref.literal);
@@ -104,7 +133,9 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
   return { equal: false };
 }
 
-function compare(user: Reading, ref: Reading, forms: Forms): Verdict {
+function compare(user: Answer, ref: Answer, forms: Forms): Verdict {
+  if (ref.kind === 'matrix') return compareMatrix(user, ref, (u, r) => compareValues(u, r, forms).equal);
+  if (user.kind === 'matrix') return { equal: false, why: `it is a ${shape(user)} matrix` };
   if (ref.kind === 'intervals') return { equal: user.kind === 'intervals' && sameIntervals(user, ref) };
   if (ref.kind === 'equation') {
     if (user.kind === 'equation') {
@@ -128,16 +159,23 @@ function result(score: number, met: string[], missed: string[], explanation: str
   return { score, max_score: 1, method: 'math', met, missed, explanation };
 }
 
-function describe(r: Reading): string {
+function describe(r: Answer): string {
+  if (r.kind === 'matrix') return showMatrix(r);
   if (r.kind === 'intervals') return r.pieces.map(showInterval).join(' ∪ ');
   if (r.kind === 'equation') return r.text;
-  if (r.kind === 'solutions') return r.parts.map((p) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal)).join(', ');
+  if (r.kind === 'solutions') {
+    const list = r.parts.map((p) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal)).join(', ');
+    return r.tuple && !r.ratio ? `(${list})` : list;
+  }
   return `${r.literal}${r.percent ? '%' : ''}${r.unit ? ` ${r.unit.text}` : ''}`;
 }
 
-function gradeSolutions(user: Reading, ref: Solutions, forms: Forms, userAnswer: string, reference: string): GradeResult {
+function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: string, reference: string): GradeResult {
   const userSol: Solutions | null = user.kind === 'solutions' ? user : user.kind === 'value' ? { kind: 'solutions', parts: [{ variable: null, value: user }], tuple: false } : null;
-  if (!userSol) return result(0, [], [reference], `"${userAnswer}" could not be read as a list of solutions. The expected answer is ${reference}.`);
+  if (!userSol) {
+    const why = user.kind === 'matrix' ? `${describe(user)} is a ${shape(user)} matrix, not a list of values` : `"${userAnswer}" could not be read as a list of solutions`;
+    return result(0, [], [reference], `${why}. The expected answer is ${reference}.`);
+  }
   const vars = [...new Set(ref.parts.map((p) => p.variable).filter((v): v is string => v !== null))].sort();
   let parts = userSol.parts;
   // An ordered pair or bare values for a system: the variables in alphabetical order.
@@ -198,33 +236,58 @@ function numberInProse(text: string): Value | null {
   return distinct.size === 1 ? values[0] : null;
 }
 
-export function gradeMath(userAnswer: string, reference: string, statement = ''): GradeResult {
-  const forms = readForms(statement);
+/**
+ * For a solution-type reference, the part of an answer that states the solutions: what follows
+ * the last "so / therefore / ⇒ / the answer is", else the trailing "x = value" parts of a chain of
+ * equations ("4x = 8, x = 2"). Null when the answer is not written that way.
+ */
+function concluded(userAnswer: string, ref: Solutions, allowUnits: boolean): string | null {
+  const tail = afterConclusion(userAnswer);
+  if (tail !== null) {
+    const text = normalizeMath(tail);
+    const read = text.length <= MAX_MATH_CHARS ? (readLike(text, ref, allowUnits) ?? readLike(normalizeMath(spokenMath(tail)), ref, allowUnits)) : null;
+    // A check after "so" ("x = 4, so 2x = 8") is no statement of the solutions.
+    if (read?.kind === 'solutions' || (read?.kind === 'value' && parse(read.expr)?.getVars().length === 0)) return tail;
+  }
+  // Working on separate lines is a chain too.
+  return trailingSolutions(normalizeMath(userAnswer.replace(/\s*[\r\n]+\s*/g, '; ')));
+}
+
+export function gradeMath(userAnswer: string, reference: string, statement = '', scheme = ''): GradeResult {
+  const forms = readForms(statement, scheme);
   const fail = (why: string) => result(0, [], [reference], `${why} The expected answer is ${reference}.`);
+  let stated = userAnswer;
   let userText = normalizeMath(userAnswer);
+  if (userText === '') return fail('No answer was given.');
+  const ref = readAnyReference(normalizeMath(reference), forms.interval);
+  // Single-letter units ("2 t", "5 m") only where the reference is a number: elsewhere they are variables.
+  const refNumeric = ref?.kind === 'value' && (parse(ref.expr)?.getVars().length ?? 1) === 0;
+  const allowUnits = refNumeric || ref?.kind === 'solutions';
+  if (ref?.kind === 'solutions' && !ref.ratio) {
+    stated = concluded(userAnswer, ref, allowUnits) ?? userAnswer;
+    if (stated !== userAnswer) userText = normalizeMath(stated);
+  }
   const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
   if (spelled !== null) userText = String(spelled);
-  if (userText === '') return fail('No answer was given.');
   if (userText.length > MAX_MATH_CHARS) return fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`);
-  const ref = readReference(normalizeMath(reference), forms.interval);
   if (!ref) return fail('The reference answer could not be read as mathematics, so the answer cannot be checked by the CAS.');
-  // Single-letter units ("2 t", "5 m") only where the reference is a number: elsewhere they are variables.
-  const refNumeric = ref.kind === 'value' && (parse(ref.expr)?.getVars().length ?? 1) === 0;
-  const allowUnits = refNumeric || ref.kind === 'solutions';
-  const spoken = normalizeMath(spokenMath(userAnswer));
-  let user = readLike(userText, ref, allowUnits) ?? readLike(spoken, ref, allowUnits);
+  const spoken = normalizeMath(spokenMath(stated));
+  let user = readAnswer(userText, ref, allowUnits) ?? readAnswer(spoken, ref, allowUnits);
   // A number in a sentence ("in 1945"): kas would read the words as variables.
   if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) user = numberInProse(spoken) ?? user;
-  if (!user) return fail(`"${userAnswer}" could not be read as ${ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : 'a mathematical expression'}.`);
+  const kind = ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : ref.kind === 'matrix' ? 'a matrix' : 'a mathematical expression';
+  if (!user) return fail(`"${userAnswer}" could not be read as ${kind}.`);
   if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
 
   const verdict = compare(user, ref, forms);
+  if (verdict.formOnly) return fail(`${describe(user)} has the right value, but ${verdict.why}.`);
   if (!verdict.equal) {
     const why = verdict.why ? ` (${verdict.why})` : '';
     return fail(`${describe(user)} is not equal to the expected answer${why}.`);
   }
-  const problem = formProblem(forms, user, ref, userText);
-  if (problem) return fail(`${describe(user)} has the right value, but ${problem}.`);
+  const problem = user.kind === 'matrix' || ref.kind === 'matrix' ? null : formProblem(forms, user, ref, userText);
+  // Intervals as written, since the form is what is wrong.
+  if (problem) return fail(`${user.kind === 'intervals' ? userAnswer.trim() : describe(user)} has the right value, but ${problem}.`);
   // "sqrt(8)" for "the exact value of sqrt(8)", "7 × 8" for "What is 7 × 8?": the question's own expression is not its answer.
   const squeeze = (t: string) => normalizeMath(t).replace(/\s+/g, '');
   const said = squeeze(userAnswer);

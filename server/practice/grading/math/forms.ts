@@ -4,7 +4,8 @@
  * the problem statement, and whether an answer that has the right value is written that way.
  */
 import { parse } from './kas.ts';
-import type { Reading, Value } from './read.ts';
+import { incompleteFactorisation, isSumAtTop } from './factor.ts';
+import { showInterval, type Intervals, type Reading, type Value } from './read.ts';
 import { asDimension, findUnit, type Unit } from './units.ts';
 
 export interface Forms {
@@ -24,6 +25,12 @@ export interface Forms {
   /** The unit the question asks the answer in ("in cm", "how many metres"). */
   target: Unit | null;
   interval: boolean;
+  /** "in interval notation": no inequality signs. */
+  intervalNotation: boolean;
+  /** "as an inequality": inequality signs, not brackets. */
+  inequality: boolean;
+  /** The quantity asked for is a percentage ("as a percent", "the percentage increase"). */
+  percentQuantity: boolean;
 }
 
 const NUMBER_WORDS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
@@ -45,28 +52,55 @@ function targetUnit(q: string): Unit | null {
   return null;
 }
 
-export function readForms(statement: string): Forms {
-  const q = statement.replace(/\s+/g, ' ');
+/** "Units not required", "with or without units": units are not demanded. */
+const UNITS_OPTIONAL = /\bwith or without (?:the )?units?\b|\bunits? (?:are |is )?(?:not (?:required|needed|necessary)|optional)\b|\bno units? (?:are |is )?(?:required|needed)\b|\bignore (?:the )?units?\b/i;
+
+/** "Include units", "units required", or a sentence that penalises an answer without units. */
+function demandsUnits(q: string): boolean {
+  if (UNITS_OPTIONAL.test(q)) return false;
+  if (/\b(?:include|with|give|state|show|write|label|remember)\b[^.?!]*\bunits?\b|\bunits? (?:are |is )?(?:required|needed|necessary)\b/i.test(q)) return true;
+  return q.split(/[.?!;]/).some((x) => /\bwithout (?:the |its |any )?units?\b/i.test(x) && /\b(?:0|zero|no (?:marks?|credit)|not (?:be )?accept|loses?|deduct|penali[sz])/i.test(x));
+}
+
+/** What a mark scheme allows ("Accept 1024 with or without a separator") demands nothing. */
+function demands(scheme: string): string {
+  return scheme.replace(/(?<!\bnot |n't |\bno )\b(?:also )?(?:accept|allow)s?\b[^.;\n]*/gi, ' ');
+}
+
+/**
+ * The forms a question asks for, from its statement and, where given, the mark scheme's one line
+ * ("Units are required", "no marks for an answer without units"). Whether the question is about intervals
+ * (which decides how "(-2, 2)" is read) comes from the statement alone.
+ */
+export function readForms(statement: string, scheme = ''): Forms {
+  const q = `${statement}${scheme ? `. ${demands(scheme)}` : ''}`.replace(/\s+/g, ' ');
   const dp = /\b(?:to|correct to|rounded to|round(?:ed)?(?: (?:it|your answer|the answer))? to|accurate to|give (?:it|your answer) to)\s+(\d+|one|two|three|four|five|six)\s+(?:decimal places?|d\.?\s?p\.?|places? after the decimal point)/i.exec(q);
   const nearest = /\bnearest\s+(tenth|hundredth|thousandth|ten-thousandth|whole number|integer|unit|one|cent|penny)\b/i.exec(q);
   const nearestUnit = /\bnearest\s+(dollar|degree|metre|meter|centimetre|centimeter|millimetre|millimeter|kilogram|gram|second|minute|percent|kilometre|kilometer|mile|foot|inch|pound)\b/i.exec(q);
+  const intervalNotation = /\binterval notation\b|\bas an? (?:single )?interval\b|\bas a union of intervals\b/i.test(q);
+  const inequality = /\bas an? (?:single )?inequalit(?:y|ies)\b|\binequality (?:notation|form)\b|\busing inequalit(?:y|ies)\b|\busing inequality signs\b/i.test(q);
+  const percent = /\bas a percent(?:age)?\b|\bin percent\b|\bwhat percent(?:age)?\b|\bpercentage\b/i.test(q);
   const sf = /\b(\d+|one|two|three|four|five|six)\s+(?:significant figures?|significant digits?|sig\.?\s?figs?|s\.?\s?f\.?)(?=[\s,.?!)]|$)/i.exec(q);
   return {
     decimals: dp ? count(dp[1]) : nearest ? PLACES[nearest[1].toLowerCase()] : nearestUnit ? 0 : null,
     sigFigs: sf ? count(sf[1]) : null,
-    exact: /\bexact\b|\bin terms of (?:pi|π)\b|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bdo not (?:round|use a calculator)\b/i.test(q),
+    // π is not a word character: a \b after it never matches.
+    exact: /\bexact\b|\b(?:in terms of|as a multiple of) (?:\\?pi\b|π)|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bdo not (?:round|use a calculator)\b/i.test(q),
     simplest: /\bsimplif|\bsimplest\b|\blowest terms\b|\breduce(?:d)?\b|\bfully simplified\b|\brationali[sz]/i.test(q),
     fraction: /\bas an? (?:improper |proper |common |simplified )?fraction\b|\bin fraction(?:al)? form\b|\bas a ratio of integers\b/i.test(q),
     decimal: /\bas a decimal\b|\bin decimal form\b|\bdecimal (?:number|value|answer)\b/i.test(q),
-    percent: /\bas a percent(?:age)?\b|\bin percent\b|\bwhat percent(?:age)?\b|\bpercentage\b/i.test(q),
+    percent,
     mixed: /\bmixed number\b|\bmixed fraction\b/i.test(q),
     scientific: /\bscientific notation\b|\bstandard (?:index )?form\b(?!.*\b(?:ax|line)\b)/i.test(q),
     slopeIntercept: /\bslope[- ]intercept\b|\by\s*=\s*mx\s*\+\s*[bc]\b|\bgradient[- ]intercept\b/i.test(q),
     factored: /\bfactori[sz]e|\bfactored form\b|^\s*factor\b|\bfactor (?:completely|fully|the|this|each|it)\b|\bfully factor/i.test(q),
     expanded: /\bexpand\b|\bmultiply out\b|\bexpanded form\b|\bremove the (?:brackets|parentheses)\b/i.test(q),
-    units: /\b(?:include|with|give|state|show|write|label|remember)\b[^.?!]*\bunits?\b|\bunits? (?:are )?required\b/i.test(q),
+    units: demandsUnits(q),
     target: targetUnit(q),
-    interval: /\binterval\b|\binequalit|[<>≤≥]|\bdomain\b|\brange\b/i.test(q),
+    interval: /\binterval\b|\binequalit|[<>≤≥]|\bdomain\b|\brange\b/i.test(statement),
+    intervalNotation: intervalNotation && !inequality,
+    inequality: inequality && !intervalNotation,
+    percentQuantity: percent || /\bpercent(?:age)? (?:change|increase|decrease|rise|fall|reduction|discount|error|profit|loss|gain|difference|yield|uncertainty)\b/i.test(q),
   };
 }
 
@@ -86,12 +120,17 @@ export function isDecimalLiteral(s: string): boolean {
   return /^-?\d*\.\d+$/.test(s.trim());
 }
 
-/** Significant figures as written: leading zeros never count; trailing zeros of a whole number do not. */
-export function sigFigsOf(literal: string): number {
+/**
+ * Significant figures as written, as the fewest and most it may mean: leading zeros never count,
+ * trailing zeros after a decimal point always do, and those of a whole number may or may not
+ * (6500 is 2, 3 or 4 significant figures).
+ */
+export function sigFigsOf(literal: string): [number, number] {
   const t = literal.trim().replace(/^-/, '').replace(/\s*(?:\*|x|×)\s*10\^\(?-?\d+\)?$/, '');
-  if (!/^\d*\.?\d*$/.test(t) || !/\d/.test(t)) return Number.NaN;
+  if (!/^\d*\.?\d*$/.test(t) || !/\d/.test(t)) return [Number.NaN, Number.NaN];
   const digits = t.replace('.', '').replace(/^0+/, '');
-  return t.includes('.') ? digits.length : digits.replace(/0+$/, '').length;
+  if (t.includes('.')) return [digits.length, digits.length];
+  return [Math.max(1, digits.replace(/0+$/, '').length), Math.max(1, digits.length)];
 }
 
 export function roundTo(x: number, places: number): number {
@@ -146,6 +185,29 @@ function numberNotSimplest(v: Value, ref: Value): string | null {
 }
 
 /**
+ * "Factorise completely": a product whose brackets keep no common factor and do not factor
+ * further. Judged only where the reference passes the same test (a question may ask only to
+ * take out a common factor) and the answer reads as a product.
+ */
+function factorisationProblem(user: string, ref: string): string | null {
+  if (isSumAtTop(user) && !isSumAtTop(ref)) return 'the question asks for the factored form (a product of factors)';
+  if (incompleteFactorisation(ref) !== null) return null;
+  const why = incompleteFactorisation(user);
+  return why ? `it is not factorised completely: ${why}` : null;
+}
+
+/** Intervals written with inequality signs: "-1 < x <= 4", "x < 0 or x >= 2". */
+function showInequality(iv: Intervals): string {
+  const one = (p: Intervals['pieces'][number]) => {
+    const [lo, hi] = [Number.isFinite(p.lo), Number.isFinite(p.hi)];
+    if (lo && hi) return `${p.lo} ${p.loClosed ? '≤' : '<'} x ${p.hiClosed ? '≤' : '<'} ${p.hi}`;
+    if (lo) return `x ${p.loClosed ? '≥' : '>'} ${p.lo}`;
+    return hi ? `x ${p.hiClosed ? '≤' : '<'} ${p.hi}` : 'all real x';
+  };
+  return iv.pieces.map(one).join(' or ');
+}
+
+/**
  * Why an answer whose value is right is not in the form the question asks for, or null. Only
  * forms that can be checked on the reading are judged; decimal places and significant figures
  * are judged with the value (see gradeMath).
@@ -170,8 +232,19 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
       if (e && !e.isSimplified() && complexity(user.literal) > complexity(ref.literal)) return `${user.literal} is not simplified as far as it goes`;
     }
     if (user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;
-    if (forms.factored && !numeric && !/^-?\s*[\w.]*\s*\(/.test(user.literal.trim()) && !/\)\s*\^/.test(user.literal)) return 'the question asks for the factored form';
+    if (forms.factored && !numeric) {
+      // A reference that is no product (x^2 + 1 does not factor) asks for none.
+      const product = (t: string) => /^-?\s*[\w.]*\s*\(/.test(t.trim()) || /\)\s*\^/.test(t);
+      if (!product(user.literal) && product(ref.literal)) return 'the question asks for the factored form';
+      const why = factorisationProblem(user.literal, ref.literal);
+      if (why) return why;
+    }
     if (forms.expanded && /\)\s*(?:\^|\(|[a-z\d])|[a-z\d]\s*\(/i.test(user.literal.replace(/\b(?:sqrt|sin|cos|tan|ln|log)\s*\(/g, ''))) return 'the question asks for the expanded form';
+  }
+  if (user.kind === 'intervals') {
+    const signs = /[<>]/.test(userText);
+    if (forms.intervalNotation && signs) return `the question asks for interval notation, in which it is ${user.pieces.map(showInterval).join(' ∪ ')}`;
+    if (forms.inequality && !signs && !/\breal\b|ℝ/i.test(userText)) return `the question asks for an inequality, in which it is ${showInequality(user)}`;
   }
   if (user.kind === 'equation' && forms.slopeIntercept && !/^y$/i.test(user.lhs.trim())) return 'the question asks for slope-intercept form (y = mx + b)';
   if (user.kind === 'value' && user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;

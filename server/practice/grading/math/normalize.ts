@@ -35,10 +35,41 @@ function wrap(t: string): string {
   return /^(?:\d+(?:\.\d+)?|[a-z])$/i.test(x) ? x : `(${x})`;
 }
 
+const MATRIX_BEGIN = /\\begin\s*\{\s*([pbB]?matrix|smallmatrix)\s*\}/g;
+
+/**
+ * LaTeX matrices as nested lists, "[[1, 2], [3, 4]]", and a single row or column as the vector
+ * "(3, -5)". Found with indexOf, so the scan stays linear in the text.
+ */
+function latexMatrices(s: string): string {
+  let out = '';
+  let from = 0;
+  MATRIX_BEGIN.lastIndex = 0;
+  for (let m = MATRIX_BEGIN.exec(s); m; m = MATRIX_BEGIN.exec(s)) {
+    const close = `\\end{${m[1]}}`;
+    const end = s.indexOf(close, MATRIX_BEGIN.lastIndex);
+    if (end < 0) break;
+    const rows = s
+      .slice(MATRIX_BEGIN.lastIndex, end)
+      .split('\\\\')
+      .map((r) => r.split('&').map((e) => e.trim()))
+      .filter((r) => r.some((e) => e !== ''));
+    const flat = rows.flat();
+    const list = rows.length === 1 || rows.every((r) => r.length === 1) ? `(${flat.join(', ')})` : `[${rows.map((r) => `[${r.join(', ')}]`).join(', ')}]`;
+    out += s.slice(from, m.index) + list;
+    from = MATRIX_BEGIN.lastIndex = end + close.length;
+  }
+  return out + s.slice(from);
+}
+
 export function normalizeMath(input: string): string {
   let s = input.trim();
   // $...$, \( \), \[ \] delimiters; \left \right and spacing commands.
-  s = s.replace(/^\$\$?([^$]*)\$\$?$/, '$1').replace(/\\\(|\\\)|\\\[|\\\]/g, ' ');
+  s = s.replace(/^\$\$?([^$]*)\$\$?$/, '$1');
+  if (s.includes('\\begin')) s = latexMatrices(s);
+  s = s.replace(/\\\(|\\\)|\\\[|\\\]/g, ' ');
+  // A vector in angle brackets, ⟨3, -5⟩ or \langle 3, -5 \rangle, is the tuple (3, -5).
+  s = s.replace(/\\langle(?![a-zA-Z])|[⟨〈]/g, '(').replace(/\\rangle(?![a-zA-Z])|[⟩〉]/g, ')').replace(/^<([^<>=]*)>$/, (m, v: string) => (v.includes(',') ? `(${v})` : m));
   s = s.replace(/\\left|\\right|\\[,;:! ]|\\displaystyle|\\text\{([^}]*)\}|\\mathrm\{([^}]*)\}/g, (_m, a, b) => (a ?? b ?? '') && ` ${a ?? b} `);
   s = s.replace(/\\(?:le|leq|leqslant)\b/g, '<=').replace(/\\(?:ge|geq|geqslant)\b/g, '>=').replace(/\\infty\b/g, 'inf');
   s = s.replace(/\\cup\b/g, ' U ').replace(/\\pm\b/g, '±').replace(/\\(?:times|cdot)\b/g, '*').replace(/\\div\b/g, '/');
