@@ -314,6 +314,17 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(grade('Bubble the gas through limewater, which turns milky.', rubric).score).toBe(2);
   });
 
+  it('a lowercase "or" between two named things gives each as an alternative, with the words before them', () => {
+    const rubric = '1 mark: mentions repeated crop failures or rising grain prices';
+    expect(grade('Grain prices were rising fast.', rubric).score).toBe(1);
+    expect(grade('The crops failed again and again, repeatedly.', rubric).score).toBe(1);
+    expect(grade('The harvest was large.', rubric).score).toBe(0);
+    // Sides of two words stay whole: one word of two is too little ("the harvest" for "crop failures").
+    expect(grade('The harvest was large.', '1 mark: mentions crop failures or rising prices').score).toBe(0);
+    // A clause after the right side belongs to both: the criterion stays whole.
+    expect(read('1 mark: names the person or group that opposes the hero').criteria[0]).toMatchObject({ variants: ['names the person or group that opposes the hero'] });
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);
@@ -366,6 +377,9 @@ describe('claims said of the wrong thing, the wrong way round, or of a number th
     ['1 mark: arteries carry blood away from the heart\n1 mark: veins carry blood back to the heart', 'Arteries carry blood away from the heart and veins return it to the heart.', 'Compare arteries and veins.', 2, null],
     ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The cathode is the positive electrode and the anode is the negative electrode.', 'Name the electrodes in electrolysis.', 0, /says of "cathode"/],
     ['1 mark: the anode is the positive electrode\n1 mark: the cathode is the negative electrode', 'The anode is positive and the cathode is negative.', 'Name the electrodes in electrolysis.', 2, null],
+    // Things the question sets against each other contrast, whatever WordNet says of them.
+    ['1 mark: ROM keeps its contents without power', 'RAM keeps its contents without power, and ROM loses them.', 'Compare RAM and ROM.', 0, /says of "ram" what the criterion says of "rom"/],
+    ['1 mark: ROM keeps its contents without power', 'ROM keeps its contents without power, and RAM loses them.', 'Compare RAM and ROM.', 1, null],
     // Compounds of one head contrast whole: "the active voice" against "the passive voice".
     ['1 mark: in the passive voice the object becomes the subject', 'In the active voice the object becomes the subject, and in the passive voice the subject acts.', 'Compare the active and passive voice.', 0, /says of "active" what the criterion says of "passive"/],
     // A compared thing ("more than red light") and a compound's first word ("white blood cells") are not swaps.

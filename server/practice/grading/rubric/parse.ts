@@ -157,6 +157,7 @@ function alternatives(text: string): string[] {
 /** Content words each side of a lowercase "or" must have for the two to be read as alternatives. */
 const OR_SIDE_WORDS = 2;
 const OR_RIGHT_MAX_WORDS = 4;
+const OR_VARIANT_WORDS = 3;
 
 /**
  * "mentions the financial crisis or debt of the French state" → "mentions the financial crisis",
@@ -169,6 +170,8 @@ function orAlternatives(text: string): string[] {
   const m = /\s+or\s+([^,;]+)/.exec(text);
   if (!m || /\s+or\s+/.test(m[1]!)) return [];
   const right = m[1]!.trim();
+  // "the character or force that opposes the protagonist": a clause after the right side is both sides'.
+  if (/\b(?:that|which|who|whose|where|when)\b/i.test(right)) return [];
   const rightWords = criterionWords(right).length;
   const leftText = text.slice(0, m.index);
   const leftWords = criterionWords(leftText);
@@ -181,7 +184,9 @@ function orAlternatives(text: string): string[] {
   if (start > 0 && /^(?:the|a|an)$/i.test(tokens[start - 1]!)) start--;
   const prefix = tokens.slice(0, start).join(' ');
   const tail = text.slice(m.index + m[0].length);
-  return [leftText + tail, `${prefix} ${right}`.trim() + tail];
+  // A side of two words is met by one of them ("the harvest" for "crop failures"): each side needs three.
+  const sides = [leftText + tail, `${prefix} ${right}`.trim() + tail];
+  return sides.every((v) => criterionWords(v).length >= OR_VARIANT_WORDS) ? sides : [];
 }
 
 /** "names the enzyme (amylase)": the bracketed word is the answer named. */

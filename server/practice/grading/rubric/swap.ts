@@ -170,6 +170,26 @@ function saysInOrder(words: string[], all: string[]): boolean {
   return false;
 }
 
+const pairsRead = new WeakMap<Answer, Set<string>>();
+/**
+ * Things the question sets against each other: "differences between RAM and ROM", "the
+ * protagonist and the antagonist", "mitosis versus meiosis". Each pair (both orders) as "a b".
+ */
+function questionPairs(answer: Answer): Set<string> {
+  let v = pairsRead.get(answer);
+  if (!v) {
+    v = new Set();
+    const text = (answer.statement ?? '').toLowerCase();
+    for (const m of text.matchAll(/\b([a-z][a-z-]+)\s+(?:and|or|vs\.?|versus)\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z-]+)\b/g)) {
+      const [a, b] = [m[1]!, m[2]!];
+      if (a === b || STOPWORDS.has(a) || STOPWORDS.has(b)) continue;
+      v.add(`${a} ${b}`).add(`${b} ${a}`);
+    }
+    pairsRead.set(answer, v);
+  }
+  return v;
+}
+
 /** Criteria longer than this are prose: their words belong to several claims, not one. */
 const MAX_WORDS = 10;
 
@@ -193,7 +213,7 @@ export function swapped(wording: string, answer: Answer): string | null {
   for (const w of words) {
     if (/^\d/.test(w)) continue;
     for (const u of candidates) {
-      if (!contrasting(w, u)) continue;
+      if (!contrasting(w, u) && !questionPairs(answer).has(`${w} ${u}`)) continue;
       // "the passive voice" against "the active voice": compounds of one head contrast whole.
       const head = wordingTokens[wordingTokens.indexOf(w) + 1];
       const parallel = head !== undefined && parts.some((p) => p.some((x, i) => x === u && p[i + 1] === head));
