@@ -118,6 +118,9 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     ["At what temperature in Celsius does water freeze?", "0 \u00b0C", "0 degrees", 1],
     ["Who wrote Hamlet?", "William Shakespeare", "Shakespeare", 1],
     ["Who was the first US president?", "George Washington", "Washington", 1],
+    // "no X" after a comma denies X; after a question mark it corrects what came before.
+    ["Which technique gives a painting depth?", "linear perspective", "flat colours, no perspective", 0],
+    ["Which organelle makes proteins?", "ribosomes", "mitochondria? no ribosomes", 1],
     // A surname stands for a person: the last word of a thing's name is not one.
     ["Which planet is called the Red Planet?", "Red Planet", "inferior planet", 0],
     ["Which ocean lies between Europe and America?", "Atlantic Ocean", "Pacific Ocean", 0],

@@ -75,10 +75,13 @@ function wordsOf(text: string): Word[] {
 export const MAX_SHORT_ANSWER_WORDS = 300;
 
 function statements(answer: string): Statement[] {
-  const pieces = answer.split(/[.;!?,:()]+|\s[-–—]+\s|\b(?:but|however|although|though|whereas|instead|rather|i mean)\b/i);
+  // Split with the separators kept (odd indexes), so "no" after a question mark can be told from "no" after a comma.
+  const split = answer.split(/([.;!?,:()]+|\s[-–—]+\s|\b(?:but|however|although|though|whereas|instead|rather|i mean)\b)/i);
   const out: Statement[] = [];
   let budget = MAX_SHORT_ANSWER_WORDS;
-  for (const piece of pieces) {
+  for (let k = 0; k < split.length; k += 2) {
+    const piece = split[k]!;
+    const after = split[k - 1] ?? '';
     if (budget <= 0) break;
     const words = wordsOf(piece).slice(0, budget);
     budget -= words.length;
@@ -88,7 +91,9 @@ function statements(answer: string): Statement[] {
       continue;
     }
     // "actually Y" / "no, Y" at the start of a statement also corrects what came before.
-    if (['actually', 'correction'].includes(words[0].w) || (words[0].w === 'no' && words.length > 1 && out.length > 0 && !/^no\s+(?:one|body)/i.test(piece.trim()))) {
+    // "no perspective" after a comma is a denial of it, not a correction: "no" corrects after a question or a stop.
+    const correcting = words[0].w === 'no' && words.length > 1 && out.length > 0 && /[?!.;]|^$/.test(after.trim() || '?') && !/^no\s+(?:one|body)/i.test(piece.trim());
+    if (['actually', 'correction'].includes(words[0].w) || correcting) {
       for (const s of out) s.retracted = true;
       if (words[0].w === 'no') words.shift();
     }
