@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { gradeMath } from '../../server/practice/grading/math.ts';
 import { bracketFactors, incompleteFactorisation, isSumAtTop } from '../../server/practice/grading/math/factor.ts';
 import { readForms, sigFigsOf } from '../../server/practice/grading/math/forms.ts';
 import { readMatrix } from '../../server/practice/grading/math/matrix.ts';
@@ -272,3 +273,18 @@ describe('new parses stay bounded on hostile input', () => {
     expect(Date.now() - t).toBeLessThan(200);
   });
 });
+
+describe('electrical units', () => {
+  it.each([
+    ['12 volts', '12 V', 1],
+    ['12000 mV', '12 V', 1],
+    ['5 amps', '5 A', 1],
+    ['500 mA', '0.5 A', 1],
+    ['6 ohms', '6 Ω', 1],
+    ['2 kΩ', '2000 ohms', 1],
+    ['12 A', '12 V', 0],
+  ] as const)('%s against %s -> %i', (answer, reference, score) => {
+    expect(gradeMath(answer, reference).score).toBe(score);
+  });
+});
+
