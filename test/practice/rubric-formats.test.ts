@@ -325,6 +325,13 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(read('1 mark: names the person or group that opposes the hero').criteria[0]).toMatchObject({ variants: ['names the person or group that opposes the hero'] });
   });
 
+  it('a formula in symbols is met by the answer\'s equation in any arrangement the CAS finds equal', async () => {
+    const problem = { problem_type: 'frq', problem_statement: 'A force of 12 N acts on a mass of 3 kg. Calculate the acceleration.', correct_answer: '4 m/s^2', scoring_details: '1 mark: writing F = m × a\n1 mark: the answer 4 m/s^2' };
+    expect((await gradeAnswer({ ...problem, user_answer: 'a = F/m = 12/3 = 4 m/s^2' })).score).toBe(2);
+    expect((await gradeAnswer({ ...problem, user_answer: 'F = ma so a = 4 m/s^2' })).score).toBe(2);
+    expect((await gradeAnswer({ ...problem, user_answer: 'a = F × m = 36' })).score).toBe(0);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

@@ -86,6 +86,22 @@ export function namedFormula(wording: string): string | null {
   return OPERATOR.test(rhs) && /[a-z]{2,}/i.test(rhs) ? rhs : null;
 }
 
+/** "writing V = I × R", "uses F = ma": a formula in symbols (single letters, numbers, operators) the criterion names. */
+export function symbolFormula(wording: string): string | null {
+  const m = /(?:^|\s)([A-Za-z])\s*=\s*([A-Za-z0-9\s×*·/÷+\-^()½.]+?)\s*[.;]?$/.exec(wording);
+  if (!m || !/[A-Za-z]/.test(m[2]!) || /[A-Za-z]{2,}/.test(m[2]!.replace(/\s+/g, ' ').replace(/\b[A-Za-z]\b/g, ''))) return null;
+  return `${m[1]} = ${m[2]!.trim()}`;
+}
+
+/** Whether the answer writes `formula` (an equation in symbols) in any arrangement the CAS finds equal: "V = IR" for "V = I × R". */
+export function showsEquation(answer: string, formula: string): boolean {
+  const chains = normalizeMath(answer).split(/(?<!\d)[.;:!?\n]|[.;:!?\n](?!\d)|,\s|\b(?:so|then|therefore|hence|thus|and|which|gives)\b/i);
+  return chains.some((chain) => {
+    const sides = chain.split('=').map((x) => x.trim());
+    return sides.slice(0, -1).some((lhs, i) => /[a-z]/i.test(lhs) && /[a-z]/i.test(sides[i + 1]!) && gradeMath(`${lhs} = ${sides[i + 1]}`, formula, '').score === 1);
+  });
+}
+
 const LETTERS = 'pqrstuvwkmn';
 
 /**

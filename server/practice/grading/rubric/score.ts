@@ -10,7 +10,7 @@ import lemmatizer from 'wink-lemmatizer';
 import { lookup, synset, type Pos } from '../../offline/vocab/wordnet.ts';
 import { gradeMath } from '../math.ts';
 import { antonymOf, gradeShortAnswer } from '../short-answer.ts';
-import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsFormula, substitutesCorrectly, type CalcFacts } from './calc.ts';
+import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsEquation, showsFormula, substitutesCorrectly, symbolFormula, type CalcFacts } from './calc.ts';
 import { categoryOf, categoryWords, HEADS, onlyCounts } from './category.ts';
 import { countItems } from './count.ts';
 import { contrariesOf, NO_CONTRARIES } from './contrary.ts';
@@ -112,10 +112,12 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
     const { reference } = answer.calc;
     const statement = answer.statement ?? '';
     const formula = variants.map(namedFormula).find((f) => f !== null);
-    const ok = formula ? showsFormula(answer.text, formula, statement) : substitutesCorrectly(variants[0] ?? '', answer.text, reference, statement);
+    const symbols = formula ? null : variants.map(symbolFormula).find((f) => f !== null);
+    const ok = formula ? showsFormula(answer.text, formula, statement) : symbols ? showsEquation(answer.text, symbols) : substitutesCorrectly(variants[0] ?? '', answer.text, reference, statement);
     if (ok !== null && ok !== undefined) {
-      const what = formula ? `the formula ${formula}` : 'the values substituted into an expression worth the answer';
-      if (ok || !formula || fraction(best(judged)) < 1) return { fraction: ok ? 1 : 0, best: { coverage: ok ? 1 : 0, contradicted: false, matches: [], missing: ok ? [] : [what], used: [] }, rejected: null };
+      const what = formula ? `the formula ${formula}` : symbols ? `the formula ${symbols}` : 'the values substituted into an expression worth the answer';
+      // Single letters say nothing as words: a formula in symbols is the CAS's to judge.
+      if (ok || symbols || !formula || fraction(best(judged)) < 1) return { fraction: ok ? 1 : 0, best: { coverage: ok ? 1 : 0, contradicted: false, matches: [], missing: ok ? [] : [what], used: [] }, rejected: null };
     }
   }
   let b = best(judged);
