@@ -332,6 +332,17 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect((await gradeAnswer({ ...problem, user_answer: 'a = F × m = 36' })).score).toBe(0);
   });
 
+  it('"1 pt: for every X" is content unless X is a thing counted ("for every action there is an equal and opposite reaction")', () => {
+    expect(read('1 pt: for every action there is an equal and opposite reaction\n1 pt: the forces act on different objects').shape).toEqual([1, 1]);
+    expect(read('1 pt: for every correct reason, up to 3').shape).toEqual([{ each: 1, cap: 3 }]);
+  });
+
+  it('"Award up to 3 marks:" over marked lines caps them: any three earn their marks', () => {
+    const r = read('Award up to 3 marks:\n- names the reactants (1)\n- names the products (1)\n- gives the conditions (1)\n- balances the equation (1)');
+    expect(r.max).toBe(3);
+    expect(r.shape).toEqual([{ each: 1, cap: 3 }]);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

@@ -4,6 +4,7 @@
  * ("up to 3", "(max 2)"). Parsed by hand at a given position so that one marker is never read
  * twice and no pattern nests quantifiers (rubric text is any text up to 10,000 characters).
  */
+import { HEADS } from './category.ts';
 
 const WORD_NUMBERS: Record<string, number> = {
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, half: 0.5, '½': 0.5,
@@ -168,7 +169,9 @@ function leadAfter(text: string, start: number, afterVerb: number, label: LevelL
   SEPARATOR.lastIndex = at;
   const sep = SEPARATOR.exec(text);
   const restRaw = text.slice(sep ? SEPARATOR.lastIndex : at);
-  const perNext = /^\s*(?:for\s+)?(?:each|every|per)\b/i.test(restRaw);
+  // "1 mark for each reason"; but "1 pt: for every action there is an equal and opposite reaction" is content.
+  const counted = /^\s*(?:for\s+)?(?:each|every|per)\b(?:\s+(?:(?:correct|valid|relevant|accurate|different|distinct|separate|appropriate|additional|further|other|named|clear)\s+)*([a-z]+))?/i.exec(restRaw);
+  const perNext = counted !== null && (!sep || !/[:\-–—=]/.test(sep[0]) || counted[1] === undefined || HEADS.has(counted[1].toLowerCase()) || counted[1].toLowerCase() === 'of');
   if (!sep && !perNext && !each) {
     // A label or a bracketed/plus marker needs no separator; a bare "2 marks" does.
     const bareOk = label ? /^\s*[:\-–—]/.test(text.slice(label.end)) || marker !== null : marker!.kind !== 'bare';

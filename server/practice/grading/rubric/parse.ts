@@ -473,8 +473,10 @@ export function readRubric(raw: string): ReadRubric {
   if (declaredTotal === null && headingPoints.length) declaredTotal = headingPoints.reduce((a, b) => a + b, 0);
   const notes: string[] = [];
   const built = filled.map((s) => {
-    const total = s.heading?.points ?? (filled.length === 1 ? declaredTotal : null);
-    const cap = capped && s.heading?.points == null && filled.length === 1;
+    // "Award up to 3 marks:" over marked lines caps them as "Max 3" would.
+    const headingCap = s.heading?.points == null ? (s.heading?.cap ?? null) : null;
+    const total = s.heading?.points ?? headingCap ?? (filled.length === 1 ? declaredTotal : null);
+    const cap = headingCap !== null || (capped && s.heading?.points == null && filled.length === 1);
     return { guidance: s.heading !== null && GUIDANCE.test(s.heading.text), criteria: buildScope(s.heading, s.pieces, total, notes, cap) };
   });
   // "Indicative content:" beside level descriptors says what the levels look for; it earns nothing itself.
