@@ -343,6 +343,13 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(r.shape).toEqual([{ each: 1, cap: 3 }]);
   });
 
+  it('a bracketed figure illustrates a criterion that stands on its own; beside a short one it is the value asked for', () => {
+    const rubric = '1 mark: vinegar turns the indicator red, showing it is acidic (pH below 7)\n1 mark: correctly calculates the mean (7)';
+    expect(read(rubric).criteria.map((c) => c.text)).toEqual(['vinegar turns the indicator red, showing it is acidic', 'correctly calculates the mean (7)']);
+    expect(grade('Vinegar turns the indicator red because it is acidic. The mean is 7.', rubric).score).toBe(2);
+    expect(grade('Vinegar turns the indicator red because it is acidic. The mean is 6.', rubric).score).toBe(1);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

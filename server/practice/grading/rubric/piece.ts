@@ -5,6 +5,7 @@
  * ("e.g. X, Y").
  */
 import { leadMarker, type LevelLabel, markerAt, trailMarker } from './markers.ts';
+import { criterionWords } from './match.ts';
 
 const LABELLED = /^([^()[\]:]{1,60}?)\s*([([][^()[\]]{1,30}[)\]])\s*[:\-–—]\s+(.+)$/;
 import { splitOutside } from './segment.ts';
@@ -161,8 +162,25 @@ export function readPiece(raw: string, line: number, slash: boolean): Piece {
     piece.examples.push(...listItems(text.slice(tail.index + tail[0].length).replace(/[.;]\s*$/, '')));
     text = text.slice(0, tail.index);
   }
-  piece.text = text.replace(/\s+/g, ' ').replace(/^[\s:;,\-–—]+|[\s:;,]+$/g, '').replace(/\.$/, '').trim();
+  piece.text = dropFigureGlosses(text).replace(/\s+/g, ' ').replace(/^[\s:;,\-–—]+|[\s:;,]+$/g, '').replace(/\.$/, '').trim();
   return piece;
+}
+
+/** Content words outside a bracket for the bracket to be a gloss of a criterion that stands on its own. */
+const GLOSSED_WORDS = 3;
+
+/**
+ * "temperatures are high all year (about 25–30 °C)", "showing it is neutral (pH 7)": a bracketed
+ * figure illustrates the criterion and is not a word the answer must give. A bracket with "=" is
+ * kept ("states the solution (x = 3)"), and so is one beside a criterion too short to stand alone.
+ */
+function dropFigureGlosses(text: string): string {
+  return text.replace(/\s*\(([^()=]*\d[^()=]*)\)/g, (whole, inner: string, at: number) => {
+    // Caps and points ("(max 2)", "(2 marks)") are read later, from the criterion's text.
+    if (/\b(?:max(?:imum)?|up\s+to|total|marks?|points?|pts?|each)\b/i.test(inner)) return whole;
+    const outside = text.slice(0, at) + text.slice(at + whole.length);
+    return criterionWords(outside).length >= GLOSSED_WORDS ? '' : whole;
+  });
 }
 
 /** Removes "(accept X)", "(not Y)", "(e.g. Z)" from `text` into the piece's notes. */
