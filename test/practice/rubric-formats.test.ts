@@ -350,6 +350,15 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(grade('Vinegar turns the indicator red because it is acidic. The mean is 6.', rubric).score).toBe(1);
   });
 
+  it('levels: "links between them" is read from the answer\'s reasoning, and "few or no examples" asks for none', () => {
+    const rubric = 'Level 3 (5-6 marks): explains effects on wildlife and on farming, with links between them.\nLevel 2 (3-4 marks): describes effects on wildlife and on farming, with few or no examples.\nLevel 1 (1-2 marks): states one effect.';
+    const linked = 'Pesticides kill insects that birds eat, so wildlife declines, and farming loses pollinators because bees die.';
+    const listed = 'Pesticides kill insects and birds. Farming loses bees. Wildlife declines on farms.';
+    expect(grade(linked, rubric).explanation).toMatch(/level reached "Level 3/);
+    const flat = grade(listed, rubric);
+    expect(flat.explanation).toMatch(/level reached "Level 2.*not "Level 3 \(5-6 marks\)".*its points are not linked/);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

@@ -280,6 +280,17 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
 /** "an example of either", "one example": which example is not content. */
 const DETERMINERS = new Set(['either', 'each', 'one', 'both', 'any', 'another', 'other']);
 const EXAMPLE_WORDS = new Set(['example', 'examples', 'instance', 'instances']);
+/** "with few or no specific examples" asks for none. */
+const NONE_BEFORE = new Set(['no', 'few', 'without', 'little', 'limited', 'lacking', 'lacks', 'any']);
+function asksForExample(text: string): boolean {
+  const t = tokenize(text);
+  return t.some((w, i) => EXAMPLE_WORDS.has(w) && !t.slice(Math.max(0, i - 4), i).some((x) => NONE_BEFORE.has(x)));
+}
+const NONE_ASKED = /\b(?:with\s+)?(?:(?:few|little|very\s+few)\s+or\s+no|no|few|little|limited|without)\s+(?:specific\s+|relevant\s+|named\s+|supporting\s+)?(?:examples?|instances?|evidence|details?)\b/gi;
+/** "and links between them", "makes connections": a level that asks for points linked to each other... */
+const LINKS = /\b(?:links?|linked|linking|connections?|connected|connecting|interrelat\w*)\b(?:\s+(?:between|among)\s+(?:them|these|the\s+\w+|\w+))?/gi;
+/** ...is met by reasoning that joins them. */
+const CONNECTIVE = /\b(?:so|because|therefore|thus|hence|which\s+(?:means|leads|causes|results)|this\s+(?:means|leads|causes|results)|causing|leading\s+to|as\s+a\s+result|in\s+turn|results?\s+in|due\s+to)\b/i;
 const EXAMPLE_CUE = /\b(?:for example|for instance|e\.\s?g\.?|eg|such as|like|including|instance|example)\b|\b\d/i;
 /** Whether the answer gives an example: a cue word quoted as a word ("uses 'like' or 'as'") is not one. */
 function givesExample(text: string): boolean {
@@ -296,8 +307,15 @@ interface LevelCheck {
 /** A level is met when its descriptor is (70% of its words) and so is what sets it above the level below. */
 function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number] | undefined, guidance: Concept[], answer: Answer, fromReference: boolean): LevelCheck {
   const quality = LEVEL_QUALITY_AND_EXAMPLES;
-  const wantsExample = tokenize(l.text).some((w) => EXAMPLE_WORDS.has(w)) && !(lower && tokenize(lower.text).some((w) => EXAMPLE_WORDS.has(w)));
+  const wantsExample = asksForExample(l.text) && !(lower && asksForExample(lower.text));
   const hasExample = givesExample(answer.text);
+  const linked = (t: string) => new RegExp(LINKS.source, 'i').test(t);
+  const wantsLinks = linked(l.text) && !(lower && linked(lower.text));
+  // The links are read from the answer's reasoning, not as words it must repeat; "with few or no
+  // examples" says what the level lacks, not a denial the answer must make.
+  const plain = (t: string) => t.replace(NONE_ASKED, ' ').replace(wantsLinks ? LINKS : /$^/, ' ');
+  l = { ...l, text: plain(l.text), variants: l.variants.map(plain) };
+  const hasLinks = CONNECTIVE.test(answer.text);
   // What the question already says ("of global warming") does not stop a descriptor from only counting.
   const levelWords = criterionWords(l.text, quality).filter((w) => ![...forms(w)].some((f) => answer.question.has(f)) || HEADS.has(w));
   if (l.counted && !guidance.length && onlyCounts(levelWords)) {
@@ -324,7 +342,8 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
     }
   }
   if (wantsExample && !hasExample) why = why ? `${why}; no example given` : 'no example given';
-  const met = j.fraction === 1 && extraMet && (!wantsExample || hasExample);
+  if (wantsLinks && !hasLinks) why = why ? `${why}; its points are not linked` : 'its points are not linked (no "so", "because", "which means"...)';
+  const met = j.fraction === 1 && extraMet && (!wantsExample || hasExample) && (!wantsLinks || hasLinks);
   if (met || !guidance.length) return { met, partly: j.fraction > 0, full: j.best.coverage === 1, why };
   // Met instead by enough of the indicative points.
   const made = guidance.filter((g) => judgeConcept(g.variants, g.rejects, answer, fromReference).fraction === 1).length;
