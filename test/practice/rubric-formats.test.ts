@@ -359,6 +359,14 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(flat.explanation).toMatch(/level reached "Level 2.*not "Level 3 \(5-6 marks\)".*its points are not linked/);
   });
 
+  it('a refusal fires only on all of its words, never by a slip of spelling', () => {
+    const rubric = 'Names a sound device: alliteration or assonance (1 mark). Do not accept simile.';
+    expect(grade('The line uses sibilance and alliteration.', rubric).score).toBe(1);
+    expect(grade('It is a simile.', rubric).score).toBe(0);
+    const two = 'States that the heart pumps blood (1 mark). Do not accept "the lungs pump blood".';
+    expect(grade('The heart pumps blood to the lungs.', two).score).toBe(1);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

@@ -7,7 +7,7 @@
  */
 import { itemIsKindOf } from './category.ts';
 import { ruledOut } from './contrary.ts';
-import { type Answer, contentWords, criterionWords, fraction, judge, matchWord, readAnswer, tokenize } from './match.ts';
+import { type Answer, contentWords, criterionWords, fraction, judge, matchWord, readAnswer, saysRefused, tokenize } from './match.ts';
 import type { Concept, PerItem } from './types.ts';
 import { forms } from '../text.ts';
 
@@ -102,7 +102,7 @@ export function countItems(c: PerItem, answer: Answer, judgeOption: (o: Concept,
     // "The Goths" after the option "invasions by Germanic tribes (Goths, Vandals)" was counted: the same point.
     if (countedWords.some((prev) => fresh.every((w) => prev.some((p) => sameWord(p, w))))) continue;
     const itemAnswer = readAnswer(item);
-    if (c.rejects.some((r) => fraction(judge(r, itemAnswer)) === 1)) continue;
+    if (c.rejects.some((r) => saysRefused(r, itemAnswer))) continue;
     // An item that is one of the named options was counted above.
     if (c.options.some((o) => o.variants.some((v) => fraction(judge(v, itemAnswer)) === 1))) continue;
     if (elsewhere.some((v) => fraction(judge(v, itemAnswer)) === 1)) continue;

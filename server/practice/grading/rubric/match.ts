@@ -414,6 +414,15 @@ export function best(js: Judgement[]): Judgement {
   return js.reduce((a, b) => (fraction(b) > fraction(a) || (fraction(b) === fraction(a) && b.coverage > a.coverage && !b.contradicted) ? b : a));
 }
 
+/**
+ * Whether the answer gives a refused wording ("do not accept X"): all of its words, none by a slip
+ * of spelling ("sibilance" is not "simile"), and not denied. Half of a refusal is not a refusal.
+ */
+export function saysRefused(refusal: string, answer: Answer): boolean {
+  const j = judge(refusal, answer);
+  return j.coverage >= 1 && !j.contradicted && !j.matches.includes('spelling');
+}
+
 export function isContradicted(j: Judgement): boolean {
   return j.contradicted && j.coverage >= 0.4;
 }

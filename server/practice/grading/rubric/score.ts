@@ -33,6 +33,7 @@ import {
   questionWords,
   NEGATIONS,
   readAnswer,
+  saysRefused,
   STOPWORDS,
   tokenize,
 } from './match.ts';
@@ -131,7 +132,7 @@ function judgeConcept(all: string[], rejects: string[], answer: Answer, fromRefe
   }
   const f = fraction(b);
   for (const r of rejects) {
-    if (fraction(judge(r, answer)) < 1) continue;
+    if (!saysRefused(r, answer)) continue;
     if (f < 1) return { fraction: 0, best: b, rejected: r };
     // Met without the words only the refused wording has? Then the refused wording is not all it gives.
     const ownWords = variants.flatMap((v) => criterionWords(v, extraQuality));
