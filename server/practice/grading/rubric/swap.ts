@@ -13,8 +13,8 @@ import { type Answer, criterionWords, matchWord, tokenize, STOPWORDS } from './m
 const PARTS = /[.;:!?,]|\b(?:but|however|although|though|whereas|while|unlike)\b|\band\s+(?=(?:the|a|an|its|their|in|on|at|for)\b)/i;
 /** Words of the answer read for swaps (its first ones): a long essay is not searched pair by pair. */
 const SCAN = 200;
-/** Senses of a word read for kinds: the frequent ones. */
-const SENSES = 3;
+/** Senses of a word read for kinds: the two most frequent ("gas" the state of matter, not petrol; "blow" a stroke, not a kind of break). */
+const SENSES = 2;
 /** Criterion words the answer must say in the other word's part for a swap: one could be chance... */
 const SAID_THERE = 2;
 /**
