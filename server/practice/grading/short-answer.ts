@@ -172,8 +172,13 @@ function closeSenses(word: string, expected?: Synset[]): Synset[] {
   return out;
 }
 
-export function antonymOf(refWord: string, userWord: string, poses: Pos[] = POSES): boolean {
+/** `maxSenses`: only the reference word's most frequent senses of each part of speech ("sets up" is not the sun setting). */
+export function antonymOf(refWord: string, userWord: string, poses: Pos[] = POSES, maxSenses = Infinity): boolean {
+  const seen = new Map<Pos, number>();
   for (const s of senses(refWord, poses)) {
+    const n = (seen.get(s.pos) ?? 0) + 1;
+    seen.set(s.pos, n);
+    if (n > maxSenses) continue;
     for (const a of related(s, ['!'])) if (hasWord(a, userWord) || hasWord(a, lemmatizer.verb(userWord)) || hasWord(a, lemmatizer.noun(userWord)) || hasWord(a, lemmatizer.adjective(userWord))) return true;
   }
   return false;

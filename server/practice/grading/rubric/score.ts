@@ -186,11 +186,14 @@ function opposite(wording: string, answer: Answer, used: string[]): string | nul
     for (const { word } of candidates) {
       // "move more slowly" against "move faster": an adverb's adjective against the criterion's.
       const base = adverbBase(word);
-      if (antonymOf(cw, word, poses) || opposesKind(cw, word) || (base !== null && antonymOf(cw, base, ['adj']))) return `the answer says "${word}", the opposite of "${cw}"`;
+      if (antonymOf(cw, word, poses, OPPOSITE_SENSES) || opposesKind(cw, word) || (base !== null && antonymOf(cw, base, ['adj'], OPPOSITE_SENSES))) return `the answer says "${word}", the opposite of "${cw}"`;
     }
   }
   return degreeAgainst(wording, answer, near);
 }
+
+/** Senses of a criterion's word read for opposites: its frequent ones ("rises" is no opposite of "sets up"). */
+const OPPOSITE_SENSES = 2;
 
 const MORE = new Set(['more', 'greater', 'higher', 'increased']);
 const LESS = new Set(['less', 'fewer', 'lower', 'reduced', 'decreased']);
