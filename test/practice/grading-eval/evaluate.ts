@@ -1,0 +1,164 @@
+/**
+ * Shared by the evaluation tests: the item files' shapes, reading them, grading each item with
+ * gradeAnswer and the rates printed per category.
+ */
+import { readFileSync } from 'node:fs';
+import * as z from 'zod';
+import { gradeAnswer } from '../../../server/practice/grading/index.ts';
+import type { GradeResult } from '../../../server/practice/types.ts';
+
+const nonEmpty = z.string().trim().min(1);
+
+/** Strict objects: a misspelt key (e.g. "lable") fails here instead of silently dropping a field. */
+export const BinaryItem = z.strictObject({
+  id: z.string().regex(/^[ms]\d{3,4}$/),
+  problem_statement: nonEmpty,
+  correct_answer: nonEmpty,
+  scoring_details: nonEmpty.optional(),
+  user_answer: nonEmpty,
+  label: z.enum(['correct', 'incorrect']),
+  note: nonEmpty,
+});
+
+export const RubricItem = z
+  .strictObject({
+    id: z.string().regex(/^r\d{3}$/),
+    problem_statement: nonEmpty,
+    correct_answer: nonEmpty.optional(),
+    scoring_details: nonEmpty,
+    user_answer: nonEmpty,
+    expected_score: z.number().int().min(0),
+    max_score: z.number().int().min(1),
+    note: nonEmpty,
+  })
+  .refine((item) => item.expected_score <= item.max_score, { message: 'expected_score above max_score' });
+
+export type BinaryItem = z.infer<typeof BinaryItem>;
+export type RubricItem = z.infer<typeof RubricItem>;
+
+export function readItems(file: string): unknown[] {
+  const raw: unknown = JSON.parse(readFileSync(new URL(file, import.meta.url), 'utf8'));
+  if (!Array.isArray(raw)) throw new Error(`${file}: expected a JSON array of items`);
+  return raw;
+}
+
+/** Parses every item of a file; the error names each malformed item by id (or index) and the field. */
+export function parseItems<T>(file: string, schema: z.ZodType<T>): T[] {
+  const problems: string[] = [];
+  const items: T[] = [];
+  readItems(file).forEach((raw, index) => {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) items.push(parsed.data);
+    else {
+      const id = (raw as { id?: unknown } | null)?.id;
+      problems.push(`${file} item ${typeof id === 'string' ? id : `#${index}`}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(item)'} ${i.message}`).join('; ')}`);
+    }
+  });
+  if (problems.length) throw new Error(`malformed evaluation items:\n${problems.join('\n')}`);
+  return items;
+}
+
+export interface Outcome {
+  id: string;
+  category: string;
+  answer: string;
+  expected: string;
+  got: string;
+  explanation: string;
+  agrees: boolean;
+  falseAccept: boolean;
+  falseReject: boolean;
+  /** Whether the item could be falsely accepted / rejected (denominators of the rates). */
+  canFalseAccept: boolean;
+  canFalseReject: boolean;
+  /** Rubric items: whether the grader found the rubric's total. */
+  maxAgrees?: boolean;
+}
+
+/** A throwing grader is recorded as a disagreement so one crash does not hide the other items. */
+export async function grade(input: Parameters<typeof gradeAnswer>[0]): Promise<GradeResult | Error> {
+  try {
+    return await gradeAnswer(input);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+export async function gradeBinary(category: string, item: BinaryItem): Promise<Outcome> {
+  const result = await grade({
+    problem_type: 'frq',
+    problem_statement: item.problem_statement,
+    user_answer: item.user_answer,
+    correct_answer: item.correct_answer,
+    ...(item.scoring_details ? { scoring_details: item.scoring_details } : {}),
+  });
+  const shouldAccept = item.label === 'correct';
+  const base = { id: item.id, category, answer: item.user_answer, expected: item.label, canFalseAccept: !shouldAccept, canFalseReject: shouldAccept };
+  if (result instanceof Error) {
+    return { ...base, got: 'threw', explanation: result.message, agrees: false, falseAccept: false, falseReject: shouldAccept };
+  }
+  const accepted = result.max_score > 0 && result.score === result.max_score;
+  return {
+    ...base,
+    got: `${accepted ? 'accepted' : 'refused'} ${result.score}/${result.max_score}`,
+    explanation: result.explanation,
+    agrees: accepted === shouldAccept,
+    falseAccept: accepted && !shouldAccept,
+    falseReject: !accepted && shouldAccept,
+  };
+}
+
+export async function gradeRubric(item: RubricItem): Promise<Outcome> {
+  const result = await grade({
+    problem_type: 'frq',
+    problem_statement: item.problem_statement,
+    user_answer: item.user_answer,
+    scoring_details: item.scoring_details,
+    ...(item.correct_answer ? { correct_answer: item.correct_answer } : {}),
+  });
+  const base = { id: item.id, category: 'rubric', answer: item.user_answer, expected: `${item.expected_score}/${item.max_score}`, canFalseAccept: true, canFalseReject: true };
+  if (result instanceof Error) {
+    return { ...base, got: 'threw', explanation: result.message, agrees: false, falseAccept: false, falseReject: true, maxAgrees: false };
+  }
+  return {
+    ...base,
+    got: `${result.score}/${result.max_score}`,
+    explanation: result.explanation,
+    agrees: result.score === item.expected_score,
+    falseAccept: result.score > item.expected_score,
+    falseReject: result.score < item.expected_score,
+    maxAgrees: result.max_score === item.max_score,
+  };
+}
+
+export interface Stats {
+  items: number;
+  agreement: number;
+  falseAccept: number;
+  falseReject: number;
+  maxAgreement?: number;
+}
+
+const share = (count: number, of: number): number => (of === 0 ? 0 : count / of);
+
+export function stats(outcomes: Outcome[]): Stats {
+  const rubric = outcomes.filter((o) => o.maxAgrees !== undefined);
+  return {
+    items: outcomes.length,
+    agreement: share(outcomes.filter((o) => o.agrees).length, outcomes.length),
+    falseAccept: share(outcomes.filter((o) => o.falseAccept).length, outcomes.filter((o) => o.canFalseAccept).length),
+    falseReject: share(outcomes.filter((o) => o.falseReject).length, outcomes.filter((o) => o.canFalseReject).length),
+    ...(rubric.length ? { maxAgreement: share(rubric.filter((o) => o.maxAgrees).length, rubric.length) } : {}),
+  };
+}
+
+export const pct = (x: number | undefined): string => (x === undefined ? '-' : `${(x * 100).toFixed(1)}%`);
+export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
+
+export function table(rows: [string, Stats][]): string {
+  const header = ['category', 'items', 'agreement', 'false-accept', 'false-reject', 'max_score agreement'];
+  const body = rows.map(([name, s]) => [name, String(s.items), pct(s.agreement), pct(s.falseAccept), pct(s.falseReject), pct(s.maxAgreement)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');
+}
