@@ -118,6 +118,12 @@ describe('short answers: negation, correction, aliases, refusals', () => {
     ["At what temperature in Celsius does water freeze?", "0 \u00b0C", "0 degrees", 1],
     ["Who wrote Hamlet?", "William Shakespeare", "Shakespeare", 1],
     ["Who was the first US president?", "George Washington", "Washington", 1],
+    // An adjective for the noun it pertains to; a compound written as two words; an illustration is no rival answer.
+    ["Which kind of energy do panels on a roof collect from the Sun?", "solar energy", "energy of the sun", 1],
+    ["Which kind of energy do panels on a roof collect from the Sun?", "solar energy", "energy of the moon", 0],
+    ["Which bone joins the shoulder blade to the breastbone?", "the clavicle", "the collar bone", 1],
+    ["Which organelle makes proteins?", "ribosome", "the ribosome, like a tiny factory", 1],
+    ["Which organelle makes proteins?", "ribosome", "the ribosome or the nucleus", 0],
     // "no X" after a comma denies X; after a question mark it corrects what came before.
     ["Which technique gives a painting depth?", "linear perspective", "flat colours, no perspective", 0],
     ["Which organelle makes proteins?", "ribosomes", "mitochondria? no ribosomes", 1],

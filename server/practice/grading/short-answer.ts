@@ -42,6 +42,8 @@ interface Word {
 interface Statement {
   words: Word[];
   retracted: boolean;
+  /** "like a pile of plates", "such as ...": an illustration, not another answer. */
+  illustration?: boolean;
   /** Indexes of negation cues. */
   cues: number[];
 }
@@ -97,7 +99,8 @@ function statements(answer: string): Statement[] {
       for (const s of out) s.retracted = true;
       if (words[0].w === 'no') words.shift();
     }
-    out.push({ words, retracted: false, cues: words.flatMap((x, i) => (NEGATIONS.has(x.w) ? [i] : [])) });
+    const illustration = /^\s*(?:like|such\s+as|for\s+example|for\s+instance|e\.?g\.?|as\s+in)\b/i.test(piece);
+    out.push({ words, retracted: false, illustration, cues: words.flatMap((x, i) => (NEGATIONS.has(x.w) ? [i] : [])) });
   }
   return out;
 }
@@ -236,6 +239,8 @@ function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset
   // Derivationally related (evaporate / evaporation) and synonyms of any sense.
   for (const s of closeSenses(ref, expected)) if (hasWord(s, user) || [...lemmas(user)].some((l) => hasWord(s, l))) return 'synonym';
   for (const s of expected ?? senses(ref)) for (const d of related(s, ['+'])) if ([...lemmas(user)].some((l) => hasWord(d, l))) return 'related form';
+  // An adjective and the noun it pertains to: "sun" for "solar", "recursive" for "recursion".
+  if (pertains(user, ref) || pertains(ref, user)) return 'related form';
   // A slip of spelling is a non-word; a real word (increase for decrease) is another word.
   if (!/\d/.test(user) && isSlip(ref, user) && !isWord(user)) return 'spelling';
   return null;
@@ -339,7 +344,8 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
         for (let i = 0; i + n <= ws.length; i++) {
           const gram = ws.slice(i, i + n).map((x) => x.w);
           if (gram.every((g) => FILLER.has(g))) continue;
-          if (senses(gram.join(' ')).some((s) => want.has(`${s.pos}:${s.offset}`))) out.push({ statement: si, start: i, end: i + n, how: n === alt.content.length && gram.join(' ') === alt.content.map((x) => x.w).join(' ') ? 'exact' : 'another name for the same thing' });
+          // "thigh bone" is WordNet's "thighbone": two words also read as one.
+          if ([gram.join(' '), ...(n === 2 ? [gram.join('')] : [])].some((g) => senses(g).some((s) => want.has(`${s.pos}:${s.offset}`)))) out.push({ statement: si, start: i, end: i + n, how: n === alt.content.length && gram.join(' ') === alt.content.map((x) => x.w).join(' ') ? 'exact' : 'another name for the same thing' });
         }
       }
     }
@@ -443,7 +449,7 @@ function rival(alt: Alternative, sts: Statement[], matched: Set<string>, qWords:
   const kinds = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 2)]));
   const ancestors = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 12)]));
   for (const [si, st] of sts.entries()) {
-    if (st.retracted) continue;
+    if (st.retracted || st.illustration) continue;
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= st.words.length; i++) {
         const gram = st.words.slice(i, i + n);
@@ -487,6 +493,11 @@ function antonymIn(alt: Alternative, sts: Statement[]): string | null {
     for (const x of st.words) for (const cw of alt.content) if (antonymOf(cw.w, x.w)) return `${x.raw} is the opposite of ${cw.raw}`;
   }
   return null;
+}
+
+/** Whether an adjective sense of `adjective` pertains to a noun (WordNet "\\" pointer) that `noun` is a form of. */
+function pertains(adjective: string, noun: string): boolean {
+  return senses(adjective, ['adj']).some((s) => related(s, ['\\']).some((d) => [...lemmas(noun)].some((l) => hasWord(d, l))));
 }
 
 /** True for references this grader reads: a few words, not a sentence or a list of points. */

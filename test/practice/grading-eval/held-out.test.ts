@@ -12,7 +12,7 @@ const SETS = [
   { name: 'A: math', file: 'held-out/math-a.json', kind: 'binary', floor: 0.97 },
   { name: 'A: short answer', file: 'held-out/short-a.json', kind: 'binary', floor: 0.9 },
   { name: 'A: rubric', file: 'held-out/rubric-a.json', kind: 'rubric', floor: 0.58 },
-  { name: 'B: short answer', file: 'held-out/short-b.json', kind: 'binary', floor: 0.75 },
+  { name: 'B: short answer', file: 'held-out/short-b.json', kind: 'binary', floor: 0.8 },
   { name: 'B: rubric', file: 'held-out/rubric-b.json', kind: 'rubric', floor: 0.4 },
 ] as const;
 
