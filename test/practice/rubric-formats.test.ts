@@ -367,6 +367,14 @@ describe('gradeRubric on answers meeting all, some, none or the opposite', () =>
     expect(grade('The heart pumps blood to the lungs.', two).score).toBe(1);
   });
 
+  it('lower levels that count the top level\'s AND-joined points are met by that many of them', () => {
+    const rubric = '3 marks: names the mouth AND the stomach AND the small intestine / 2 marks: names two of these organs / 1 mark: names one organ';
+    expect(grade('Food passes the mouth, the stomach and the small intestine.', rubric).score).toBe(3);
+    expect(grade('Food is chewed in the mouth and churned in the stomach.', rubric).score).toBe(2);
+    expect(grade('Food is chewed in the mouth.', rubric).score).toBe(1);
+    expect(grade('It goes down.', rubric).score).toBe(0);
+  });
+
   it('an answer that gives only a refused wording earns nothing for that criterion', () => {
     const rubric = "States that energy is released (1 mark) (do not accept 'energy is made')\nNames respiration (1 mark)";
     expect(grade('Energy is released by respiration.', rubric).score).toBe(2);

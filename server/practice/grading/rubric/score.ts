@@ -333,7 +333,9 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   }
   const j = judgeConcept(l.variants, l.rejects, answer, fromReference, quality);
   if (j.rejected) return { met: false, partly: false, full: false, why: `gives "${j.rejected}", which the rubric does not accept` };
-  if (isContradicted(j.best)) return { met: false, partly: false, full: false, why: 'the answer says the opposite' };
+  // With indicative points, a level is also met by them, each judged on its own: a contrary word
+  // somewhere in a long descriptor does not outweigh them.
+  if (isContradicted(j.best) && !guidance.length) return { met: false, partly: false, full: false, why: 'the answer says the opposite' };
   let why = j.best.missing.length ? `missing: ${j.best.missing.slice(0, 6).join(', ')}` : '';
   let extraMet = true;
   if (lower && j.fraction === 1) {
@@ -347,7 +349,7 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   }
   if (wantsExample && !hasExample) why = why ? `${why}; no example given` : 'no example given';
   if (wantsLinks && !hasLinks) why = why ? `${why}; its points are not linked` : 'its points are not linked (no "so", "because", "which means"...)';
-  const met = j.fraction === 1 && extraMet && (!wantsExample || hasExample) && (!wantsLinks || hasLinks);
+  const met = j.fraction === 1 && !isContradicted(j.best) && extraMet && (!wantsExample || hasExample) && (!wantsLinks || hasLinks);
   if (met || !guidance.length) return { met, partly: j.fraction > 0, full: j.best.coverage === 1, why };
   // Met instead by enough of the indicative points.
   const made = guidance.filter((g) => judgeConcept(g.variants, g.rejects, answer, fromReference).fraction === 1).length;
@@ -355,7 +357,23 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   return { met: false, partly: made > 0 || j.fraction > 0, full: false, why: `makes ${made} of the indicative points; it needs ${l.needs}` };
 }
 
+/**
+ * "3 marks: describes A AND B AND C / 2 marks: two of these processes / 1 mark: one process":
+ * lower levels that count the top level's points are met by that many of them, which serve as
+ * the levels' indicative points when the rubric lists none.
+ */
+function topLevelPoints(c: Levels): Concept[] {
+  const top = c.levels[0];
+  if (!top || c.levels.length < 2) return [];
+  const parts = top.text.split(/\s+AND\s+/).map((p) => p.trim()).filter((p) => criterionWords(p).length > 0);
+  const counts = c.levels.slice(1).some((l) => l.counted);
+  if (parts.length < 2 || !counts) return [];
+  return parts.map((p) => ({ kind: 'concept', text: p, points: 1, variants: [p], rejects: top.rejects }));
+}
+
 function scoreLevels(c: Levels, answer: Answer, fromReference: boolean, facts: CalcFacts | null): Outcome {
+  const guidance = c.guidance.length ? c.guidance : topLevelPoints(c);
+  const fromTop = !c.guidance.length && guidance.length > 0;
   const checks = c.levels.map((l, i): LevelCheck => {
     // A worked calculation's levels ("correct answer with steps shown but missing units") are read off the answer by the CAS.
     const needs = facts ? calcNeeds(l.text) : null;
@@ -363,7 +381,12 @@ function scoreLevels(c: Levels, answer: Answer, fromReference: boolean, facts: C
       const met = meets(facts, needs);
       return { met, partly: met, full: met, why: met ? '' : `the answer has ${describeFacts(facts)}` };
     }
-    return checkLevel(l, c.levels[i + 1], c.guidance, answer, fromReference);
+    if (i === 0 && fromTop) {
+      // "A AND B AND C": the top level is all of its points.
+      const made = guidance.filter((g) => judgeConcept(g.variants, g.rejects, answer, fromReference).fraction === 1).length;
+      return { met: made === guidance.length, partly: made > 0, full: made === guidance.length, why: `makes ${made} of its ${guidance.length} points` };
+    }
+    return checkLevel(l, c.levels[i + 1], guidance, answer, fromReference);
   });
   const reached = checks.findIndex((k) => k.met);
   const top = fmt(c.points);
