@@ -414,13 +414,17 @@ export function best(js: Judgement[]): Judgement {
   return js.reduce((a, b) => (fraction(b) > fraction(a) || (fraction(b) === fraction(a) && b.coverage > a.coverage && !b.contradicted) ? b : a));
 }
 
+/** Share of a refusal's words the answer must give: all or nearly ("its water powered watermills" for "the Nile was used to power watermills"). */
+const REFUSED_SHARE = 0.75;
+
 /**
- * Whether the answer gives a refused wording ("do not accept X"): all of its words, none by a slip
- * of spelling ("sibilance" is not "simile"), and not denied. Half of a refusal is not a refusal.
+ * Whether the answer gives a refused wording ("do not accept X"): all or nearly all of its words
+ * (the question's own need not be said), none by a slip of spelling ("sibilance" is not
+ * "simile"), and not denied. Half of a refusal is not a refusal.
  */
 export function saysRefused(refusal: string, answer: Answer): boolean {
   const j = judge(refusal, answer);
-  return j.coverage >= 1 && !j.contradicted && !j.matches.includes('spelling');
+  return j.coverage >= REFUSED_SHARE && !j.contradicted && !j.matches.includes('spelling');
 }
 
 export function isContradicted(j: Judgement): boolean {
