@@ -288,3 +288,15 @@ describe('electrical units', () => {
   });
 });
 
+describe('prose and plurals around a value', () => {
+  it.each([
+    ['1989', 'in 1989', 1],
+    ['1990', 'in 1989', 0],
+    ['about 40', 'about 40', 1],
+    ['12 inches', '12 in', 1],
+    ['3 boxes', '3 boxes', 1],
+  ] as const)('%s against %s -> %i', (answer, reference, score) => {
+    expect(gradeMath(answer, reference).score).toBe(score);
+  });
+});
+

@@ -259,7 +259,8 @@ export function gradeMath(userAnswer: string, reference: string, statement = '',
   let stated = userAnswer;
   let userText = normalizeMath(userAnswer);
   if (userText === '') return fail('No answer was given.');
-  const ref = readAnyReference(normalizeMath(reference), forms.interval);
+  // "in 1989", "about 40": a preposition before the reference's number is prose, as in an answer.
+  const ref = readAnyReference(normalizeMath(reference.replace(/^\s*(?:in|on|at|by|about|around|circa|approximately|roughly)\s+(?=[-$£€\d])/i, '')), forms.interval);
   // Single-letter units ("2 t", "5 m") only where the reference is a number: elsewhere they are variables.
   const refNumeric = ref?.kind === 'value' && (parse(ref.expr)?.getVars().length ?? 1) === 0;
   const allowUnits = refNumeric || ref?.kind === 'solutions';

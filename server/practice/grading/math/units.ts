@@ -105,7 +105,8 @@ interface Alias {
 const ALIASES: Alias[] = DEFS.flatMap((def) => [
   ...(def.symbols ?? []).map((text) => ({ text, caseSensitive: true, def })),
   ...(def.words ?? []).flatMap((w) => {
-    const plural = w.endsWith('s') || w.endsWith('z') ? [w] : w === 'foot' ? [w] : w.endsWith('y') && !w.endsWith('ay') ? [w, `${w.slice(0, -1)}ies`] : [w, `${w}s`];
+    const plural =
+      w.endsWith('s') || w.endsWith('z') ? [w] : w === 'foot' ? [w] : w.endsWith('y') && !w.endsWith('ay') ? [w, `${w.slice(0, -1)}ies`] : /(?:ch|sh|x)$/.test(w) ? [w, `${w}es`] : [w, `${w}s`];
     // "metres per second": the plural sits on the first word.
     const perPlural = / per /.test(w) ? [w] : [];
     return [...new Set([...plural, ...perPlural])].map((text) => ({ text, caseSensitive: false, def }));
