@@ -37,8 +37,12 @@ function nounSynsets(word: string): number[] {
   return [...new Set([...forms(word)].flatMap((f) => lookup(f)))];
 }
 
-/** Every kind above `offset` (itself included) with its distance, up to `depth` levels. */
+const ancestorsCache = new Map<string, Map<number, number>>();
+/** Every kind above `offset` (itself included) with its distance, up to `depth` levels; read once per synset (every answer item asks). */
 function ancestors(offset: number, depth: number): Map<number, number> {
+  const key = `${offset}:${depth}`;
+  const hit = ancestorsCache.get(key);
+  if (hit) return hit;
   const out = new Map<number, number>([[offset, 0]]);
   let frontier = [offset];
   for (let d = 1; d <= depth && frontier.length; d++) {
@@ -52,6 +56,8 @@ function ancestors(offset: number, depth: number): Map<number, number> {
     }
     frontier = next;
   }
+  if (ancestorsCache.size > 20_000) ancestorsCache.clear();
+  ancestorsCache.set(key, out);
   return out;
 }
 

@@ -292,7 +292,9 @@ function asksForExample(text: string): boolean {
 }
 const NONE_ASKED = /\b(?:with\s+)?(?:(?:few|little|very\s+few)\s+or\s+no|no|few|little|limited|without)\s+(?:specific\s+|relevant\s+|named\s+|supporting\s+)?(?:examples?|instances?|evidence|details?)\b/gi;
 /** "and links between them", "makes connections": a level that asks for points linked to each other... */
-const LINKS = /\b(?:links?|linked|linking|connections?|connected|connecting|interrelat\w*)\b(?:\s+(?:between|among)\s+(?:them|these|the\s+\w+|\w+))?/gi;
+const LINK_WORDS = String.raw`\b(?:links?|linked|linking|connections?|connected|connecting|interrelat\w*)\b(?:\s+(?:between|among)\s+(?:them|these|the\s+\w+|\w+))?`;
+const LINKS = new RegExp(LINK_WORDS, 'i');
+const ALL_LINKS = new RegExp(LINK_WORDS, 'gi');
 /** ...is met by reasoning that joins them. */
 const CONNECTIVE = /\b(?:so|because|therefore|thus|hence|which\s+(?:means|leads|causes|results)|this\s+(?:means|leads|causes|results)|causing|leading\s+to|as\s+a\s+result|in\s+turn|results?\s+in|due\s+to)\b/i;
 const EXAMPLE_CUE = /\b(?:for example|for instance|e\.\s?g\.?|eg|such as|like|including|instance|example)\b|\b\d/i;
@@ -313,11 +315,13 @@ function checkLevel(l: Levels['levels'][number], lower: Levels['levels'][number]
   const quality = LEVEL_QUALITY_AND_EXAMPLES;
   const wantsExample = asksForExample(l.text) && !(lower && asksForExample(lower.text));
   const hasExample = givesExample(answer.text);
-  const linked = (t: string) => new RegExp(LINKS.source, 'i').test(t);
-  const wantsLinks = linked(l.text) && !(lower && linked(lower.text));
+  const wantsLinks = LINKS.test(l.text) && !(lower && LINKS.test(lower.text));
   // The links are read from the answer's reasoning, not as words it must repeat; "with few or no
   // examples" says what the level lacks, not a denial the answer must make.
-  const plain = (t: string) => t.replace(NONE_ASKED, ' ').replace(wantsLinks ? LINKS : /$^/, ' ');
+  const plain = (t: string) => {
+    const unasked = t.replace(NONE_ASKED, ' ');
+    return wantsLinks ? unasked.replace(ALL_LINKS, ' ') : unasked;
+  };
   l = { ...l, text: plain(l.text), variants: l.variants.map(plain) };
   const hasLinks = CONNECTIVE.test(answer.text);
   // What the question already says ("of global warming") does not stop a descriptor from only counting.
