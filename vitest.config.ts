@@ -29,6 +29,11 @@ const STORAGE_SUITES = [
 ];
 
 const CLUSTER_SUITES = ['test/cluster/**/*.test.ts'];
+/**
+ * What users run, as they run it: the built server (`node dist/server/main.mjs`, as the README
+ * starts it) as a child process, the admin CLI from the build, the README's own shell examples.
+ */
+const BUILT_SUITES = ['test/built/**/*.test.ts'];
 /** The web app in real Chromium (test/browser): one file at a time, after everything else. */
 const BROWSER_SUITES = ['test/browser/**/*.test.ts'];
 /**
@@ -61,8 +66,10 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...CLUSTER_SUITES, ...LATENCY_SUITES, ...BROWSER_SUITES], env: { TEST_ENGINE: 'sqlite' }, sequence: { groupOrder: 1 } },
+        test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: [...CLUSTER_SUITES, ...LATENCY_SUITES, ...BROWSER_SUITES, ...BUILT_SUITES], env: { TEST_ENGINE: 'sqlite' }, sequence: { groupOrder: 1 } },
       },
+      // Child processes of the build: after the in-process suites, two files at a time.
+      { extends: true, test: { ...shared, name: 'built', include: BUILT_SUITES, env: { TEST_ENGINE: 'sqlite' }, sequence: { groupOrder: 2 } } },
       ...(postgres.url
         ? [
             {
@@ -75,13 +82,13 @@ export default defineConfig({
                 env: { TEST_ENGINE: 'postgres', TEST_DATABASE_URL: postgres.url },
                 // After the sqlite project, not beside it: two projects at once on two cores starve the
                 // suites that bound event-loop latency and conversion time.
-                sequence: { groupOrder: 2 },
+                sequence: { groupOrder: 3 },
               },
             },
           ]
         : []),
       // Three instances per file as child processes: last, alone (the files skip themselves without engines).
-      { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 3 } } },
+      { extends: true, test: { ...shared, name: 'cluster', include: CLUSTER_SUITES, sequence: { groupOrder: 4 } } },
       // A browser and the service share the two cores: one file at a time, generous time limits.
       {
         extends: true,
@@ -93,7 +100,7 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 4 },
+          sequence: { groupOrder: 5 },
         },
       },
     ],
