@@ -1,11 +1,14 @@
 // Compiles the server ahead of time (esbuild), so that `npm start` runs plain JavaScript: no
 // TypeScript compiler in the process, a start-up close to a minimal Node server. Run by `prepare`
 // (npm install / npm ci) and by `prestart` when a source file is newer than the build.
-// `--if-stale`: build only when dist/server is missing or older than server/ or shared/.
+// `--if-stale`: build only when dist/server is missing or older than what it is built from.
+// Each bundle is checked to load the same package files as the source run (check-entries.mjs);
+// the build fails, naming the package, its importers and both files, when one does not.
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { describeMismatches, entryMismatches } from './check-entries.mjs';
 import { isStale } from './stale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,7 +38,8 @@ const EXTERNAL = [
 ];
 
 function stale() {
-  return isStale(stamp, [path.join(root, 'server'), path.join(root, 'shared'), path.join(root, 'package-lock.json')]);
+  const scripts = ['build-server.mjs', 'check-entries.mjs', 'server-launcher.mjs', 'shims'].map((f) => path.join(root, 'scripts', f));
+  return isStale(stamp, [path.join(root, 'server'), path.join(root, 'shared'), path.join(root, 'package-lock.json'), ...scripts]);
 }
 
 // Shared by both bundles.
@@ -49,6 +53,10 @@ const common = {
   external: EXTERNAL,
   // Loaded on first use instead of at start (scripts/shims/).
   alias: { 'iconv-lite': './scripts/shims/iconv-lite.cjs', '@opentelemetry/api': './scripts/shims/opentelemetry-api.cjs' },
+  // The package entries Node picks (besides node, import/require and default, which esbuild
+  // adds itself): 'module-sync' where Node can require() ES modules (20.19+, 22.12+). Naming
+  // them also leaves out esbuild's own 'module' condition, which Node does not know.
+  conditions: process.features.require_module ? ['module-sync'] : [],
   // No keepNames: it wraps every named function, closures included, in a call that redefines its
   // `name`, and Yjs makes such closures on every update it applies; measured, that doubled the
   // server's CPU per realtime update (74 µs vs 30 µs). Errors that cross the worker boundary say
@@ -62,15 +70,12 @@ const common = {
   logLevel: 'warning',
 };
 
-if (!process.argv.includes('--if-stale') || stale()) {
-  const started = performance.now();
-  // A fresh directory: no chunk or code cache of an earlier build is left to be loaded.
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+/** The two bundles, as esbuild options (outdir: dist/server). */
+export const BUNDLES = {
   // The server: one CommonJS script, so that scripts/server-launcher.mjs can start it with V8's
   // code cache (Node 20 has none for ES modules); what loads on first use (engines, PostgreSQL)
   // is in it too, evaluated only when first imported.
-  await build({
+  server: {
     ...common,
     entryPoints: { server: 'server/main.ts' },
     outdir: out,
@@ -81,9 +86,9 @@ if (!process.argv.includes('--if-stale') || stale()) {
     // no second copy of 1 MB of source made by wrapping it.
     banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     footer: { js: '})' },
-  });
+  },
   // The markdown worker thread (server/workers/pool.ts loads ./worker.mjs next to the server).
-  await build({
+  worker: {
     ...common,
     entryPoints: { worker: 'server/workers/worker-tasks.ts' },
     outdir: out,
@@ -91,9 +96,42 @@ if (!process.argv.includes('--if-stale') || stale()) {
     format: 'esm',
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  });
+  },
+};
+
+/** The package imports of a bundle built with `metafile: true` that load another file than the source run. */
+export function bundleMismatches(name, metafile) {
+  const options = BUNDLES[name];
+  const [[entry]] = Object.entries(options.entryPoints);
+  return entryMismatches(metafile, { root, outfile: path.join(out, entry + options.outExtension['.js']), format: options.format, alias: options.alias });
+}
+
+async function buildAll() {
+  const started = performance.now();
+  // A fresh directory: no chunk or code cache of an earlier build is left to be loaded.
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  // Both at once: one bundle is checked while esbuild still writes the other.
+  const problems = (
+    await Promise.all(
+      Object.keys(BUNDLES).map(async (name) => {
+        const { metafile } = await build({ ...BUNDLES[name], metafile: true });
+        const mismatches = await bundleMismatches(name, metafile);
+        return mismatches.length ? describeMismatches(`dist/server ${name} bundle`, mismatches) : '';
+      }),
+    )
+  ).filter(Boolean);
+  if (problems.length) {
+    // No build is left behind to be started (a later --if-stale would take it as current).
+    rmSync(out, { recursive: true, force: true });
+    console.error(problems.join('\n\n'));
+    process.exit(1);
+  }
   copyFileSync(path.join(root, 'scripts/server-launcher.mjs'), stamp);
   // Loaded by path next to the code that starts it (new URL('./speech-worker.mjs', import.meta.url)).
   copyFileSync(path.join(root, 'server/video/engine/speech-worker.mjs'), path.join(out, 'speech-worker.mjs'));
   console.log(`built dist/server in ${Math.round(performance.now() - started)} ms`);
 }
+
+const runAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (runAsScript && (!process.argv.includes('--if-stale') || stale())) await buildAll();

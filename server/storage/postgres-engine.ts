@@ -7,7 +7,10 @@
  * 1 / 0, bytea as Buffer. Migrations: postgres-migrations.ts, applied by `migratePostgres` under
  * an advisory lock so that instances starting together apply each one once.
  */
-import pg from 'pg';
+// pg's CommonJS file itself: its main entry is an ES module wrapper of this file under `import`
+// and this file under `require`, so the compiled server (which require()s it) and the source run
+// would load different entries.
+import pg from 'pg/lib/index.js';
 import {
   StorageUnavailableError,
   type Dialect,

@@ -3,10 +3,13 @@
  * that load on first use — the worker thread's own bundle, the grader, the practice engines — work
  * from the build as they do from source.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { killChildServers, prepareDataDir, startChildServer, type ChildServer } from '../helpers/child-server.ts';
+import { openApiDocument } from '../../server/openapi/document.ts';
 import { Client } from '../helpers/server.ts';
-import { createSet, grade, waitForSet } from '../practice-api/helpers.ts';
+import { createSet, grade, until, waitForSet } from '../practice-api/helpers.ts';
 
 let server: ChildServer;
 let c: Client;
@@ -78,4 +81,30 @@ it('decodes a JSON body sent in UTF-16 (the charset decoder loads on first use i
   });
   expect(res.status).toBe(200);
   expect(((await res.json()) as { title: string }).title).toBe('Grüße in UTF-16');
+});
+
+it('serves the API description the source makes, and the docs page with its assets from node_modules', async () => {
+  const built = await (await fetch(`${server.url}/v1/openapi.json`)).json();
+  expect(built).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+  const html = await (await fetch(`${server.url}/docs`)).text();
+  const assets = [...html.matchAll(/(?:href|src)="(\/docs\/[^"]+)"/g)].map((m) => m[1]!);
+  expect(assets.length).toBeGreaterThanOrEqual(4);
+  for (const asset of assets) {
+    const res = await fetch(server.url + asset);
+    expect(res.status, asset).toBe(200);
+    expect((await res.arrayBuffer()).byteLength, asset).toBeGreaterThan(10);
+  }
+});
+
+it('starts from a code cache V8 rejects (another build wrote it), and replaces it', async () => {
+  // scripts/server-launcher.mjs keeps the compiled bundle next to it, per Node version.
+  const cache = path.resolve(import.meta.dirname, `../../dist/server/server.cjs.${process.version}.cache`);
+  const garbage = Buffer.from('not a code cache of this build');
+  writeFileSync(cache, garbage);
+  const { dataDir, key, orgId } = await prepareDataDir();
+  const other = await startChildServer(dataDir);
+  const client = new Client(other.url, key, orgId);
+  expect((await client.get('/healthz')).status).toBe(200);
+  await until(() => !readFileSync(cache).equals(garbage), 'the code cache rewritten', 15_000);
+  expect(readFileSync(cache).length).toBeGreaterThan(100_000);
 });

@@ -1,7 +1,8 @@
 /** Helpers of the video API suites: create a video, poll its status (recording progress), MP4 checks. */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { probeMedia } from '../../server/video/engine/index.ts';
 import type { Client } from '../helpers/server.ts';
 
 export const CREATE = '/v1/video/create';
@@ -69,4 +70,14 @@ export async function writeTemp(buf: Buffer, name: string): Promise<string> {
   const p = join(tmpdir(), `${Date.now()}-${Math.random().toString(36).slice(2, 8)}-${name}`);
   await writeFile(p, buf);
   return p;
+}
+
+/** What ffmpeg reads from an MP4 given as bytes (codecs, duration), through a temporary file. */
+export async function probeMp4(mp4: Buffer): ReturnType<typeof probeMedia> {
+  const file = await writeTemp(mp4, 'video.mp4');
+  try {
+    return await probeMedia(file);
+  } finally {
+    await rm(file, { force: true });
+  }
 }

@@ -5,18 +5,15 @@
  * ends as `failed` with its credit refunded, webhooks are signed, and input is validated.
  */
 import { createHmac } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeDurationSeconds, probeMedia } from '../../server/video/engine/index.ts';
 import { blocks, startTestServer, type Client, type TestServer } from '../helpers/server.ts';
 import { until } from '../practice-api/helpers.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
-import { CREATE, createVideo, FOUR_SECTIONS, STATUS, topLevelBoxes, waitForVideo, writeTemp } from './helpers.ts';
+import { CREATE, createVideo, FOUR_SECTIONS, probeMp4, STATUS, topLevelBoxes, waitForVideo } from './helpers.ts';
 
 let server: TestServer;
 let client: Client;
 let rx: Receiver;
-const temps: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_MS: '20', JOB_POLL_MS: '50' } });
@@ -26,7 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await rx.close();
-  for (const t of temps) await rm(t, { force: true });
 });
 
 const balance = (c: Client): Promise<number> => server.svc.ctx.billing.credits.balance(c.orgId);
@@ -81,11 +77,9 @@ describe('a video from a 4-section journal', () => {
     const boxes = topLevelBoxes(mp4);
     expect(boxes[0]).toBe('ftyp');
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
-    const file = await writeTemp(mp4, 'video.mp4');
-    temps.push(file);
-    const info = await probeMedia(file);
+    const info = await probeMp4(mp4);
     expect([info.videoCodec, info.audioCodec]).toEqual(['h264', 'aac']);
-    const duration = await probeDurationSeconds(file);
+    const duration = info.durationSeconds;
     expect(res.narration_seconds).toBeGreaterThan(3);
     expect(Math.abs(duration - res.narration_seconds) / res.narration_seconds).toBeLessThan(0.1);
     // Independent of the engine's own measure: ~165 words per minute of the transcript.

@@ -3,7 +3,7 @@
  * value is computed by nerdamer-prime from an expression string, then printed in one canonical
  * form (so two equal values print the same and distractors can be told apart by text).
  */
-import nerdamer from 'nerdamer-prime';
+import nerdamer from './nerdamer.ts';
 
 /** Evaluates exactly (rationals stay rationals) and returns nerdamer's text. */
 export function exact(expr: string): string {

@@ -6,8 +6,10 @@
 import type { MathDetection } from './detect.ts';
 import type { VocabLookup } from './vocab/topics.ts';
 
-export const OFFLINE_COVERAGE =
-  'The offline engine covers mathematics (order of operations, fractions, percentages, linear and quadratic equations, systems of linear equations, derivatives and integrals of polynomials, laws of exponents), vocabulary of noun categories that WordNet lists (for example "cell organelles", "parts of a flower", "planets"), and definition questions from your own journals (search_for_problems).';
+/** Vocabulary descriptions the coverage text gives as examples (each makes a set: test/built). */
+export const VOCABULARY_EXAMPLES: readonly string[] = ['cell organelles', 'parts of a flower', 'planets'];
+
+export const OFFLINE_COVERAGE = `The offline engine covers mathematics (order of operations, fractions, percentages, linear and quadratic equations, systems of linear equations, derivatives and integrals of polynomials, laws of exponents), vocabulary of noun categories that WordNet lists (for example ${VOCABULARY_EXAMPLES.map((e) => `"${e}"`).join(', ')}), and definition questions from your own journals (search_for_problems).`;
 
 export const HOW_TO_GET_MORE =
   'For other topics, configure an LLM provider (set LLM_BASE_URL to an OpenAI-compatible endpoint, LLM_API_KEY and LLM_MODEL), or set search_for_problems to true to draw questions from your own journals\' sentences of the form "X is Y".';

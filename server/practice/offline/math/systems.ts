@@ -1,5 +1,5 @@
 /** Systems of two linear equations in x and y, solved by the CAS. */
-import nerdamer from 'nerdamer-prime';
+import nerdamer from '../nerdamer.ts';
 import { rational } from '../cas.ts';
 import type { Item, TopicGenerator } from '../item.ts';
 
@@ -10,7 +10,7 @@ function axby(a: number, b: number): string {
 }
 
 function solve(eqs: string[]): { x: string; y: string } {
-  const sol = (nerdamer as unknown as { solveEquations(e: string[], v: string[]): [string, unknown][] }).solveEquations(eqs, ['x', 'y']);
+  const sol = nerdamer.solveEquations(eqs, ['x', 'y']) as [string, unknown][];
   const m = new Map(sol.map(([k, v]) => [k, rational(String(v))]));
   return { x: m.get('x') ?? '0', y: m.get('y') ?? '0' };
 }
