@@ -35,7 +35,9 @@ const EXTERNAL = [
 ];
 
 function stale() {
-  return isStale(stamp, [path.join(root, 'server'), path.join(root, 'shared'), path.join(root, 'package-lock.json')]);
+  const sources = [path.join(root, 'server'), path.join(root, 'shared'), path.join(root, 'package-lock.json')];
+  // The admin bundle too: a build made before it existed has a fresh stamp and no admin.cjs.
+  return isStale(stamp, sources) || isStale(path.join(out, 'admin.cjs'), sources);
 }
 
 // Shared by both bundles.
@@ -91,6 +93,19 @@ if (!process.argv.includes('--if-stale') || stale()) {
     format: 'esm',
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  // The admin command line (`npm run admin`, scripts/admin.mjs): one CommonJS script, so that a
+  // command is one Node start with no TypeScript compiler (tsx took 2-3 s a command), and the
+  // packages it may not use (pg) are required only when used (an ES module bundle imports every
+  // external package at start).
+  await build({
+    ...common,
+    entryPoints: { admin: 'server/admin/main.ts' },
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: { js: "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   copyFileSync(path.join(root, 'scripts/server-launcher.mjs'), stamp);
   // Loaded by path next to the code that starts it (new URL('./speech-worker.mjs', import.meta.url)).
