@@ -17,7 +17,6 @@ import { Client, startTestServer, tempDataDir, testDatabaseEnv, type TestServer 
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 const dataDir = tempDataDir();
 // The suite's engine: SQLite in DATA_DIR, or (project `postgres`) the server's database via DATABASE_URL.
@@ -30,14 +29,17 @@ interface Result {
   stderr: string;
 }
 
-/** Runs the command line's source directly with tsx (the npm script, which runs the build, is proven once below). */
+/**
+ * Runs the command line as built (dist/server/admin.cjs, compiled from the current source by the
+ * suites' globalSetup), directly; the npm script in front of it is proven once below.
+ */
 async function admin(...args: string[]): Promise<Result> {
   return adminIn(env, ...args);
 }
 
 async function adminIn(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(tsx, ['server/admin/main.ts', ...args], { cwd: root, env: environment });
+    const { stdout, stderr } = await run(process.execPath, ['dist/server/admin.cjs', ...args], { cwd: root, env: environment });
     return { code: 0, json: JSON.parse(stdout), stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -54,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-// Every test runs command line processes (a few seconds each on a busy small machine).
+// Every test runs command line processes (up to a second each on a busy small machine).
 describe('admin command line', { timeout: 120_000 }, () => {
   it('works through the npm script and prints exactly one JSON object', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'org', 'create', '--name', 'Acme'], { cwd: root, env });
