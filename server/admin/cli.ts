@@ -1,6 +1,6 @@
 /**
  * Admin command line: `npm run --silent admin -- <command> [--flags]` (scripts/admin.mjs runs the
- * build of server/admin/main.ts, dist/server/admin.mjs). Works on the store of record
+ * build of server/admin/main.ts, dist/server/admin.cjs). Works on the store of record
  * directly: PostgreSQL when DATABASE_URL is set in its environment, else DATA_DIR's SQLite file
  * (WAL mode makes that safe while the server runs). Changes reach running servers within
  * CHANGE_CHECK_MS (server/auth/changes.ts). Each command prints exactly one JSON object on stdout;
