@@ -12,6 +12,7 @@ import { formatValue, summaryTable, verdictOf, type Verdict } from './verdicts.t
 const here = path.dirname(fileURLToPath(import.meta.url));
 const suites: [name: string, file: string, fn: string][] = [
   ['startup', 'startup.ts', 'benchStartup'],
+  ['admin', 'admin.ts', 'benchAdmin'],
   ['journals', 'journals.ts', 'benchJournals'],
   ['markdown', 'markdown.ts', 'benchMarkdown'],
   ['versions', 'versions.ts', 'benchVersions'],

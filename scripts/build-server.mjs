@@ -39,10 +39,12 @@ const EXTERNAL = [
 
 function stale() {
   const scripts = ['build-server.mjs', 'check-entries.mjs', 'server-launcher.mjs', 'shims'].map((f) => path.join(root, 'scripts', f));
-  return isStale(stamp, [path.join(root, 'server'), path.join(root, 'shared'), path.join(root, 'package-lock.json'), ...scripts]);
+  const sources = [path.join(root, 'server'), path.join(root, 'shared'), path.join(root, 'package-lock.json'), ...scripts];
+  // The admin bundle too: a build made before it existed has a fresh stamp and no admin.cjs.
+  return isStale(stamp, sources) || isStale(path.join(out, 'admin.cjs'), sources);
 }
 
-// Shared by both bundles.
+// Shared by every bundle.
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -70,7 +72,7 @@ const common = {
   logLevel: 'warning',
 };
 
-/** The two bundles, as esbuild options (outdir: dist/server). */
+/** The bundles, as esbuild options (outdir: dist/server). */
 export const BUNDLES = {
   // The server: one CommonJS script, so that scripts/server-launcher.mjs can start it with V8's
   // code cache (Node 20 has none for ES modules); what loads on first use (engines, PostgreSQL)
@@ -97,6 +99,19 @@ export const BUNDLES = {
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   },
+  // The admin command line (`npm run admin`, scripts/admin.mjs): one CommonJS script, so that a
+  // command is one Node start with no TypeScript compiler (tsx took 2-3 s a command), and the
+  // packages it may not use (pg) are required only when used (an ES module bundle imports every
+  // external package at start).
+  admin: {
+    ...common,
+    entryPoints: { admin: 'server/admin/main.ts' },
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: { js: "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  },
 };
 
 /** The package imports of a bundle built with `metafile: true` that load another file than the source run. */
@@ -111,7 +126,7 @@ async function buildAll() {
   // A fresh directory: no chunk or code cache of an earlier build is left to be loaded.
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  // Both at once: one bundle is checked while esbuild still writes the other.
+  // All at once: one bundle is checked while esbuild still writes the others.
   const problems = (
     await Promise.all(
       Object.keys(BUNDLES).map(async (name) => {

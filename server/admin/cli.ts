@@ -1,10 +1,12 @@
 /**
- * Admin command line: `npm run --silent admin -- <command> [--flags]`. Works on the store of record
+ * Admin command line: `npm run --silent admin -- <command> [--flags]` (scripts/admin.mjs runs the
+ * build of server/admin/main.ts, dist/server/admin.cjs). Works on the store of record
  * directly: PostgreSQL when DATABASE_URL is set in its environment, else DATA_DIR's SQLite file
  * (WAL mode makes that safe while the server runs). Changes reach running servers within
  * CHANGE_CHECK_MS (server/auth/changes.ts). Each command prints exactly one JSON object on stdout;
  * errors go to stderr with a non-zero exit code (2 for bad arguments, 1 for an unknown
- * organization or key).
+ * organization or key). `--help`, `-h` or `help` prints the usage of what precedes it (or
+ * follows `help`) on stdout and exits 0 (usage.ts).
  */
 import { parseArgs } from 'node:util';
 import {
@@ -31,20 +33,7 @@ import { loadConfig } from '../config.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { openStorageEngine } from '../storage/open.ts';
 import { WebhookSecrets } from '../webhooks/secrets.ts';
-
-const USAGE = `Usage: npm run --silent admin -- <command>
-  org create --name NAME [--tier developer|scale|enterprise]
-  org list
-  org show --org ORG_ID
-  org set-tier --org ORG_ID --tier developer|scale|enterprise
-  org set-limit --org ORG_ID --endpoint "POST /interactives/practice/create" --window minute|day --limit N|default
-  credits set --org ORG_ID --usd X
-  credits grant --org ORG_ID --usd X
-  key create --org ORG_ID [--name LABEL] [--role admin|member]
-  key list --org ORG_ID
-  key revoke --key-id KEY_ID
-  webhook secret --org ORG_ID
-  webhook rotate-secret --org ORG_ID`;
+import { commandUsage, type CommandName, helpFor, isCommand, USAGE } from './usage.ts';
 
 /** Bad arguments: exit 2 with the usage text. */
 class UsageError extends Error {}
@@ -105,7 +94,7 @@ async function describeOrg(db: StorageEngine, billing: BillingService, org: Orga
   };
 }
 
-const commands: Record<string, (db: StorageEngine, flags: Flags, billing: BillingService) => Promise<unknown>> = {
+const commands: Record<CommandName, (db: StorageEngine, flags: Flags, billing: BillingService) => Promise<unknown>> = {
   'org create': async (db, f) => {
     const org = await createOrganization(db, required(f, 'name'), tierOf(f.tier));
     return { org_id: org.id, name: org.name, tier: org.tier };
@@ -189,33 +178,31 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.
         usd: { type: 'string' },
         'key-id': { type: 'string' },
         role: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (e) {
     return { code: 2, err: `${(e as Error).message}\n${USAGE}` };
   }
-  const name = parsed.positionals.slice(0, 2).join(' ');
-  const command = commands[name];
-  if (!command || parsed.positionals.length !== 2) return { code: 2, err: `Unknown command "${parsed.positionals.join(' ')}"\n${USAGE}` };
+  const words = parsed.positionals.filter((w) => w !== 'help');
+  if (parsed.values.help || words.length < parsed.positionals.length) {
+    const page = helpFor(words);
+    return page ? { code: 0, out: page } : { code: 2, err: `Unknown command "${words.join(' ')}"\n${USAGE}` };
+  }
+  const name = words.join(' ');
+  if (!isCommand(name)) return { code: 2, err: `${name ? `Unknown command "${name}"` : 'A command is required'}\n${USAGE}` };
   const config = loadConfig(env);
   // DATABASE_URL (in the environment given) selects PostgreSQL, as for the server.
   const db = await openStorageEngine({ databaseUrl: config.databaseUrl, sqliteFile: config.dbPath, poolSize: 2 });
   const billing = new BillingService(db, systemClock);
   try {
-    return { code: 0, out: JSON.stringify(await command(db, parsed.values as Flags, billing)) };
+    return { code: 0, out: JSON.stringify(await commands[name](db, parsed.values as Flags, billing)) };
   } catch (e) {
-    if (e instanceof UsageError) return { code: 2, err: `${e.message}\n${USAGE}` };
+    if (e instanceof UsageError) return { code: 2, err: `${e.message}\n${commandUsage(name)}` };
     if (e instanceof NotFoundError) return { code: 1, err: e.message };
     throw e;
   } finally {
     await billing.close();
     await db.close();
   }
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await runAdmin(process.argv.slice(2));
-  if (r.out) process.stdout.write(`${r.out}\n`);
-  if (r.err) process.stderr.write(`${r.err}\n`);
-  process.exitCode = r.code;
 }

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_CHECK_MS } from '../../server/auth/changes.ts';
 import { resolveApiKey } from '../../server/auth/keys.ts';
 import { systemClock } from '../../server/billing/clock.ts';
+import { runAdmin } from '../../server/admin/cli.ts';
+import { COMMANDS, GROUPS } from '../../server/admin/usage.ts';
 import { BillingService } from '../../server/billing/service.ts';
 import type { StorageEngine } from '../../server/storage/engine.ts';
 import { openPostgresEngine } from '../../server/storage/postgres-engine.ts';
@@ -15,7 +17,6 @@ import { Client, startTestServer, tempDataDir, testDatabaseEnv, type TestServer 
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 const dataDir = tempDataDir();
 // The suite's engine: SQLite in DATA_DIR, or (project `postgres`) the server's database via DATABASE_URL.
@@ -28,14 +29,17 @@ interface Result {
   stderr: string;
 }
 
-/** Runs the command line directly with tsx (the npm script is proven once below). */
+/**
+ * Runs the command line as built (dist/server/admin.cjs, compiled from the current source by the
+ * suites' globalSetup), directly; the npm script in front of it is proven once below.
+ */
 async function admin(...args: string[]): Promise<Result> {
   return adminIn(env, ...args);
 }
 
 async function adminIn(environment: NodeJS.ProcessEnv, ...args: string[]): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(tsx, ['server/admin/cli.ts', ...args], { cwd: root, env: environment });
+    const { stdout, stderr } = await run(process.execPath, ['dist/server/admin.cjs', ...args], { cwd: root, env: environment });
     return { code: 0, json: JSON.parse(stdout), stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -52,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-// Every test runs command line processes (a few seconds each on a busy small machine).
+// Every test runs command line processes (up to a second each on a busy small machine).
 describe('admin command line', { timeout: 120_000 }, () => {
   it('works through the npm script and prints exactly one JSON object', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'org', 'create', '--name', 'Acme'], { cwd: root, env });
@@ -152,6 +156,61 @@ describe('admin command line', { timeout: 120_000 }, () => {
     }
     // nothing changed ($1 set above, less one list read)
     expect((await admin('org', 'show', '--org', orgId)).json).toMatchObject({ tier: 'enterprise', credit_balance_usd: 0.99999 });
+  });
+});
+
+/**
+ * Help: `--help`, `-h` or `help` on the top level, a group or a command prints that usage on stdout
+ * and exits 0, touching no store; anything unknown is still a usage error (exit 2, usage on stderr).
+ */
+describe('admin command line help', () => {
+  // No store is opened for help: a DATA_DIR that cannot exist proves it.
+  const noStore = { ...env, DATA_DIR: '/nonexistent/admin-help', DATABASE_URL: '' };
+  const help = (...args: string[]) => runAdmin(args, noStore);
+
+  it('prints the overview for --help, -h and help', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const r = await help(...args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.err).toBeUndefined();
+      expect(r.out).toMatch(/^Usage: npm run --silent admin -- <command>/);
+      for (const name of Object.keys(COMMANDS)) expect(r.out).toContain(`  ${name}`);
+    }
+  });
+
+  it("prints each group's page, with every command of the group", async () => {
+    for (const group of GROUPS) {
+      for (const args of [[group, '--help'], [group, '-h'], [group, 'help'], ['help', group]]) {
+        const r = await help(...args);
+        expect(r.code, args.join(' ')).toBe(0);
+        expect(r.out).toMatch(new RegExp(`^Usage: npm run --silent admin -- ${group} <subcommand>`));
+        for (const [name, c] of Object.entries(COMMANDS)) if (name.startsWith(`${group} `)) expect(r.out).toContain(c.about);
+      }
+    }
+  });
+
+  it("prints each command's page, flags and all, even with its flags given", async () => {
+    for (const [name, c] of Object.entries(COMMANDS)) {
+      for (const args of [[...name.split(' '), '--help'], [...name.split(' '), '-h'], ['help', ...name.split(' ')], [...name.split(' '), '--org', 'x', 'help']]) {
+        const r = await help(...args);
+        expect(r, args.join(' ')).toEqual({ code: 0, out: `Usage: npm run --silent admin -- ${`${name} ${c.flags}`.trimEnd()}\n\n${c.about}` });
+      }
+    }
+  });
+
+  it('still refuses unknown commands and options with the usage on stderr (exit 2)', async () => {
+    for (const args of [['frobnicate', '--help'], ['org', 'frobnicate', '-h'], ['help', 'key', 'create', 'now'], ['org', 'list', '--bogus', '--help'], ['org'], []]) {
+      const r = await help(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.out, args.join(' ')).toBeUndefined();
+      expect(r.err).toContain('Usage: npm run --silent admin -- <command>');
+    }
+  });
+
+  it("names the command's own usage when its flags are wrong", async () => {
+    const r = await runAdmin(['org', 'set-tier', '--org', 'x', '--tier', 'gold'], env);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`--tier must be one of developer, scale, enterprise\nUsage: npm run --silent admin -- org set-tier --org ORG_ID --tier developer|scale|enterprise\n\n${COMMANDS['org set-tier'].about}`);
   });
 });
 

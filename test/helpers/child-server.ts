@@ -17,6 +17,8 @@ export interface ChildServer {
   child: ChildProcess;
   url: string;
   exited: Promise<number | null>;
+  /** What it printed on stdout before listening that is not a log line (the first start's key). */
+  printed: string;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startChildServer(dataDir: string, env: Record<string, stri
   });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let printed = '';
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     let found = false;
@@ -86,13 +89,13 @@ export async function startChildServer(dataDir: string, env: Record<string, stri
             resolve(j.url);
           }
         } catch {
-          /* not a log line */
+          printed += `${line}\n`; // not a log line
         }
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
   });
-  return { child, url, exited };
+  return { child, url, exited, printed };
 }
 
 /**
