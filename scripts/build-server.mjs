@@ -52,7 +52,7 @@ const common = {
   // No keepNames: it wraps every named function, closures included, in a call that redefines its
   // `name`, and Yjs makes such closures on every update it applies; measured, that doubled the
   // server's CPU per realtime update (74 µs vs 30 µs). Errors that cross the worker boundary say
-  // what they are with an explicit `name` (server/workers/worker-tasks.ts).
+  // what they are with an explicit `name` (server/worker.ts).
   keepNames: false,
   minifyWhitespace: true,
   minifySyntax: true,
@@ -82,10 +82,10 @@ if (!process.argv.includes('--if-stale') || stale()) {
     banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     footer: { js: '})' },
   });
-  // The markdown worker thread (server/workers/pool.ts loads ./worker.mjs next to the server).
+  // The worker thread's entry (app.ts hands the pool ./worker.mjs, next to the server).
   await build({
     ...common,
-    entryPoints: { worker: 'server/workers/worker-tasks.ts' },
+    entryPoints: { worker: 'server/worker.ts' },
     outdir: out,
     outExtension: { '.js': '.mjs' },
     format: 'esm',

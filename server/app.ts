@@ -52,6 +52,8 @@ import { videoRoutes } from './video/routes.ts';
 import type { VideoService } from './video/service.ts';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** The worker threads' entry, beside this file (server/worker.mjs from source, dist/server/worker.mjs in the build). */
+export const WORKER_ENTRY = new URL('./worker.mjs', import.meta.url);
 /** This process among the instances on one store (the readiness probe's row). */
 const INSTANCE_ID = randomUUID();
 
@@ -112,7 +114,7 @@ export async function createContext(
     logger,
     { bus, resyncMs: config.cluster?.resyncMs ?? 0 },
   );
-  const workers = new WorkerPool(config.workers);
+  const workers = new WorkerPool(WORKER_ENTRY, config.workers);
   const journals = new JournalService(engine, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
   // One process on embedded SQLite: rate-limit counts in memory, written each second (no I/O per

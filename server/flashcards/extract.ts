@@ -250,7 +250,7 @@ export function extractFlashcards(input: SourceInput, count: number = FLASHCARD_
   return chosen.map((c) => ({ front: c.front, back: c.back, ...(c.id ? { source_block_id: c.id } : {}) }));
 }
 
-/** extractFlashcards as a worker task (server/workers/worker.mjs), for long inputs. */
+/** extractFlashcards as a worker task (server/worker.ts), for long inputs. */
 export function extractTask({ input, count }: { input: SourceInput; count: number }): { result: Flashcard[] } {
   return { result: extractFlashcards(input, count) };
 }

@@ -8,7 +8,7 @@ import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';
 import { pageQuery } from '../http/paging.ts';
-import { idempotencyOf } from '../journals/idempotency.ts';
+import { idempotencyOf } from '../http/idempotency.ts';
 import { exactlyOneSource } from '../sources/request.ts';
 import { nowIso } from '../storage/db.ts';
 import { FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX } from './extract.ts';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/keys.ts';
 import { priceOf, usd } from '../billing/prices.ts';
 import { invalid, notFound } from '../http/errors.ts';
-import { IdempotencyStore, type IdempotentRequest, type StoredResponse } from '../journals/idempotency.ts';
+import { IdempotencyStore, type IdempotentRequest, type StoredResponse } from '../http/idempotency.ts';
 import type { Charge, JournalService } from '../journals/service.ts';
 import { readSource } from '../sources/request.ts';
 import { SourceTextError, type SourceInput } from '../sources/text-blocks.ts';

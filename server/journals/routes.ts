@@ -7,7 +7,7 @@ import { parseOr422 } from '../http/errors.ts';
 import { pageQuery } from '../http/paging.ts';
 import { nowIso } from '../storage/db.ts';
 import { editRequest } from './edit/operations.ts';
-import { idempotencyOf, IdempotencyStore } from './idempotency.ts';
+import { idempotencyOf, IdempotencyStore } from '../http/idempotency.ts';
 import type {
   JournalContentResponse,
   JournalCreateResponse,

@@ -15,7 +15,7 @@ import { MarkdownLimitError, type ParsedMarkdown } from '../../shared/markdown/i
 import { NODE_TYPES, type EditNodeType, type EditRequest } from './edit/operations.ts';
 import { markdownTexts } from './edit/payloads.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
-import { IdempotencyRace, IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { IdempotencyRace, IdempotencyStore, type StoredResponse } from '../http/idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
 import type { MarkdownConverter } from './markdown-offload.ts';
 import { exportMarkdown } from './markdown-export.ts';

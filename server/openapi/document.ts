@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MAX_BODY_BYTES_DOC, PAGE_DOC } from './constants.ts';
-import { documentedShape } from './documented.ts';
+import { documentedShape } from '../http/documented.ts';
 import { operations, type ErrorStatus, type Operation } from './operations.ts';
 import { conflictSchema, errorSchema, insufficientCreditSchema, internalErrorSchema, rateLimitedSchema, validationErrorSchema } from '../http/error-schemas.ts';
 

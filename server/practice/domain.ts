@@ -14,7 +14,7 @@ import type { StorageEngine } from '../storage/engine.ts';
 import { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WebhookSecrets } from '../webhooks/secrets.ts';
 import type { WorkerPool } from '../workers/pool.ts';
-import { JournalSearch } from './journal-search.ts';
+import { JournalSearch } from '../journals/search.ts';
 import { PracticeService } from './service.ts';
 import { PracticeStore } from './store.ts';
 

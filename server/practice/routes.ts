@@ -5,7 +5,7 @@ import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { invalid, parseOr422 } from '../http/errors.ts';
 import { pageQuery } from '../http/paging.ts';
-import { idempotencyOf } from '../journals/idempotency.ts';
+import { idempotencyOf } from '../http/idempotency.ts';
 import { nonBlank } from '../sources/request.ts';
 import { nowIso } from '../storage/db.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';

@@ -5,7 +5,7 @@ import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { invalid, parseOr422 } from '../http/errors.ts';
 import { pageQuery } from '../http/paging.ts';
-import { idempotencyOf } from '../journals/idempotency.ts';
+import { idempotencyOf } from '../http/idempotency.ts';
 import { exactlyOneSource, nonBlank } from '../sources/request.ts';
 import { SourceTextError } from '../sources/text-blocks.ts';
 import { nowIso } from '../storage/db.ts';

@@ -20,7 +20,7 @@ import { nowIso } from '../storage/db.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import type { RenderResult } from './engine/index.ts';
-import { IdempotencyStore } from '../journals/idempotency.ts';
+import { IdempotencyStore } from '../http/idempotency.ts';
 import { flattenInput, SourceTextError, type PMJSON, type SourceInput } from '../sources/text-blocks.ts';
 import { buildOutline, type Outline } from './outline.ts';
 import type { VideoDeleteResponse, VideoListItem } from './schema.ts';

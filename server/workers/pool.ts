@@ -3,7 +3,7 @@
  * conversion, flashcard extraction, grading long answers). Each task runs under a time limit that
  * starts when a worker takes it (waiting in the queue does not count); a worker past its limit is
  * terminated and the task rejects with WorkerTimeoutError. Workers start on demand and are unref'd while idle, so
- * they never hold a shutdown. Tasks are named by the operations server/workers/worker.mjs knows.
+ * they never hold a shutdown. Tasks are named by the operations the worker entry (server/worker.ts) knows.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -53,7 +53,11 @@ export class WorkerPool {
   private readonly slots = new Set<Slot>();
   private readonly queue: Task[] = [];
 
-  constructor(readonly limits: PoolLimits = DEFAULT_POOL_LIMITS) {}
+  constructor(
+    /** The worker thread's entry (server/worker.mjs from source, dist/server/worker.mjs built): given by the composition, which knows where it stands. */
+    private readonly entry: URL,
+    readonly limits: PoolLimits = DEFAULT_POOL_LIMITS,
+  ) {}
 
   /** The time limit for an input of `chars` characters. */
   timeLimitMs(chars: number): number {
@@ -95,7 +99,7 @@ export class WorkerPool {
   private spawn(): void {
     // A larger young generation: conversions allocate many short-lived objects, and with the
     // default size the scavenger took about a third of an import's time.
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 96 } });
+    const worker = new Worker(this.entry, { resourceLimits: { maxYoungGenerationSizeMb: 96 } });
     const slot: Slot = { worker, ready: false };
     this.slots.add(slot);
     worker.unref();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
-import { gradeMath } from '../../server/practice/grading/math.ts';
+import { gradeMath } from '../../server/practice/grading/math/index.ts';
 import { numberFromWords } from '../../server/practice/grading/number-words.ts';
 import { addedClaimAgainst, checkAddedClaim, gradeShortAnswer } from '../../server/practice/grading/short-answer.ts';
 

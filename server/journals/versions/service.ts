@@ -11,7 +11,7 @@ import { docToMarkdown } from '../../../shared/markdown/index.ts';
 import { FRAGMENT_NAME, schema } from '../../../shared/schema.ts';
 import type { Principal } from '../../auth/keys.ts';
 import { notFound } from '../../http/errors.ts';
-import { encodeStateAsUpdateWithoutPending } from '../../realtime/pending.ts';
+import { encodeStateAsUpdateWithoutPending } from '../pending.ts';
 import { nowIso } from '../../storage/db.ts';
 import type { Queryable, StorageEngine } from '../../storage/engine.ts';
 import { RestOrigin, type LiveJournal } from '../live.ts';

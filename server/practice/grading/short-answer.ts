@@ -12,7 +12,7 @@
  */
 import lemmatizer from 'wink-lemmatizer';
 import type { GradeResult } from '../types.ts';
-import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.ts';
+import { lookup, synset, type Pos, type Synset } from '../lexicon/wordnet.ts';
 import { readableText } from './accents.ts';
 import { formulaNames } from './chem.ts';
 import { longerTerm } from './longer-term.ts';

@@ -1,5 +1,5 @@
 /**
- * Grading as an operation of the worker pool (server/workers/worker-tasks.ts): a long essay against
+ * Grading as an operation of the worker pool (server/worker.ts): a long essay against
  * a long rubric holds a thread for a few hundred milliseconds, which must not be the event loop's.
  * A GradingInputError comes back as data, so its `loc` survives the thread boundary.
  */

@@ -7,7 +7,7 @@ import lemmatizer from 'wink-lemmatizer';
 import { formulaNames } from '../chem.ts';
 import { longerTerm } from '../longer-term.ts';
 import type { CalcFacts } from './calc.ts';
-import { lookup, synset } from '../../offline/vocab/wordnet.ts';
+import { lookup, synset } from '../../lexicon/wordnet.ts';
 import { clauses, forms, matchWord, NEGATIONS, plainChange, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
 
 const NEG_SCOPE = 5;

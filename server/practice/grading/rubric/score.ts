@@ -7,8 +7,8 @@
 import type { GradeResult } from '../../types.ts';
 import { GradingInputError } from '../errors.ts';
 import lemmatizer from 'wink-lemmatizer';
-import { lookup, synset, type Pos } from '../../offline/vocab/wordnet.ts';
-import { gradeMath } from '../math.ts';
+import { lookup, synset, type Pos } from '../../lexicon/wordnet.ts';
+import { gradeMath } from '../math/index.ts';
 import { antonymOf, gradeShortAnswer } from '../short-answer.ts';
 import { calcFacts, calcNeeds, describeFacts, meets, namedFormula, showsEquation, showsFormula, substitutesCorrectly, symbolFormula, type CalcFacts } from './calc.ts';
 import { categoryOf, categoryWords, HEADS, onlyCounts } from './category.ts';

@@ -8,8 +8,8 @@
  * event-loop time until they complete; the service caps them (WS_MAX_PENDING_BYTES).
  */
 import * as Y from 'yjs';
-import { PENDING_DELETE_WEIGHT } from './limits.ts';
-import type { Struct } from './update-guard.ts';
+import { PENDING_DELETE_WEIGHT } from '../realtime/limits.ts';
+import type { Struct } from '../realtime/update-guard.ts';
 
 /** Weighted size checked against WS_MAX_PENDING_BYTES: structs + PENDING_DELETE_WEIGHT x deletions. */
 export function pendingWeight(doc: Y.Doc): number {

@@ -1,12 +1,12 @@
 /**
- * A worker thread of the pool (pool.ts): runs one operation per message. Loaded by worker.mjs
+ * A worker thread of the pool (server/workers/pool.ts): runs one operation per message. Loaded by worker.mjs
  * (which registers tsx) when the server runs from source, or compiled to dist/server/worker.mjs.
  */
 import { parentPort, type TransferListItem } from 'node:worker_threads';
-import * as flashcards from '../flashcards/extract.ts';
-import * as markdown from '../journals/markdown-tasks.ts';
+import * as flashcards from './flashcards/extract.ts';
+import * as markdown from './journals/markdown-tasks.ts';
 
-if (!parentPort) throw new Error('worker-tasks.ts runs in a worker thread');
+if (!parentPort) throw new Error('worker.ts runs in a worker thread');
 const port = parentPort;
 
 type Done = { result: unknown; transfer?: readonly TransferListItem[] };
@@ -15,7 +15,7 @@ const operations = new Map<string, (input: never) => Done | Promise<Done>>([
   ['markdown.parse', markdown.parseTask],
   ['flashcards.extract', flashcards.extractTask],
   // Loaded on first use: a worker that only converts markdown never reads the grading engines.
-  ['grading.grade', async (input: never) => (await import('../practice/grading/task.ts')).gradeTask(input)],
+  ['grading.grade', async (input: never) => (await import('./practice/grading/task.ts')).gradeTask(input)],
 ]);
 /**
  * Errors a task throws on purpose (a limit, unusable input), by their `name` (set by each class:
