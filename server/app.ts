@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import express from 'express';
 import { requireApiKey } from './auth/middleware.ts';
 import { systemClock, type Clock } from './billing/clock.ts';
@@ -38,7 +39,12 @@ import { GroupCommitter } from './journals/group-commit.ts';
 import { flashcardRoutes } from './flashcards/routes.ts';
 import { FlashcardService } from './flashcards/service.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createAsyncDomains, type AsyncDomains } from './practice/domain.ts';
+import { JobStore } from './jobs/store.ts';
+import { JobWorker } from './jobs/worker.ts';
+import { JournalSearch } from './journals/search.ts';
+import { LlmClient } from './llm/client.ts';
+import { PracticeService } from './practice/service.ts';
+import { PracticeStore } from './practice/store.ts';
 import { practiceRoutes } from './practice/routes.ts';
 import { CloseCode } from './realtime/close-codes.ts';
 import { EditorTokens, loadTokenSecret } from './realtime/credentials.ts';
@@ -46,10 +52,12 @@ import { RealtimeHub } from './realtime/hub.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import type { StorageEngine } from './storage/engine.ts';
 import { openStorageEngine } from './storage/open.ts';
-import { createVideoDomain } from './video/domain.ts';
 import { shutdownSpeech } from './video/engine/speech.ts';
 import { videoRoutes } from './video/routes.ts';
-import type { VideoService } from './video/service.ts';
+import { VideoService } from './video/service.ts';
+import { VideoStore } from './video/store.ts';
+import { WebhookOutbox } from './webhooks/outbox.ts';
+import { WebhookSecrets } from './webhooks/secrets.ts';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** The worker threads' entry, beside this file (server/worker.mjs from source, dist/server/worker.mjs in the build). */
@@ -72,9 +80,9 @@ export interface ServiceContext {
   clock: Clock;
   editorTokens: EditorTokens;
   /** Durable jobs, webhook outbox, practice sets (server/jobs, server/webhooks, server/practice). */
-  jobs: AsyncDomains['jobs'];
-  webhooks: AsyncDomains['webhooks'];
-  practice: AsyncDomains['practice'];
+  jobs: JobWorker;
+  webhooks: WebhookOutbox;
+  practice: PracticeService;
   /** Videos on the same job worker and outbox (server/video). */
   videos: VideoService;
   /** Version history of journals (server/journals/versions). */
@@ -121,8 +129,33 @@ export async function createContext(
   // request). Shared stores: one conditional upsert per admission, exact across instances.
   const billing = new BillingService(engine, clock, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
   const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
-  const { jobs, webhooks, practice } = createAsyncDomains(engine, config, logger, journals, billing.credits, workers);
-  const videos = createVideoDomain(engine, config, logger, { journals, credits: billing.credits, jobs, webhooks });
+  // One job worker and one webhook outbox for every feature: each registers its job kind and event types.
+  const jobs = new JobWorker(new JobStore(engine), config.jobs, logger);
+  const webhooks = new WebhookOutbox(engine, new WebhookSecrets(engine), config.webhooks, logger);
+  const practice = new PracticeService({
+    store: new PracticeStore(engine),
+    jobs,
+    outbox: webhooks,
+    credits: billing.credits,
+    search: new JournalSearch(engine, journals),
+    llm: config.llm ? new LlmClient(config.llm) : undefined,
+    logger,
+    workers,
+  });
+  const videos = new VideoService({
+    store: new VideoStore(engine),
+    jobs,
+    outbox: webhooks,
+    credits: billing.credits,
+    journals,
+    logger,
+    options: {
+      videosDir: join(config.dataDir, 'videos'),
+      b64MaxBytes: config.video.b64MaxBytes,
+      ffmpegThreads: config.video.ffmpegThreads,
+      publicBaseUrl: config.publicBaseUrl,
+    },
+  });
   const versions = new VersionService(engine, journals);
   const metrics = new ServiceMetrics(engine, registry);
   committer.onCommit = (seconds, updates) => metrics.observeCommit(seconds, updates);

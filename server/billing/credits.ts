@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { noteChange } from '../auth/changes.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { usd } from './prices.ts';
 import { Serial } from './serial.ts';
 

@@ -10,7 +10,7 @@ import { parseOr422 } from '../http/errors.ts';
 import { pageQuery } from '../http/paging.ts';
 import { idempotencyOf } from '../http/idempotency.ts';
 import { exactlyOneSource } from '../sources/request.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX } from './extract.ts';
 import type { DeckDeleteResponse, DeckListResponse, DeckResponse } from './schema.ts';
 import type { FlashcardService } from './service.ts';

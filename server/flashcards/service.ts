@@ -11,7 +11,7 @@ import { IdempotencyStore, type IdempotentRequest, type StoredResponse } from '.
 import type { Charge, JournalService } from '../journals/service.ts';
 import { readSource } from '../sources/request.ts';
 import { SourceTextError, type SourceInput } from '../sources/text-blocks.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { extractFlashcards, type Flashcard } from './extract.ts';

@@ -12,6 +12,7 @@
  */
 import * as Y from 'yjs';
 import { BLOCK_NODE_TYPES, FRAGMENT_NAME } from '../../shared/schema.ts';
+import { UnavailableError } from '../http/errors.ts';
 import { actorOf, addTouches, blockIdsOf, topLevel, touchedElements, type Touches } from './activity.ts';
 import type { GroupCommitter } from './group-commit.ts';
 import type { JournalStore, StoredState } from './store.ts';
@@ -80,7 +81,7 @@ interface Task {
 }
 
 /** The journal was unloaded (deleted, a storage error, shutdown) before a task of it could run. */
-export class JournalUnloadedError extends Error {
+export class JournalUnloadedError extends UnavailableError {
   override readonly name = 'JournalUnloadedError';
 }
 

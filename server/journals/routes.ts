@@ -5,7 +5,7 @@ import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';
 import { pageQuery } from '../http/paging.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { editRequest } from './edit/operations.ts';
 import { idempotencyOf, IdempotencyStore } from '../http/idempotency.ts';
 import type {

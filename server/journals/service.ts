@@ -8,7 +8,7 @@ import { newBlockId } from '../../shared/ids.ts';
 import { schema } from '../../shared/schema.ts';
 import type { Principal } from '../auth/keys.ts';
 import { HttpError, invalid, notFound } from '../http/errors.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { applyPlan } from './edit/apply.ts';
 import { MarkdownLimitError, type ParsedMarkdown } from '../../shared/markdown/index.ts';

@@ -7,7 +7,7 @@ import { invalid, parseOr422 } from '../http/errors.ts';
 import { pageQuery } from '../http/paging.ts';
 import { idempotencyOf } from '../http/idempotency.ts';
 import { nonBlank } from '../sources/request.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { GradingInputError } from './grading/errors.ts';
 import { MAX_COUNT } from './offline/limits.ts';

@@ -15,7 +15,7 @@ import type { JobContext, JobWorker } from '../jobs/worker.ts';
 import { IdempotencyStore } from '../http/idempotency.ts';
 import { LlmError, type LlmClient } from '../llm/client.ts';
 import type { Logger } from '../logger.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';

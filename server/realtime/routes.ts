@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { principalOf } from '../auth/middleware.ts';
 import { parseOr422 } from '../http/errors.ts';
 import type { JournalService } from '../journals/service.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { EditorTokens } from './credentials.ts';
 import { REALTIME_PATH } from './hub.ts';
 

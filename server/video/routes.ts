@@ -8,7 +8,7 @@ import { pageQuery } from '../http/paging.ts';
 import { idempotencyOf } from '../http/idempotency.ts';
 import { exactlyOneSource, nonBlank } from '../sources/request.ts';
 import { SourceTextError } from '../sources/text-blocks.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { normalizeVoice } from './engine/speech.ts';
 import { buildOutline, MAX_VIDEO_SECONDS } from './outline.ts';

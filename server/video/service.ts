@@ -16,7 +16,7 @@ import { HttpError, notFound } from '../http/errors.ts';
 import type { JobContext, JobWorker } from '../jobs/worker.ts';
 import { DEFAULT_IMPORT_TITLE, DEFAULT_TITLE, type JournalService } from '../journals/service.ts';
 import type { Logger } from '../logger.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import type { RenderResult } from './engine/index.ts';

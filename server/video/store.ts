@@ -4,7 +4,7 @@
  * while the job runs, so a status poll after a restart still sees how far the render came.
  */
 import { JobResourceStore, type JobResourceRow } from '../jobs/resource-store.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 
 export type VideoStatus = 'pending' | 'completed' | 'failed';

@@ -6,7 +6,7 @@ import { principalOf } from '../../auth/middleware.ts';
 import { chargeFor } from '../../billing/middleware.ts';
 import { parseOr422 } from '../../http/errors.ts';
 import { pageQuery } from '../../http/paging.ts';
-import { nowIso } from '../../storage/db.ts';
+import { nowIso } from '../../time.ts';
 import type { VersionCreateResponse, VersionDiffResponse, VersionGetResponse, VersionListResponse, VersionRestoreResponse } from './schema.ts';
 import type { VersionService } from './service.ts';
 

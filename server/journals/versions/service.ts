@@ -12,7 +12,7 @@ import { FRAGMENT_NAME, schema } from '../../../shared/schema.ts';
 import type { Principal } from '../../auth/keys.ts';
 import { notFound } from '../../http/errors.ts';
 import { encodeStateAsUpdateWithoutPending } from '../pending.ts';
-import { nowIso } from '../../storage/db.ts';
+import { nowIso } from '../../time.ts';
 import type { Queryable, StorageEngine } from '../../storage/engine.ts';
 import { RestOrigin, type LiveJournal } from '../live.ts';
 import { fragmentToDoc } from '../read-model.ts';
