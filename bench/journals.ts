@@ -50,7 +50,7 @@ export async function benchJournals(): Promise<Record<string, number>> {
     const exportTimes: number[] = [];
     const exportMainTimes: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await svc.ctx.registry.closeAll('bench'); // compacts: the state is one snapshot
+      await svc.ctx.registry.closeAll(); // compacts: the state is one snapshot
       const state = (await svc.ctx.journals.store.loadState(row.seq))!;
       const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
       let t = performance.now();

@@ -41,7 +41,7 @@ export async function benchVersions(): Promise<Record<string, number>> {
         let t = performance.now();
         await call('GET', `/v1/journals/versions/${id}/${last}?format=model`);
         readTimes.push(performance.now() - t);
-        await svc.ctx.registry.closeAll('bench');
+        await svc.ctx.registry.closeAll();
         t = performance.now();
         const live = (await svc.ctx.registry.open(row))!;
         live.findBlock('no-such-id');

@@ -14,6 +14,7 @@ import { RefusalGuard } from './billing/refusal-guard.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { BillingService } from './billing/service.ts';
 import { ProcessRateLimitStore } from './billing/rate-limit-store.ts';
+import type { ClusterSync } from './cluster/sync.ts';
 import type { Config } from './config.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
 import { methodNotAllowed } from './http/allowed-methods.ts';
@@ -74,6 +75,8 @@ export interface ServiceContext {
   workers: WorkerPool;
   journals: JournalService;
   registry: JournalRegistry;
+  /** Cross-instance sync, when several instances share the store (server/cluster). */
+  cluster?: ClusterSync;
   /** Rate limits and credits (server/billing). */
   billing: BillingService;
   /** Time of the billing windows; tests inject a ManualClock. */
@@ -113,15 +116,15 @@ export async function createContext(
   });
   const store = new JournalStore(engine);
   const committer = new GroupCommitter(engine, store);
-  // ioredis loads only for a cluster (REDIS_URL).
-  const bus = config.cluster?.redisUrl ? new (await import('./cluster/bus.ts')).RedisBus(config.cluster.redisUrl, config.cluster.redisKeyPrefix, logger) : undefined;
   const registry = new JournalRegistry(
     store,
     committer,
     { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
     logger,
-    { bus, resyncMs: config.cluster?.resyncMs ?? 0 },
   );
+  // Several instances on one store of record (DATABASE_URL); ioredis loads only then.
+  const cluster = config.cluster ? new (await import('./cluster/sync.ts')).ClusterSync(registry, store, config.cluster, logger) : undefined;
+  if (cluster) registry.use(cluster);
   const workers = new WorkerPool(WORKER_ENTRY, config.workers);
   const journals = new JournalService(engine, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
@@ -168,6 +171,7 @@ export async function createContext(
     workers,
     journals,
     registry,
+    cluster,
     editorTokens,
     billing,
     clock,
@@ -278,6 +282,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
     },
     ctx.logger,
     ctx.billing,
+    ctx.cluster,
   );
   realtime.attach(server);
   // A key revoked over REST closes its editor connections here at once (other instances: their poll).
@@ -328,8 +333,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       await Promise.all([ctx.jobs.stop(), ctx.webhooks.stop()]);
       await shutdownSpeech(); // the video engine's speech worker, if it ran
       await ctx.workers.close();
-      await ctx.registry.closeAll('server shutting down');
-      await ctx.registry.bus?.close();
+      await ctx.registry.closeAll(); // and stops the cluster sync
       await ctx.lastUsed.close(); // writes the last-used times held in memory
       await ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       await ctx.engine.close();

@@ -52,7 +52,22 @@ export class RemoteOrigin {
 const REMOTE = new RemoteOrigin(true);
 const QUIET_REMOTE = new RemoteOrigin(false);
 
-export type CloseListener = (reason: string) => void;
+/**
+ * Why a loaded journal stops serving: its holders are told (each reason closes editors with its
+ * own code, server/realtime/close-codes.ts), and the next use loads it again from the store.
+ */
+export type UnloadReason = 'deleted' | 'storage-error' | 'shutdown' | 'idle' | 'memory-cap';
+
+/** An unload reason in words, as holders are told it (an editor's close reason, a retry message). */
+export const UNLOAD_MESSAGE: Record<UnloadReason, string> = {
+  deleted: 'journal deleted',
+  'storage-error': 'journal reloaded after a storage error',
+  shutdown: 'server shutting down',
+  idle: 'idle',
+  'memory-cap': 'memory cap',
+};
+
+export type CloseListener = (reason: UnloadReason) => void;
 export type CommittedListener = (update: Uint8Array, origin: unknown) => void;
 
 /** Origin of updates written by another writer (instance), applied when catching up from the log. */
@@ -633,10 +648,10 @@ export class LiveJournal {
   }
 
   /** Unloads: tells holders why, then frees the document. Compaction is the caller's choice. */
-  close(reason: string): void {
+  close(reason: UnloadReason): void {
     if (this.closed) return;
     this.closed = true;
-    this.failTasks(new JournalUnloadedError(`journal unloaded (${reason}); retry`));
+    this.failTasks(new JournalUnloadedError(`journal unloaded (${UNLOAD_MESSAGE[reason]}); retry`));
     for (const l of [...this.closeListeners]) l(reason);
     this.closeListeners.clear();
     this.committedListeners.clear();

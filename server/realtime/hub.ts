@@ -21,7 +21,7 @@ import { CloseCode } from './close-codes.ts';
 import { Connection } from './connection.ts';
 import { authenticateUpgrade, type EditorTokens } from './credentials.ts';
 import { DEFAULT_EDITOR_LIMITS, type EditorLimits } from './limits.ts';
-import { Room } from './room.ts';
+import { Room, type AwarenessPeers } from './room.ts';
 
 export const REALTIME_PATH = '/v1/journals/realtime';
 const PATH_RE = /^\/v1\/journals\/realtime\/([^/]{1,100})\/?$/;
@@ -58,13 +58,15 @@ export class RealtimeHub {
     private readonly logger: Logger,
     /** Counts and prices each upgrade as the endpoint `GET /journals/realtime/{journal_id}`. */
     private readonly billing?: BillingService,
+    /** The rooms of the same journals on other instances, when there are any. */
+    private readonly peers?: AwarenessPeers,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes, perMessageDeflate: false });
-    registry.onRemoteAwareness = (journalId, m) => {
+    peers?.onPeerAwareness((journalId, m) => {
       const room = this.rooms.get(journalId);
-      if (m.type === 'awareness') room?.applyRemoteAwareness(m.update);
+      if ('update' in m) room?.applyRemoteAwareness(m.update);
       else room?.publishLocalAwareness();
-    };
+    });
     const limits = { ...DEFAULT_EDITOR_LIMITS, ...opts.limits };
     // A full byte bucket always admits the largest message the socket accepts.
     this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes) };
@@ -186,16 +188,12 @@ export class RealtimeHub {
   private roomFor(live: LiveJournal): Room<Connection> {
     const existing = this.rooms.get(live.id);
     if (existing?.live === live) return existing;
-    const bus = this.registry.bus;
     const room = new Room<Connection>(
       live,
       (r) => {
         if (this.rooms.get(r.journalId) === r) this.rooms.delete(r.journalId);
       },
-      bus && {
-        publish: (update) => bus.publish(live.id, { type: 'awareness', update }),
-        query: () => bus.publish(live.id, { type: 'awareness-query' }),
-      },
+      this.peers?.peersOf(live.id),
     );
     this.rooms.set(live.id, room);
     // Blocks stored without ids (a crash between an editor's update and the server's fix-up).
