@@ -51,8 +51,8 @@ const common = {
   alias: { 'iconv-lite': './scripts/shims/iconv-lite.cjs', '@opentelemetry/api': './scripts/shims/opentelemetry-api.cjs' },
   // No keepNames: it wraps every named function, closures included, in a call that redefines its
   // `name`, and Yjs makes such closures on every update it applies; measured, that doubled the
-  // server's CPU per realtime update (74 µs vs 30 µs). Errors that cross the worker boundary say
-  // what they are with an explicit `name` (server/worker.ts).
+  // server's CPU per realtime update (74 µs vs 30 µs). Errors that cross the worker boundary are
+  // known by the class their operation declares, not by name (server/workers/pool.ts).
   keepNames: false,
   minifyWhitespace: true,
   minifySyntax: true,

@@ -13,8 +13,8 @@ import { readSource } from '../sources/request.ts';
 import { SourceTextError, type SourceInput } from '../sources/text-blocks.ts';
 import { nowIso } from '../time.ts';
 import type { StorageEngine } from '../storage/engine.ts';
-import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
-import { extractFlashcards, type Flashcard } from './extract.ts';
+import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
+import { extractFlashcards, extractOperation, type Flashcard } from './extract.ts';
 import type { DeckCreateResponse, DeckListItem, DeckResponse } from './schema.ts';
 import { DeckStore, type DeckRow } from './store.ts';
 
@@ -84,9 +84,9 @@ export class FlashcardService {
     try {
       const size = 'text' in input ? input.text.length : JSON.stringify(input.doc).length;
       if (size <= INLINE_CHARS) return extractFlashcards(input, count);
-      return await this.pool.run<Flashcard[]>('flashcards.extract', { input, count }, this.pool.timeLimitMs(size));
+      return await this.pool.run(extractOperation, { input, count }, this.pool.timeLimitMs(size));
     } catch (err) {
-      if (err instanceof SourceTextError || (err instanceof WorkerRefusal && err.kind === 'SourceTextError')) {
+      if (err instanceof SourceTextError) {
         throw invalid(['body', field], `the ${what} has no text to take flashcards from`, 'value_error');
       }
       if (err instanceof WorkerTimeoutError) {

@@ -20,7 +20,7 @@ import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { GradingInputError } from './grading/errors.ts';
-import type { GradeTaskResult } from './grading/task.ts';
+import { gradeInputChars, gradeOf, gradeOperation } from './grading/operation.ts';
 import type { JournalSearch } from '../journals/search.ts';
 import { gradeWithLlm, planLlmSet } from './llm.ts';
 import { checkGradeWithCas } from './llm-checks.ts';
@@ -451,13 +451,13 @@ export class PracticeService {
 
   /** The offline grade: inline for a small request (a few ms), in the worker pool for a long one. */
   private async gradeOffline(input: GradeInput): Promise<GradeResult> {
-    const { gradeInputChars, gradeOf } = await import('./grading/task.ts'); // loads on first use, like planSet
     const chars = gradeInputChars(input);
     const workers = this.deps.workers;
+    // The grader loads on first use, like planSet.
     if (!workers || chars <= INLINE_GRADE_CHARS) return (await import('./grading/index.ts')).gradeAnswer(input);
     const limitMs = GRADE_LIMIT_FACTOR * workers.timeLimitMs(chars);
     try {
-      return gradeOf(await workers.run<GradeTaskResult>('grading.grade', input, limitMs));
+      return gradeOf(await workers.run(gradeOperation, input, limitMs));
     } catch (err) {
       if (err instanceof WorkerTimeoutError) {
         throw invalid(['body', 'problem', 'user_answer'], `the answer could not be graded within its time limit (${(err.limitMs / 1000).toFixed(1)} s for this size)`, 'value_error.time_limit');
