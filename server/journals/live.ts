@@ -15,6 +15,7 @@ import { BLOCK_NODE_TYPES, FRAGMENT_NAME } from '../../shared/schema.ts';
 import { UnavailableError } from '../http/errors.ts';
 import { actorOf, addTouches, blockIdsOf, topLevel, touchedElements, type Touches } from './activity.ts';
 import type { GroupCommitter } from './group-commit.ts';
+import { encodeStateAsUpdateWithoutPending } from './pending.ts';
 import type { JournalStore, StoredState } from './store.ts';
 
 /**
@@ -525,11 +526,14 @@ export class LiveJournal {
 
   /**
    * Folds the update log into one snapshot of the committed state. The snapshot is taken at a
-   * settled moment; editors go on meanwhile, their later updates stay in the log.
+   * settled moment; editors go on meanwhile, their later updates stay in the log. Updates held
+   * for missing dependencies stay in memory only.
    */
   async compact(): Promise<void> {
     if (this.logCount === 0 || this.broken || this.closed) return;
-    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: Y.encodeStateAsUpdate(this.doc), revision: this.revision, count: this.logCount }));
+    // Without what Yjs holds for missing dependencies: that was never committed, and a snapshot is
+    // what this and every other instance load.
+    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: encodeStateAsUpdateWithoutPending(this.doc), revision: this.revision, count: this.logCount }));
     await this.store.compact(this.seq, snapshot, revision);
     // Updates committed while compacting stay in the log (their bytes are over-counted until the next compaction).
     this.logCount = Math.max(0, this.logCount - count);
