@@ -16,6 +16,7 @@ import { BillingService } from './billing/service.ts';
 import { ProcessRateLimitStore } from './billing/rate-limit-store.ts';
 import type { ClusterSync } from './cluster/sync.ts';
 import type { Config } from './config.ts';
+import { ENDPOINT_CATALOG, ENDPOINTS } from './endpoints.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
 import { methodNotAllowed } from './http/allowed-methods.ts';
 import { JSON_TYPES, requireJsonBodies } from './http/content-type.ts';
@@ -130,7 +131,7 @@ export async function createContext(
   const clock = options.clock ?? systemClock;
   // One process on embedded SQLite: rate-limit counts in memory, written each second (no I/O per
   // request). Shared stores: one conditional upsert per admission, exact across instances.
-  const billing = new BillingService(engine, clock, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
+  const billing = new BillingService(engine, clock, ENDPOINT_CATALOG, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
   const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
   // One job worker and one webhook outbox for every feature: each registers its job kind and event types.
   const jobs = new JobWorker(new JobStore(engine), config.jobs, logger);
@@ -210,7 +211,7 @@ export function createApp(
   app.use(requestContext(ctx.logger, (req, res, seconds) => ctx.metrics.observeRequest(req, res, seconds)));
   app.use(opsRoutes({ engine: ctx.engine, metrics: ctx.metrics, lifecycle: ctx.lifecycle, instance: INSTANCE_ID, metricsToken: ctx.config.metricsToken }));
   // The API description and its docs page, without a key (server/openapi).
-  app.use(openApiRoutes());
+  app.use(openApiRoutes(ENDPOINTS));
   // The browser app at /app/ and the redirects to it (server/web, built from web/).
   app.use(webApp());
   const v1 = express.Router();

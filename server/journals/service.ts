@@ -7,6 +7,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { newBlockId } from '../../shared/ids.ts';
 import { schema } from '../../shared/schema.ts';
 import type { Principal } from '../auth/keys.ts';
+import type { Charge } from '../billing/middleware.ts';
 import { HttpError, invalid, notFound } from '../http/errors.ts';
 import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
@@ -27,12 +28,6 @@ import type { JournalRow, JournalStore } from './store.ts';
 
 export const DEFAULT_TITLE = 'Untitled Journal';
 export const DEFAULT_IMPORT_TITLE = 'Imported Journal';
-
-/**
- * Pays for a request's effect (server/billing): called first inside the transaction that commits
- * the effect, it rejects with 402 when the balance is short, rolling everything back.
- */
-export type Charge = (q: Queryable) => unknown;
 
 export interface EditOutcome {
   success: boolean;

@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { newBlockId } from '../../shared/ids.ts';
 import type { Principal } from '../auth/keys.ts';
 import { bearerToken } from '../auth/middleware.ts';
+import { meterNameOf } from '../billing/endpoints.ts';
 import { rejectUpgrade } from '../billing/middleware.ts';
 import type { BillingService } from '../billing/service.ts';
 import type { JournalRegistry } from '../journals/registry.ts';
@@ -19,6 +20,7 @@ import type { Logger } from '../logger.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { CloseCode } from './close-codes.ts';
 import { Connection } from './connection.ts';
+import { realtimeEndpoints } from './endpoints.ts';
 import { authenticateUpgrade, type EditorTokens } from './credentials.ts';
 import { DEFAULT_EDITOR_LIMITS, type EditorLimits } from './limits.ts';
 import { Room, type AwarenessPeers } from './room.ts';
@@ -116,7 +118,7 @@ export class RealtimeHub {
     const row = await this.store.findOwned(journalId, auth.principal.keyId);
     if (!row) return refuse(socket, 404, 'Journal not found');
     const orgId = auth.principal.orgId;
-    const admission = await this.billing?.checkRateLimit(auth.principal, 'GET /journals/realtime/{journal_id}');
+    const admission = await this.billing?.checkRateLimit(auth.principal, meterNameOf(realtimeEndpoints.upgrade));
     if (admission && !admission.ok) return rejectUpgrade(socket, admission);
     const refuseAndRefund = (message: string) => {
       if (admission?.ok) this.billing!.refundAdmission(auth.principal, admission.charged, admission.endpoint);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { endpointByName, ENDPOINTS, matchEndpoint } from '../../server/billing/endpoints.ts';
-import { limitsFor, windowAt } from '../../server/billing/limits.ts';
-import { PRICES, priceOf } from '../../server/billing/prices.ts';
+import { EndpointCatalog } from '../../server/billing/endpoints.ts';
+import { windowAt } from '../../server/billing/limits.ts';
+import { ENDPOINT_CATALOG, ENDPOINTS } from '../../server/endpoints.ts';
+
+const catalog = ENDPOINT_CATALOG;
+const matchEndpoint = (method: string, path: string) => catalog.match(method, path);
 
 describe('endpoint names', () => {
   it('maps requests to the specification names', () => {
@@ -20,16 +23,29 @@ describe('endpoint names', () => {
   });
 
   it('accepts any spelling of path parameters when naming an endpoint', () => {
-    expect(endpointByName('GET /journals/content/{journal_id}')).toBe('GET /journals/content/{id}');
-    expect(endpointByName('post  /interactives/practice/create')).toBe('POST /interactives/practice/create');
-    expect(endpointByName('GET /nothing')).toBeUndefined();
+    expect(catalog.byName('GET /journals/content/{journal_id}')).toBe('GET /journals/content/{id}');
+    expect(catalog.byName('post  /interactives/practice/create')).toBe('POST /interactives/practice/create');
+    expect(catalog.byName('GET /nothing')).toBeUndefined();
   });
 
   it('prices every endpoint, in integer micro-dollars', () => {
-    for (const e of ENDPOINTS) expect(Number.isSafeInteger(PRICES[e].base), e).toBe(true);
-    expect(priceOf('PATCH /journals/editor/edit', 3)).toBe(130);
-    expect(priceOf('PUT /journals/editor/import_from_markdown', 0.1)).toBe(220);
-    expect(priceOf('PUT /journals/editor/import_from_markdown', 2)).toBe(240);
+    for (const e of catalog.names) expect(Number.isSafeInteger(catalog.price(e).base), e).toBe(true);
+    expect(catalog.priceOf('PATCH /journals/editor/edit', 3)).toBe(130);
+    expect(catalog.priceOf('PUT /journals/editor/import_from_markdown', 0.1)).toBe(220);
+    expect(catalog.priceOf('PUT /journals/editor/import_from_markdown', 2)).toBe(240);
+  });
+
+  it('is built from the declarations: every /v1 endpoint is metered once, and one without a price is refused', () => {
+    const v1 = ENDPOINTS.filter((e) => e.path.startsWith('/v1/') && e.auth === 'key');
+    expect(catalog.names).toHaveLength(v1.length);
+    expect(new Set(catalog.names).size).toBe(v1.length);
+    // A static path wins over a parameter path that would take its segment, whatever the order declared.
+    expect(matchEndpoint('GET', '/interactives/flashcards/list')).toBe('GET /interactives/flashcards/list');
+    expect(matchEndpoint('GET', '/interactives/flashcards/d1')).toBe('GET /interactives/flashcards/{deck_id}');
+    expect(matchEndpoint('GET', '/journals/versions/j1/diff')).toBe('GET /journals/versions/{journal_id}/diff');
+    expect(matchEndpoint('GET', '/journals/versions/j1/v1')).toBe('GET /journals/versions/{journal_id}/{version_id}');
+    const unpriced = { ...v1[0]!, path: '/v1/unpriced', price: undefined };
+    expect(() => new EndpointCatalog([unpriced])).toThrow(/declares no price/);
   });
 });
 
@@ -42,7 +58,7 @@ describe('windows', () => {
   });
 
   it('lets overrides win over the tier table', () => {
-    expect(limitsFor('enterprise', 'POST /interactives/practice/grade')).toEqual({ minute: 1000, day: undefined, custom: false });
-    expect(limitsFor('developer', 'POST /video/create', { day: 5 })).toEqual({ minute: 3, day: 5, custom: true });
+    expect(catalog.limits('enterprise', 'POST /interactives/practice/grade')).toEqual({ minute: 1000, day: undefined, custom: false });
+    expect(catalog.limits('developer', 'POST /video/create', { day: 5 })).toEqual({ minute: 3, day: 5, custom: true });
   });
 });

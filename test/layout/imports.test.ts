@@ -106,7 +106,8 @@ it('has no import circles among its own modules', () => {
  *   practice/: features that read journals.
  * - ops/ (health, readiness, metrics: they watch the layers below) and web/ (the built browser
  *   app's files): edges of the service that no domain calls.
- * - endpoints.ts, openapi/, config.ts, app.ts, then the entries admin/ (the admin command line),
+ * - openapi/ (the document of whatever endpoints it is handed, and /docs), endpoints.ts (every
+ *   endpoint's declaration, gathered), config.ts, app.ts, then the entries admin/ (the admin command line),
  *   main.ts and worker.ts (the worker thread, with worker.mjs, its loader from source): composition.
  */
 const LAYERS: readonly string[] = [
@@ -129,8 +130,8 @@ const LAYERS: readonly string[] = [
   'video/',
   'practice/',
   'ops/ web/',
-  'endpoints.ts',
   'openapi/',
+  'endpoints.ts',
   'config.ts',
   'app.ts',
   'admin/ main.ts worker.ts worker.mjs',
