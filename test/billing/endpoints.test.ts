@@ -44,6 +44,10 @@ describe('endpoint names', () => {
     expect(matchEndpoint('GET', '/interactives/flashcards/d1')).toBe('GET /interactives/flashcards/{deck_id}');
     expect(matchEndpoint('GET', '/journals/versions/j1/diff')).toBe('GET /journals/versions/{journal_id}/diff');
     expect(matchEndpoint('GET', '/journals/versions/j1/v1')).toBe('GET /journals/versions/{journal_id}/{version_id}');
+    // Endpoints a hand-kept list once missed have their own names (they shared the unknown-path bucket).
+    expect(matchEndpoint('POST', '/journals/editor/session')).toBe('POST /journals/editor/session');
+    expect(matchEndpoint('GET', '/video/download/v1')).toBe('GET /video/download/{video_id}');
+    expect(matchEndpoint('GET', '/video/captions/v1')).toBe('GET /video/captions/{video_id}');
     const unpriced = { ...v1[0]!, path: '/v1/unpriced', price: undefined };
     expect(() => new EndpointCatalog([unpriced])).toThrow(/declares no price/);
   });
