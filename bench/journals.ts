@@ -60,7 +60,7 @@ export async function benchJournals(): Promise<Record<string, number>> {
       doc.destroy();
       t = performance.now();
       const live = (await svc.ctx.registry.open(row))!;
-      live.findBlock('no-such-id'); // includes building the block index
+      live.blocks.find('no-such-id'); // includes building the block index
       loadTimes.push(performance.now() - t);
       t = performance.now();
       const printed = exportMarkdown(live); // synchronous part: up to the first slice's end

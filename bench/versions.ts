@@ -44,7 +44,7 @@ export async function benchVersions(): Promise<Record<string, number>> {
         await svc.ctx.registry.closeAll();
         t = performance.now();
         const live = (await svc.ctx.registry.open(row))!;
-        live.findBlock('no-such-id');
+        live.blocks.find('no-such-id');
         await call('GET', `/v1/journals/editor/model/${id}`);
         loadTimes.push(performance.now() - t);
       }

@@ -245,7 +245,7 @@ export class JournalService {
     const texts: string[] = [];
     req.operations.forEach((op, i) => {
       if (op.type === 'delete_node') return;
-      const nodeType = op.nodeType ?? (live?.findBlock(op.nodeId)?.nodeName as EditNodeType | undefined);
+      const nodeType = op.nodeType ?? (live?.blocks.find(op.nodeId)?.nodeName as EditNodeType | undefined);
       if (nodeType && (NODE_TYPES as readonly string[]).includes(nodeType)) {
         texts.push(...markdownTexts(nodeType, op.params, ['body', 'operations', i, 'params']));
       }
