@@ -8,7 +8,8 @@ import { gradeChoice } from './choice.ts';
 import { GradingInputError } from './errors.ts';
 import { gradeMath, looksMathematical } from './math/index.ts';
 import { gradeRubric, parseRubric } from './rubric/index.ts';
-import { checkAddedClaim, gradeShortAnswer, isShortReference } from './short-answer.ts';
+import { checkAddedClaim } from './added-claim.ts';
+import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
 
