@@ -262,7 +262,6 @@ function isPhrase(a: string, b: string): boolean {
   return v;
 }
 
-/** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
 /**
  * How much of a criterion the answer says. Words the question already says ("the Industrial
  * Revolution" in "Describe the Industrial Revolution", "the treaty" in a question about the
@@ -280,6 +279,7 @@ export function judgeWords(all: string[], negated: boolean, answer: Answer, skip
   return j;
 }
 
+/** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
 function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
   let hit = 0;
   const matches: WordMatch[] = [];
