@@ -71,8 +71,6 @@ export class CreditLedger {
   /**
    * @param onStoredChange told after each committed change of an organization's stored balance
    *   made by this process, so a cache of it (BillingService's) can drop the entry.
-   */
-  /**
    * @param onSettled told after a settlement committed, with the cost charged: the spend chart
    *   (BillingService) records it under the endpoint that made the reservation.
    */

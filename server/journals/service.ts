@@ -176,7 +176,6 @@ export class JournalService {
     return live.settledTask(() => ({ model: journalDoc(live, this.logger).toJSON(), revision: live.revision }));
   }
 
-  /** Deletes the journal and its history in one transaction; its editors are closed after it commits. */
   /**
    * Moves the journal to the trash (its history stays; it answers 404 everywhere but the trash
    * and restore), or with `permanent` purges it and its history at once, from the trash too.
@@ -355,14 +354,14 @@ export class JournalService {
 
 const loggedRevision = new WeakMap<LiveJournal, number>();
 
+/** Edits with more operations than this (or atomic ones) get an automatic version before them. */
+export const BULK_EDIT_OPERATIONS = 50;
+
 /**
  * The journal as a ProseMirror document, for every read path. Never throws and never writes:
  * what the schema cannot hold (editors can send anything) is left out, and logged once per
  * revision (read-model.ts).
  */
-/** Edits with more operations than this (or atomic ones) get an automatic version before them. */
-export const BULK_EDIT_OPERATIONS = 50;
-
 export function journalDoc(live: LiveJournal, logger?: Logger): PMNode {
   const read = fragmentToDoc(live.fragment);
   const issues = readIssuesForLog(read);

@@ -7,7 +7,6 @@ import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { Difficulty, PracticeProblem, SetProblemType } from './types.ts';
 
-export type SetStatus = 'pending' | 'completed' | 'failed';
 export type EngineChoice = 'offline' | 'llm';
 
 /** What the caller asked for, stored as JSON in `request`. */

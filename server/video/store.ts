@@ -8,8 +8,6 @@ import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { Outline } from './outline.ts';
 
-export type VideoStatus = 'pending' | 'completed' | 'failed';
-
 /** A source the video narrates: a journal block or a block of the submitted text. */
 export interface StoredSource {
   kind: 'journal' | 'text';
