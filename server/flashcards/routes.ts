@@ -8,11 +8,11 @@ import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { route } from '../http/endpoint.ts';
 import { idempotencyOf } from '../http/idempotency.ts';
-import { pageAnswer } from '../http/paging.ts';
+import { listRoute } from '../http/paging.ts';
 import { exactlyOneSource } from '../sources/request.ts';
 import { nowIso } from '../time.ts';
 import { flashcardEndpoints as e } from './endpoints.ts';
-import type { DeckDeleteResponse, DeckListResponse, DeckResponse } from './schema.ts';
+import type { DeckDeleteResponse, DeckResponse } from './schema.ts';
 import type { FlashcardService } from './service.ts';
 
 export function flashcardRoutes(flashcards: FlashcardService): Router {
@@ -27,12 +27,7 @@ export function flashcardRoutes(flashcards: FlashcardService): Router {
   });
 
   // Before the deck's own route, which would take "list" for an id.
-  route(r, e.list, async (call, res) => {
-    const q = call.query;
-    const page = await flashcards.list(principalOf(call.req), q.page_token, q.page_size);
-    const answer: DeckListResponse = pageAnswer('decks', page.items, page.next, `${page.items.length} flashcard decks`);
-    res.json(answer);
-  });
+  listRoute(r, e.list, 'decks', (n) => `${n} flashcard decks`, (req, token, size) => flashcards.list(principalOf(req), token, size));
 
   route(r, e.get, async (call, res) => {
     const answer: DeckResponse = { success: true, ...(await flashcards.get(principalOf(call.req), call.param('deck_id'))), timestamp: nowIso() };

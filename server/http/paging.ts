@@ -4,7 +4,8 @@
  * and deletes), `page_size` 1-100, default 20.
  */
 import * as z from 'zod';
-import type { ErrorStatus } from './endpoint.ts';
+import type { Request, Router } from 'express';
+import { route, type Endpoint, type ErrorStatus } from './endpoint.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -35,4 +36,23 @@ export function pageAnswer(name: string, items: unknown[], next: number | string
     [name]: items,
     ...(next !== undefined ? { next_page_token: next } : {}),
   };
+}
+
+/**
+ * The route of a paged list (a `pagedList` endpoint): `list` reads the page the request asks for;
+ * the answer holds its items under `name`, a message saying how many, and `next_page_token` when
+ * more follow.
+ */
+export function listRoute<T>(
+  router: Router,
+  e: Endpoint & { query: typeof pageQuery },
+  name: string,
+  message: (count: number) => string,
+  list: (req: Request, pageToken: number | undefined, pageSize: number) => Promise<{ items: T[]; next?: number }>,
+): void {
+  route(router, e, async (call, res) => {
+    const q = call.query as z.output<typeof pageQuery>;
+    const page = await list(call.req, q.page_token, q.page_size);
+    res.json(pageAnswer(name, page.items, page.next, message(page.items.length)));
+  });
 }

@@ -4,7 +4,7 @@ import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
 import { route } from '../http/endpoint.ts';
 import { idempotencyOf, IdempotencyStore } from '../http/idempotency.ts';
-import { pageAnswer } from '../http/paging.ts';
+import { listRoute } from '../http/paging.ts';
 import { nowIso } from '../time.ts';
 import { journalEndpoints as e } from './endpoints.ts';
 import type {
@@ -12,11 +12,9 @@ import type {
   JournalCreateResponse,
   JournalDeleteResponse,
   JournalImportResponse,
-  JournalListResponse,
   JournalModelResponse,
   JournalRenameResponse,
   JournalRestoreResponse,
-  JournalTrashResponse,
 } from './schema.ts';
 import type { JournalService } from './service.ts';
 
@@ -36,12 +34,9 @@ export function journalRoutes(journals: JournalService): Router {
     res.status(out.status).json(out.body);
   });
 
-  route(r, e.list, async (call, res) => {
-    const q = call.query;
-    const page = await journals.list(principalOf(call.req), q.page_token, q.page_size);
-    const items = page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at }));
-    const answer: JournalListResponse = pageAnswer('journals', items, page.next, `${items.length} journals`);
-    res.json(answer);
+  listRoute(r, e.list, 'journals', (n) => `${n} journals`, async (req, token, size) => {
+    const page = await journals.list(principalOf(req), token, size);
+    return { items: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at })), next: page.next };
   });
 
   route(r, e.content, async (call, res) => {
@@ -87,12 +82,9 @@ export function journalRoutes(journals: JournalService): Router {
     res.json(answer);
   });
 
-  route(r, e.trash, async (call, res) => {
-    const q = call.query;
-    const page = await journals.trashList(principalOf(call.req), q.page_token, q.page_size);
-    const items = page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at, trashed_at: j.trashed_at }));
-    const answer: JournalTrashResponse = pageAnswer('journals', items, page.next, `${items.length} journals in the trash`);
-    res.json(answer);
+  listRoute(r, e.trash, 'journals', (n) => `${n} journals in the trash`, async (req, token, size) => {
+    const page = await journals.trashList(principalOf(req), token, size);
+    return { items: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at, trashed_at: j.trashed_at })), next: page.next };
   });
 
   route(r, e.restore, async (call, res) => {

@@ -5,12 +5,12 @@ import { chargeFor } from '../billing/middleware.ts';
 import { route } from '../http/endpoint.ts';
 import { invalid } from '../http/errors.ts';
 import { idempotencyOf } from '../http/idempotency.ts';
-import { pageAnswer } from '../http/paging.ts';
+import { listRoute } from '../http/paging.ts';
 import { nowIso } from '../time.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { practiceEndpoints as e } from './endpoints.ts';
 import { GradingInputError } from './grading/errors.ts';
-import type { GradeResponse, PracticeSetCreateResponse, PracticeSetDeleteResponse, PracticeSetListResponse, PracticeSetStatusResponse } from './schema.ts';
+import type { GradeResponse, PracticeSetCreateResponse, PracticeSetDeleteResponse, PracticeSetStatusResponse } from './schema.ts';
 import type { PracticeService } from './service.ts';
 
 export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWebhooks: boolean }): Router {
@@ -44,12 +44,7 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
     res.status(out.status).json(out.body);
   });
 
-  route(r, e.list, async (call, res) => {
-    const q = call.query;
-    const page = await practice.list(principalOf(call.req), q.page_token, q.page_size);
-    const answer: PracticeSetListResponse = pageAnswer('sets', page.items, page.next, `${page.items.length} practice sets`);
-    res.json(answer);
-  });
+  listRoute(r, e.list, 'sets', (n) => `${n} practice sets`, (req, token, size) => practice.list(principalOf(req), token, size));
 
   route(r, e.delete, async (call, res) => {
     const out = await practice.delete(principalOf(call.req), call.param('set_id'), chargeFor(call.req));

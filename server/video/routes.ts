@@ -5,7 +5,7 @@ import { chargeFor } from '../billing/middleware.ts';
 import { route, type Call } from '../http/endpoint.ts';
 import { invalid } from '../http/errors.ts';
 import { idempotencyOf } from '../http/idempotency.ts';
-import { pageAnswer } from '../http/paging.ts';
+import { listRoute } from '../http/paging.ts';
 import { exactlyOneSource } from '../sources/request.ts';
 import { SourceTextError } from '../sources/text-blocks.ts';
 import { nowIso } from '../time.ts';
@@ -13,7 +13,7 @@ import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { videoEndpoints as e } from './endpoints.ts';
 import { normalizeVoice } from './engine/speech.ts';
 import { buildOutline } from './outline.ts';
-import type { VideoCreateResponse, VideoDeleteResponse, VideoListResponse, VideoStatusResponse } from './schema.ts';
+import type { VideoCreateResponse, VideoDeleteResponse, VideoStatusResponse } from './schema.ts';
 import type { VideoService } from './service.ts';
 
 export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: boolean }): Router {
@@ -51,12 +51,7 @@ export function videoRoutes(videos: VideoService, opts: { allowPrivateWebhooks: 
     res.status(out.status).json(out.body);
   });
 
-  route(r, e.list, async (call, res) => {
-    const q = call.query;
-    const page = await videos.list(principalOf(call.req), q.page_token, q.page_size);
-    const answer: VideoListResponse = pageAnswer('videos', page.items, page.next, `${page.items.length} videos`);
-    res.json(answer);
-  });
+  listRoute(r, e.list, 'videos', (n) => `${n} videos`, (req, token, size) => videos.list(principalOf(req), token, size));
 
   route(r, e.delete, async (call, res) => {
     const out = await videos.delete(principalOf(call.req), call.param('video_id'), chargeFor(call.req));

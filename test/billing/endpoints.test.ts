@@ -6,17 +6,24 @@ import { ENDPOINT_CATALOG, ENDPOINTS } from '../../server/endpoints.ts';
 const catalog = ENDPOINT_CATALOG;
 const matchEndpoint = (method: string, path: string) => catalog.match(method, path);
 
+/** Each [method, path, name]: the request is metered under that name. */
+function expectNames(table: readonly (readonly [string, string, string])[]): void {
+  for (const [method, path, name] of table) expect(matchEndpoint(method, path), `${method} ${path}`).toBe(name);
+}
+
 describe('endpoint names', () => {
   it('maps requests to the specification names', () => {
-    expect(matchEndpoint('GET', '/journals/content/abc')).toBe('GET /journals/content/{id}');
-    expect(matchEndpoint('HEAD', '/journals/content/abc/')).toBe('GET /journals/content/{id}');
-    expect(matchEndpoint('GET', '/Journals/List')).toBe('GET /journals/list');
-    expect(matchEndpoint('PATCH', '/journals/editor/edit')).toBe('PATCH /journals/editor/edit');
-    expect(matchEndpoint('DELETE', '/journals/editor/delete/x')).toBe('DELETE /journals/editor/delete/{journal_id}');
-    expect(matchEndpoint('GET', '/journals/realtime/j1')).toBe('GET /journals/realtime/{journal_id}');
-    expect(matchEndpoint('POST', '/interactives/practice/create')).toBe('POST /interactives/practice/create');
-    expect(matchEndpoint('GET', '/video/status/v1')).toBe('GET /video/status/{video_id}');
-    expect(matchEndpoint('GET', '/usage')).toBe('GET /usage');
+    expectNames([
+      ['GET', '/journals/content/abc', 'GET /journals/content/{id}'],
+      ['HEAD', '/journals/content/abc/', 'GET /journals/content/{id}'],
+      ['GET', '/Journals/List', 'GET /journals/list'],
+      ['PATCH', '/journals/editor/edit', 'PATCH /journals/editor/edit'],
+      ['DELETE', '/journals/editor/delete/x', 'DELETE /journals/editor/delete/{journal_id}'],
+      ['GET', '/journals/realtime/j1', 'GET /journals/realtime/{journal_id}'],
+      ['POST', '/interactives/practice/create', 'POST /interactives/practice/create'],
+      ['GET', '/video/status/v1', 'GET /video/status/{video_id}'],
+      ['GET', '/usage', 'GET /usage'],
+    ]);
     for (const [m, p] of [['POST', '/journals/list'], ['GET', '/journals/content/'], ['GET', '/journals/content/a/b'], ['GET', '/nope']]) {
       expect(matchEndpoint(m!, p!), `${m} ${p}`).toBe('OTHER');
     }
@@ -39,15 +46,17 @@ describe('endpoint names', () => {
     const v1 = ENDPOINTS.filter((e) => e.path.startsWith('/v1/') && e.auth === 'key');
     expect(catalog.names).toHaveLength(v1.length);
     expect(new Set(catalog.names).size).toBe(v1.length);
-    // A static path wins over a parameter path that would take its segment, whatever the order declared.
-    expect(matchEndpoint('GET', '/interactives/flashcards/list')).toBe('GET /interactives/flashcards/list');
-    expect(matchEndpoint('GET', '/interactives/flashcards/d1')).toBe('GET /interactives/flashcards/{deck_id}');
-    expect(matchEndpoint('GET', '/journals/versions/j1/diff')).toBe('GET /journals/versions/{journal_id}/diff');
-    expect(matchEndpoint('GET', '/journals/versions/j1/v1')).toBe('GET /journals/versions/{journal_id}/{version_id}');
-    // Endpoints a hand-kept list once missed have their own names (they shared the unknown-path bucket).
-    expect(matchEndpoint('POST', '/journals/editor/session')).toBe('POST /journals/editor/session');
-    expect(matchEndpoint('GET', '/video/download/v1')).toBe('GET /video/download/{video_id}');
-    expect(matchEndpoint('GET', '/video/captions/v1')).toBe('GET /video/captions/{video_id}');
+    expectNames([
+      // A static path wins over a parameter path that would take its segment, whatever the order declared.
+      ['GET', '/interactives/flashcards/list', 'GET /interactives/flashcards/list'],
+      ['GET', '/interactives/flashcards/d1', 'GET /interactives/flashcards/{deck_id}'],
+      ['GET', '/journals/versions/j1/diff', 'GET /journals/versions/{journal_id}/diff'],
+      ['GET', '/journals/versions/j1/v1', 'GET /journals/versions/{journal_id}/{version_id}'],
+      // Endpoints a hand-kept list once missed have their own names (they shared the unknown-path bucket).
+      ['POST', '/journals/editor/session', 'POST /journals/editor/session'],
+      ['GET', '/video/download/v1', 'GET /video/download/{video_id}'],
+      ['GET', '/video/captions/v1', 'GET /video/captions/{video_id}'],
+    ]);
     const unpriced = { ...v1[0]!, path: '/v1/unpriced', price: undefined };
     expect(() => new EndpointCatalog([unpriced])).toThrow(/declares no price/);
   });
