@@ -148,7 +148,7 @@ export async function benchBilling(): Promise<Record<string, number>> {
     agent.destroy();
     await new Promise((r) => full.server.close(r));
     await new Promise((r) => bare.server.close(r));
-    ctx.registry.closeAll('bench done');
+    ctx.registry.closeAll();
     await ctx.billing.close();
     await ctx.engine.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

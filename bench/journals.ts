@@ -50,7 +50,7 @@ export async function benchJournals(): Promise<Record<string, number>> {
     const exportTimes: number[] = [];
     const exportMainTimes: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await svc.ctx.registry.closeAll('bench'); // compacts: the state is one snapshot
+      await svc.ctx.registry.closeAll(); // compacts: the state is one snapshot
       const state = (await svc.ctx.journals.store.loadState(row.seq))!;
       const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
       let t = performance.now();
@@ -60,7 +60,7 @@ export async function benchJournals(): Promise<Record<string, number>> {
       doc.destroy();
       t = performance.now();
       const live = (await svc.ctx.registry.open(row))!;
-      live.findBlock('no-such-id'); // includes building the block index
+      live.blocks.find('no-such-id'); // includes building the block index
       loadTimes.push(performance.now() - t);
       t = performance.now();
       const printed = exportMarkdown(live); // synchronous part: up to the first slice's end

@@ -123,7 +123,7 @@ export async function benchMarkdown(): Promise<Record<string, number>> {
       exports.push(exp.ms);
       exportStall = Math.max(exportStall, exp.stallMs);
       // The next round starts as the first did: no 1 MB journal of an earlier round in memory.
-      await svc.ctx.registry.closeAll('bench');
+      await svc.ctx.registry.closeAll();
     }
     const importRatio = median(imports) / renderMs;
     const exportRatio = median(exports) / renderMs;
@@ -148,7 +148,7 @@ export async function benchMarkdown(): Promise<Record<string, number>> {
         journal_id: big.journal_id,
         operations: [{ type: 'create_node', nodeType: 'paragraph', params: [`cold ${i}`] }],
       });
-      await svc.ctx.registry.closeAll('bench');
+      await svc.ctx.registry.closeAll();
       const state = (await svc.ctx.journals.store.loadState(row.seq))!;
       const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
       const update = Y.mergeUpdates(all);

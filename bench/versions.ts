@@ -41,10 +41,10 @@ export async function benchVersions(): Promise<Record<string, number>> {
         let t = performance.now();
         await call('GET', `/v1/journals/versions/${id}/${last}?format=model`);
         readTimes.push(performance.now() - t);
-        await svc.ctx.registry.closeAll('bench');
+        await svc.ctx.registry.closeAll();
         t = performance.now();
         const live = (await svc.ctx.registry.open(row))!;
-        live.findBlock('no-such-id');
+        live.blocks.find('no-such-id');
         await call('GET', `/v1/journals/editor/model/${id}`);
         loadTimes.push(performance.now() - t);
       }

@@ -61,8 +61,8 @@ const common = {
   conditions: process.features.require_module ? ['module-sync'] : [],
   // No keepNames: it wraps every named function, closures included, in a call that redefines its
   // `name`, and Yjs makes such closures on every update it applies; measured, that doubled the
-  // server's CPU per realtime update (74 µs vs 30 µs). Errors that cross the worker boundary say
-  // what they are with an explicit `name` (server/workers/worker-tasks.ts).
+  // server's CPU per realtime update (74 µs vs 30 µs). Errors that cross the worker boundary are
+  // known by the class their operation declares, not by name (server/workers/pool.ts).
   keepNames: false,
   minifyWhitespace: true,
   minifySyntax: true,
@@ -89,10 +89,10 @@ export const BUNDLES = {
     banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     footer: { js: '})' },
   },
-  // The markdown worker thread (server/workers/pool.ts loads ./worker.mjs next to the server).
+  // The worker thread's entry (app.ts hands the pool ./worker.mjs, next to the server).
   worker: {
     ...common,
-    entryPoints: { worker: 'server/workers/worker-tasks.ts' },
+    entryPoints: { worker: 'server/worker.ts' },
     outdir: out,
     outExtension: { '.js': '.mjs' },
     format: 'esm',

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import express from 'express';
 import { requireApiKey } from './auth/middleware.ts';
 import { systemClock, type Clock } from './billing/clock.ts';
@@ -13,7 +14,9 @@ import { RefusalGuard } from './billing/refusal-guard.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { BillingService } from './billing/service.ts';
 import { ProcessRateLimitStore } from './billing/rate-limit-store.ts';
+import type { ClusterSync } from './cluster/sync.ts';
 import type { Config } from './config.ts';
+import { ENDPOINT_CATALOG, ENDPOINTS } from './endpoints.ts';
 import { errorHandler, HttpError } from './http/errors.ts';
 import { methodNotAllowed } from './http/allowed-methods.ts';
 import { JSON_TYPES, requireJsonBodies } from './http/content-type.ts';
@@ -38,7 +41,12 @@ import { GroupCommitter } from './journals/group-commit.ts';
 import { flashcardRoutes } from './flashcards/routes.ts';
 import { FlashcardService } from './flashcards/service.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createAsyncDomains, type AsyncDomains } from './practice/domain.ts';
+import { JobStore } from './jobs/store.ts';
+import { JobWorker } from './jobs/worker.ts';
+import { JournalSearch } from './journals/search.ts';
+import { LlmClient } from './llm/client.ts';
+import { PracticeService } from './practice/service.ts';
+import { PracticeStore } from './practice/store.ts';
 import { practiceRoutes } from './practice/routes.ts';
 import { CloseCode } from './realtime/close-codes.ts';
 import { EditorTokens, loadTokenSecret } from './realtime/credentials.ts';
@@ -46,12 +54,16 @@ import { RealtimeHub } from './realtime/hub.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import type { StorageEngine } from './storage/engine.ts';
 import { openStorageEngine } from './storage/open.ts';
-import { createVideoDomain } from './video/domain.ts';
 import { shutdownSpeech } from './video/engine/speech.ts';
 import { videoRoutes } from './video/routes.ts';
-import type { VideoService } from './video/service.ts';
+import { VideoService } from './video/service.ts';
+import { VideoStore } from './video/store.ts';
+import { WebhookOutbox } from './webhooks/outbox.ts';
+import { WebhookSecrets } from './webhooks/secrets.ts';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** The worker threads' entry, beside this file (server/worker.mjs from source, dist/server/worker.mjs in the build). */
+export const WORKER_ENTRY = new URL('./worker.mjs', import.meta.url);
 /** This process among the instances on one store (the readiness probe's row). */
 const INSTANCE_ID = randomUUID();
 
@@ -64,15 +76,17 @@ export interface ServiceContext {
   workers: WorkerPool;
   journals: JournalService;
   registry: JournalRegistry;
+  /** Cross-instance sync, when several instances share the store (server/cluster). */
+  cluster?: ClusterSync;
   /** Rate limits and credits (server/billing). */
   billing: BillingService;
   /** Time of the billing windows; tests inject a ManualClock. */
   clock: Clock;
   editorTokens: EditorTokens;
   /** Durable jobs, webhook outbox, practice sets (server/jobs, server/webhooks, server/practice). */
-  jobs: AsyncDomains['jobs'];
-  webhooks: AsyncDomains['webhooks'];
-  practice: AsyncDomains['practice'];
+  jobs: JobWorker;
+  webhooks: WebhookOutbox;
+  practice: PracticeService;
   /** Videos on the same job worker and outbox (server/video). */
   videos: VideoService;
   /** Version history of journals (server/journals/versions). */
@@ -103,24 +117,49 @@ export async function createContext(
   });
   const store = new JournalStore(engine);
   const committer = new GroupCommitter(engine, store);
-  // ioredis loads only for a cluster (REDIS_URL).
-  const bus = config.cluster?.redisUrl ? new (await import('./cluster/bus.ts')).RedisBus(config.cluster.redisUrl, config.cluster.redisKeyPrefix, logger) : undefined;
   const registry = new JournalRegistry(
     store,
     committer,
     { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
     logger,
-    { bus, resyncMs: config.cluster?.resyncMs ?? 0 },
   );
-  const workers = new WorkerPool(config.workers);
+  // Several instances on one store of record (DATABASE_URL); ioredis loads only then.
+  const cluster = config.cluster ? new (await import('./cluster/sync.ts')).ClusterSync(registry, store, config.cluster, logger) : undefined;
+  if (cluster) registry.use(cluster);
+  const workers = new WorkerPool(WORKER_ENTRY, config.workers);
   const journals = new JournalService(engine, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
   // One process on embedded SQLite: rate-limit counts in memory, written each second (no I/O per
   // request). Shared stores: one conditional upsert per admission, exact across instances.
-  const billing = new BillingService(engine, clock, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
+  const billing = new BillingService(engine, clock, ENDPOINT_CATALOG, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
   const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
-  const { jobs, webhooks, practice } = createAsyncDomains(engine, config, logger, journals, billing.credits, workers);
-  const videos = createVideoDomain(engine, config, logger, { journals, credits: billing.credits, jobs, webhooks });
+  // One job worker and one webhook outbox for every feature: each registers its job kind and event types.
+  const jobs = new JobWorker(new JobStore(engine), config.jobs, logger);
+  const webhooks = new WebhookOutbox(engine, new WebhookSecrets(engine), config.webhooks, logger);
+  const practice = new PracticeService({
+    store: new PracticeStore(engine),
+    jobs,
+    outbox: webhooks,
+    credits: billing.credits,
+    search: new JournalSearch(engine, journals),
+    llm: config.llm ? new LlmClient(config.llm) : undefined,
+    logger,
+    workers,
+  });
+  const videos = new VideoService({
+    store: new VideoStore(engine),
+    jobs,
+    outbox: webhooks,
+    credits: billing.credits,
+    journals,
+    logger,
+    options: {
+      videosDir: join(config.dataDir, 'videos'),
+      b64MaxBytes: config.video.b64MaxBytes,
+      ffmpegThreads: config.video.ffmpegThreads,
+      publicBaseUrl: config.publicBaseUrl,
+    },
+  });
   const versions = new VersionService(engine, journals);
   const metrics = new ServiceMetrics(engine, registry);
   committer.onCommit = (seconds, updates) => metrics.observeCommit(seconds, updates);
@@ -133,6 +172,7 @@ export async function createContext(
     workers,
     journals,
     registry,
+    cluster,
     editorTokens,
     billing,
     clock,
@@ -171,7 +211,7 @@ export function createApp(
   app.use(requestContext(ctx.logger, (req, res, seconds) => ctx.metrics.observeRequest(req, res, seconds)));
   app.use(opsRoutes({ engine: ctx.engine, metrics: ctx.metrics, lifecycle: ctx.lifecycle, instance: INSTANCE_ID, metricsToken: ctx.config.metricsToken }));
   // The API description and its docs page, without a key (server/openapi).
-  app.use(openApiRoutes());
+  app.use(openApiRoutes(ENDPOINTS));
   // The browser app at /app/ and the redirects to it (server/web, built from web/).
   app.use(webApp());
   const v1 = express.Router();
@@ -243,6 +283,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
     },
     ctx.logger,
     ctx.billing,
+    ctx.cluster,
   );
   realtime.attach(server);
   // A key revoked over REST closes its editor connections here at once (other instances: their poll).
@@ -293,8 +334,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       await Promise.all([ctx.jobs.stop(), ctx.webhooks.stop()]);
       await shutdownSpeech(); // the video engine's speech worker, if it ran
       await ctx.workers.close();
-      await ctx.registry.closeAll('server shutting down');
-      await ctx.registry.bus?.close();
+      await ctx.registry.closeAll(); // and stops the cluster sync
       await ctx.lastUsed.close(); // writes the last-used times held in memory
       await ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       await ctx.engine.close();

@@ -49,7 +49,6 @@ const envSchema = z.object({
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
   WS_MAX_CONNECTIONS_PER_ORG: z.coerce.number().int().min(1).default(2000),
-  /** Flood guard: requests refused before doing any work (402, 405, 413, 415, 422) allowed per API key and minute, per instance. */
   /** Trashed journals are purged with their history after this many days (0: at the next sweep), checked every TRASH_SWEEP_SECONDS. */
   TRASH_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
   TRASH_SWEEP_SECONDS: z.coerce.number().min(1).max(86_400).default(3600),
@@ -57,9 +56,10 @@ const envSchema = z.object({
   VERSION_QUIET_SECONDS: z.coerce.number().min(0).max(86_400).default(300),
   /** When set, GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. Never logged. */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
+  /** Flood guard: requests refused before doing any work (402, 405, 413, 415, 422) allowed per API key and minute, per instance. */
   REFUSED_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   EDITOR_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
-  /** Key that signs editor tokens (hex, at least 32 bytes); unset = a file in DATA_DIR, made on first start. */
+  /** Key that signs editor tokens (hex, at least 32 bytes); unset = one the first instance makes in the store of record (server/realtime/credentials.ts). */
   EDITOR_TOKEN_SECRET: z
     .string()
     .regex(/^(?:[0-9a-fA-F]{2}){32,}$/, 'must be at least 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`')

@@ -13,7 +13,7 @@ import type {
   JournalRenameResponse,
 } from '../server/journals/schema.ts';
 import type { UsageReport } from '../server/billing/usage-schema.ts';
-import type { SessionResponse } from '../server/realtime/routes.ts';
+import type { SessionResponse } from '../server/realtime/schema.ts';
 
 export type { KeyCreateResponse, KeyListResponse, UsageReport, SessionResponse, JournalListResponse };
 export type KeyInfo = KeyListResponse['keys'][number];

@@ -25,11 +25,11 @@ import {
   type Tier,
 } from '../auth/keys.ts';
 import { systemClock } from '../billing/clock.ts';
-import { endpointByName, ENDPOINTS } from '../billing/endpoints.ts';
 import { WINDOWS, type WindowName } from '../billing/limits.ts';
 import { MICROS_PER_USD, usd } from '../billing/prices.ts';
 import { BillingService } from '../billing/service.ts';
 import { loadConfig } from '../config.ts';
+import { ENDPOINT_CATALOG } from '../endpoints.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { openStorageEngine } from '../storage/open.ts';
 import { WebhookSecrets } from '../webhooks/secrets.ts';
@@ -79,7 +79,7 @@ function microsOf(v: string, opts: { positive: boolean }): number {
 async function describeOrg(db: StorageEngine, billing: BillingService, org: Organization) {
   const keys = await listApiKeys(db, org.id);
   const limits = [];
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of billing.catalog.names) {
     const l = await billing.limits(org.id, org.tier, endpoint);
     limits.push({ endpoint, per_minute: l.minute, per_day: l.day ?? null, custom: l.custom });
   }
@@ -115,8 +115,8 @@ const commands: Record<CommandName, (db: StorageEngine, flags: Flags, billing: B
   },
   'org set-limit': async (db, f, billing) => {
     const name = required(f, 'endpoint');
-    const endpoint = endpointByName(name);
-    if (!endpoint) throw new UsageError(`unknown endpoint "${name}"; one of:\n  ${ENDPOINTS.join('\n  ')}`);
+    const endpoint = ENDPOINT_CATALOG.byName(name);
+    if (!endpoint) throw new UsageError(`unknown endpoint "${name}"; one of:\n  ${ENDPOINT_CATALOG.names.join('\n  ')}`);
     const window = required(f, 'window');
     if (!(WINDOWS as readonly string[]).includes(window)) throw new UsageError(`--window must be one of ${WINDOWS.join(', ')}`);
     const raw = required(f, 'limit');
@@ -194,7 +194,7 @@ export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.
   const config = loadConfig(env);
   // DATABASE_URL (in the environment given) selects PostgreSQL, as for the server.
   const db = await openStorageEngine({ databaseUrl: config.databaseUrl, sqliteFile: config.dbPath, poolSize: 2 });
-  const billing = new BillingService(db, systemClock);
+  const billing = new BillingService(db, systemClock, ENDPOINT_CATALOG);
   try {
     return { code: 0, out: JSON.stringify(await commands[name](db, parsed.values as Flags, billing)) };
   } catch (e) {

@@ -4,7 +4,7 @@
  */
 import crypto, { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Queryable } from '../storage/engine.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { changeWatch, noteChange, type ChangeWatch } from './changes.ts';
 
 export const TIERS = ['developer', 'scale', 'enterprise'] as const;

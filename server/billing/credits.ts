@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { noteChange } from '../auth/changes.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { usd } from './prices.ts';
 import { Serial } from './serial.ts';
 
@@ -71,8 +71,6 @@ export class CreditLedger {
   /**
    * @param onStoredChange told after each committed change of an organization's stored balance
    *   made by this process, so a cache of it (BillingService's) can drop the entry.
-   */
-  /**
    * @param onSettled told after a settlement committed, with the cost charged: the spend chart
    *   (BillingService) records it under the endpoint that made the reservation.
    */

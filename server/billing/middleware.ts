@@ -11,8 +11,7 @@ import { principalOf } from '../auth/middleware.ts';
 import type { Principal } from '../auth/keys.ts';
 import type { AdmissionSettlement } from '../http/errors.ts';
 import type { Queryable } from '../storage/engine.ts';
-import { matchEndpoint, type EndpointKey } from './endpoints.ts';
-import { priceOf } from './prices.ts';
+import type { EndpointKey } from './endpoints.ts';
 import type { RefusalGuard } from './refusal-guard.ts';
 import type { Admission, BillingService } from './service.ts';
 
@@ -40,8 +39,8 @@ export class Meter implements AdmissionSettlement {
    * balance is short). Await it first inside the transaction that commits the request's effect,
    * passing that transaction, so both commit or neither does.
    */
-  charger(units = 0): (q?: Queryable) => Promise<void> {
-    const micros = priceOf(this.endpoint, units);
+  charger(units = 0): Charge {
+    const micros = this.billing.catalog.priceOf(this.endpoint, units);
     return async (q) => {
       if (micros <= 0) return;
       const on = q ?? this.billing.engine;
@@ -65,8 +64,11 @@ export class Meter implements AdmissionSettlement {
   }
 }
 
+/** Pays for a request's effect inside `q`, the transaction that commits it (402 when the balance is short). */
+export type Charge = (q?: Queryable) => Promise<void>;
+
 /** The charge of this request's effect, or undefined when the route runs without metering. */
-export function chargeFor(req: Request, units = 0): ((q?: Queryable) => Promise<void>) | undefined {
+export function chargeFor(req: Request, units = 0): Charge | undefined {
   const meter = req.res?.locals.admission;
   return meter instanceof Meter ? meter.charger(units) : undefined;
 }
@@ -98,7 +100,7 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
     }
     let a: Admission | Promise<Admission>;
     try {
-      a = billing.admitNow(p, matchEndpoint(req.method, pathOf(req)));
+      a = billing.admitNow(p, billing.catalog.match(req.method, pathOf(req)));
     } catch (e) {
       next(e);
       return;

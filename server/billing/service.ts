@@ -11,9 +11,9 @@ import { changeWatch, noteChange, type ChangeWatch } from '../auth/changes.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { Clock } from './clock.ts';
 import { CreditLedger } from './credits.ts';
-import { ENDPOINTS, type EndpointKey } from './endpoints.ts';
-import { limitsFor, WINDOW_SECONDS, windowAt, type EffectiveLimits, type LimitOverrides, type WindowName } from './limits.ts';
-import { chargedOnAdmission, PRICES, priceTable, usd } from './prices.ts';
+import type { EndpointCatalog, EndpointKey } from './endpoints.ts';
+import { WINDOW_SECONDS, windowAt, type EffectiveLimits, type LimitOverrides, type WindowName } from './limits.ts';
+import { chargedOnAdmission, usd } from './prices.ts';
 import { SpendLog, utcDay, type SpendRow } from './spend.ts';
 import { DEFAULT_SPEND_DAYS, type UsageReport } from './usage-schema.ts';
 import { SharedRateLimitStore, type CountedWindow, type HitResult, type RateLimitStore, type WindowCheck } from './rate-limit-store.ts';
@@ -71,7 +71,7 @@ interface OrgEntry {
 interface OrgView {
   org: OrgEntry;
   overrides: LimitOverrides | undefined;
-  /** limitsFor(tier, endpoint, overrides), made for this tier (the key's, known per request). */
+  /** The catalog's limits(tier, endpoint, overrides), made for this tier (the key's, known per request). */
   tier?: Tier;
   limits?: EffectiveLimits;
 }
@@ -108,19 +108,21 @@ export class BillingService {
   private readonly timer: NodeJS.Timeout;
 
   /**
+   * @param catalog the metered endpoints: names, prices and limit classes (server/endpoints.ts)
    * @param store where rate-limit counters live: exact across instances by default; a deployment
    *   of one process (embedded SQLite) passes a ProcessRateLimitStore, which costs no I/O.
    */
   constructor(
     readonly engine: StorageEngine,
     readonly clock: Clock,
+    readonly catalog: EndpointCatalog,
     readonly store: RateLimitStore = new SharedRateLimitStore(engine),
   ) {
     this.spend = new SpendLog(engine, () => clock.now());
     this.credits = new CreditLedger(
       engine,
       (orgId) => this.drop(orgId),
-      (orgId, purpose, cost) => this.spend.add(orgId, reservationEndpoint(purpose), cost),
+      (orgId, purpose, cost) => this.spend.add(orgId, catalog.reservationEndpoint(purpose), cost),
     );
     this.watch = changeWatch(engine);
     this.timer = setInterval(() => {
@@ -159,7 +161,7 @@ export class BillingService {
   }
 
   async limits(orgId: string, tier: Tier, endpoint: EndpointKey, q: Queryable = this.engine): Promise<EffectiveLimits> {
-    return limitsFor(tier, endpoint, await this.overrides(orgId, endpoint, q));
+    return this.catalog.limits(tier, endpoint, await this.overrides(orgId, endpoint, q));
   }
 
   /** Sets (or with `undefined` removes) an organization's own limit for one endpoint and window. */
@@ -199,7 +201,7 @@ export class BillingService {
 
   private count(p: Principal, endpoint: EndpointKey, now: number, view: OrgView): Admission | Promise<Admission> {
     if (view.tier !== p.tier || !view.limits) {
-      view.limits = limitsFor(p.tier, endpoint, view.overrides);
+      view.limits = this.catalog.limits(p.tier, endpoint, view.overrides);
       view.tier = p.tier;
     }
     const limits = view.limits;
@@ -263,7 +265,7 @@ export class BillingService {
     }
     const state: WindowState = { window: 'minute', limit: limits.minute, used: hit.counts.minute!, resetIn: minute.resetIn };
     const headers = formatHeaders(limits.day === undefined ? state : tighter(state, { window: 'day', limit: limits.day, used: hit.counts.day!, resetIn: day.resetIn }));
-    const price = chargedOnAdmission(endpoint) ? PRICES[endpoint].base : 0;
+    const price = chargedOnAdmission(endpoint) ? this.catalog.price(endpoint).base : 0;
     if (price > 0 && !this.credits.holdRead(p.orgId, price, storedBalance)) {
       // Refused for credit: nothing was done, so the request gives its rate-limit slot back.
       return Promise.resolve(this.store.uncount(p.orgId, endpoint, counted)).then(() => this.credits.balance(p.orgId)).then((balance) => ({
@@ -383,8 +385,8 @@ export class BillingService {
       if (!o) own.set(r.endpoint, (o = {}));
       o[r.win] = r.limit_value;
     }
-    const limits = ENDPOINTS.map((endpoint) => {
-      const l = limitsFor(org.tier, endpoint, own.get(endpoint));
+    const limits = this.catalog.names.map((endpoint) => {
+      const l = this.catalog.limits(org.tier, endpoint, own.get(endpoint));
       const used = { minute: minuteCounts[endpoint] ?? 0, day: dayCounts[endpoint] ?? 0 };
       return {
         endpoint,
@@ -428,16 +430,9 @@ export class BillingService {
       limits,
       usage: { minute: window('minute', minute.start, minuteCounts), day: window('day', day.start, dayCounts) },
       spend: { from: dates[0]!, to: dates[dates.length - 1]!, total_usd: usd(totalMicros), total_micros: totalMicros, days: spendDays },
-      prices: priceTable(),
+      prices: this.catalog.priceTable(),
     };
   }
-}
-
-/** The endpoint whose request made a reservation (`practice_set <id>`, `video <id>`). */
-function reservationEndpoint(purpose: string): EndpointKey {
-  if (purpose.startsWith('practice_set')) return 'POST /interactives/practice/create';
-  if (purpose.startsWith('video')) return 'POST /video/create';
-  return 'OTHER';
 }
 
 /** Of two windows, the one closer to refusing: fewer requests left; on a tie, the one that resets later. */

@@ -1,9 +1,11 @@
 /**
- * zod schemas of GET /v1/usage: its query and its answer (docs/billing.md). BillingService.usage
+ * GET /v1/usage, declared once: its query and its answer (docs/billing.md). BillingService.usage
  * returns `UsageReport`, typed from the answer's schema; the OpenAPI document is generated from it.
  */
 import * as z from 'zod';
 import { TIERS } from '../auth/keys.ts';
+import { meteredEndpoints } from './endpoints.ts';
+import { read } from './prices.ts';
 import { SPEND_RETENTION_DAYS } from './spend.ts';
 
 export const DEFAULT_SPEND_DAYS = 30;
@@ -103,3 +105,16 @@ export const usageResponseSchema = z
   });
 
 export type UsageReport = z.infer<typeof usageResponseSchema>;
+
+export const billingEndpoints = meteredEndpoints('Organization', {
+  usage: {
+    method: 'get',
+    path: '/v1/usage',
+    operationId: 'usage',
+    summary: 'Balance, limits in force with what is left, requests per window, spend per day and endpoint, prices',
+    query: usageQuery,
+    success: { status: 200, description: 'the report', schema: usageResponseSchema },
+    errors: [422],
+    price: read(0),
+  },
+});

@@ -13,6 +13,7 @@
  * Deterministic: the same input always gives the same cards.
  */
 import { cleanText, flattenInput, SourceTextError, splitSentences, type FlatBlock, type SourceInput } from '../sources/text-blocks.ts';
+import { workerOperation } from '../workers/pool.ts';
 
 export interface Flashcard {
   front: string;
@@ -250,7 +251,10 @@ export function extractFlashcards(input: SourceInput, count: number = FLASHCARD_
   return chosen.map((c) => ({ front: c.front, back: c.back, ...(c.id ? { source_block_id: c.id } : {}) }));
 }
 
-/** extractFlashcards as a worker task (server/workers/worker.mjs), for long inputs. */
+/** extractFlashcards as a worker operation, for long inputs: an input with no text is refused with SourceTextError. */
+export const extractOperation = workerOperation<{ input: SourceInput; count: number }, Flashcard[]>('flashcards.extract', SourceTextError);
+
+/** extractFlashcards as a worker task (server/worker.ts). */
 export function extractTask({ input, count }: { input: SourceInput; count: number }): { result: Flashcard[] } {
   return { result: extractFlashcards(input, count) };
 }

@@ -1,61 +1,41 @@
 /**
- * Flashcard decks: POST /interactives/flashcards/create makes and stores a deck (synchronously,
- * paid per request, Idempotency-Key honoured); a deck is then read, listed and deleted by id.
+ * Routes of flashcard decks (endpoints.ts): POST /interactives/flashcards/create makes and stores
+ * a deck (synchronously, paid per request, Idempotency-Key honoured); a deck is then read, listed
+ * and deleted by id.
  */
-import { Router, type Request } from 'express';
-import * as z from 'zod';
+import { Router } from 'express';
 import { principalOf } from '../auth/middleware.ts';
 import { chargeFor } from '../billing/middleware.ts';
-import { parseOr422 } from '../http/errors.ts';
-import { pageQuery } from '../http/paging.ts';
-import { idempotencyOf } from '../journals/idempotency.ts';
+import { route } from '../http/endpoint.ts';
+import { idempotencyOf } from '../http/idempotency.ts';
+import { listRoute } from '../http/paging.ts';
 import { exactlyOneSource } from '../sources/request.ts';
-import { nowIso } from '../storage/db.ts';
-import { FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX } from './extract.ts';
-import type { DeckDeleteResponse, DeckListResponse, DeckResponse } from './schema.ts';
+import { nowIso } from '../time.ts';
+import { flashcardEndpoints as e } from './endpoints.ts';
+import type { DeckDeleteResponse, DeckResponse } from './schema.ts';
 import type { FlashcardService } from './service.ts';
-
-/** Longest `text` accepted (characters). */
-export const MAX_FLASHCARD_TEXT_CHARS = 100_000;
-
-export const createBody = z.object({
-  journal_id: z.string().min(1).max(200).optional(),
-  text: z.string().max(MAX_FLASHCARD_TEXT_CHARS, `text is limited to ${MAX_FLASHCARD_TEXT_CHARS} characters`).optional(),
-  count: z.number().int().min(1).max(FLASHCARD_COUNT_MAX).default(FLASHCARD_COUNT_DEFAULT),
-});
 
 export function flashcardRoutes(flashcards: FlashcardService): Router {
   const r = Router();
 
-  r.post('/interactives/flashcards/create', async (req: Request, res) => {
-    const raw = req.body === undefined ? {} : req.body;
-    const b = parseOr422(createBody, raw, ['body']);
+  route(r, e.create, async (call, res) => {
+    const b = call.body;
     exactlyOneSource(b);
     // Paid once the cards are made (402 when the balance is short: nothing stored or returned).
-    const out = await flashcards.create(principalOf(req), b, idempotencyOf(req, raw), chargeFor(req));
+    const out = await flashcards.create(principalOf(call.req), b, idempotencyOf(call.req, call.raw), chargeFor(call.req));
     res.status(out.status).json(out.body);
   });
 
-  // Before `/:deck_id`, which would take "list" for an id.
-  r.get('/interactives/flashcards/list', async (req, res) => {
-    const q = parseOr422(pageQuery, req.query, ['query']);
-    const page = await flashcards.list(principalOf(req), q.page_token, q.page_size);
-    const answer: DeckListResponse = {
-      success: true,
-      message: `${page.decks.length} flashcard decks`,
-      decks: page.decks,
-      ...(page.next !== undefined ? { next_page_token: page.next } : {}),
-    };
+  // Before the deck's own route, which would take "list" for an id.
+  listRoute(r, e.list, 'decks', (n) => `${n} flashcard decks`, (req, token, size) => flashcards.list(principalOf(req), token, size));
+
+  route(r, e.get, async (call, res) => {
+    const answer: DeckResponse = { success: true, ...(await flashcards.get(principalOf(call.req), call.param('deck_id'))), timestamp: nowIso() };
     res.json(answer);
   });
 
-  r.get('/interactives/flashcards/:deck_id', async (req, res) => {
-    const answer: DeckResponse = { success: true, ...(await flashcards.get(principalOf(req), req.params.deck_id)), timestamp: nowIso() };
-    res.json(answer);
-  });
-
-  r.delete('/interactives/flashcards/delete/:deck_id', async (req, res) => {
-    const out = await flashcards.delete(principalOf(req), req.params.deck_id, chargeFor(req));
+  route(r, e.delete, async (call, res) => {
+    const out = await flashcards.delete(principalOf(call.req), call.param('deck_id'), chargeFor(call.req));
     const answer: DeckDeleteResponse = { success: true, message: 'Flashcard deck deleted', ...out, timestamp: nowIso() };
     res.json(answer);
   });

@@ -7,18 +7,19 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/keys.ts';
 import { priceOf, usd } from '../billing/prices.ts';
 import { invalid, notFound } from '../http/errors.ts';
-import { IdempotencyStore, type IdempotentRequest, type StoredResponse } from '../journals/idempotency.ts';
-import type { Charge, JournalService } from '../journals/service.ts';
+import { IdempotencyStore, type IdempotentRequest, type StoredResponse } from '../http/idempotency.ts';
+import { OwnedResources, type Charge } from '../jobs/paid-jobs.ts';
+import type { JournalService } from '../journals/service.ts';
 import { readSource } from '../sources/request.ts';
 import { SourceTextError, type SourceInput } from '../sources/text-blocks.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { StorageEngine } from '../storage/engine.ts';
-import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
-import { extractFlashcards, type Flashcard } from './extract.ts';
+import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
+import { extractFlashcards, extractOperation, type Flashcard } from './extract.ts';
+import { flashcardEndpoints } from './endpoints.ts';
 import type { DeckCreateResponse, DeckListItem, DeckResponse } from './schema.ts';
 import { DeckStore, type DeckRow } from './store.ts';
 
-export const FLASHCARDS_ENDPOINT = 'POST /interactives/flashcards/create' as const;
 export const FLASHCARDS_ENGINE = 'offline:extract';
 
 /** Inputs up to this many characters are read inline (a few ms); longer ones in the worker pool. */
@@ -34,6 +35,8 @@ export class FlashcardService {
   readonly store: DeckStore;
   /** Idempotency-Key records of creates. */
   readonly idempotency: IdempotencyStore;
+  /** Found, listed and deleted as every resource a key creates (server/jobs/paid-jobs.ts). */
+  private readonly decks: OwnedResources<DeckRow>;
 
   constructor(
     engine: StorageEngine,
@@ -42,6 +45,7 @@ export class FlashcardService {
   ) {
     this.store = new DeckStore(engine);
     this.idempotency = new IdempotencyStore(engine);
+    this.decks = new OwnedResources(this.store, 'Flashcard deck', notFound);
   }
 
   /**
@@ -56,7 +60,7 @@ export class FlashcardService {
       async (tx, cards) => {
         await charge?.(tx);
         const id = randomUUID();
-        const cost = priceOf(FLASHCARDS_ENDPOINT);
+        const cost = priceOf(flashcardEndpoints.create.price);
         const createdAt = nowIso();
         const source = input.journal_id !== undefined ? 'journal' : 'text';
         await this.store.insert(
@@ -84,9 +88,9 @@ export class FlashcardService {
     try {
       const size = 'text' in input ? input.text.length : JSON.stringify(input.doc).length;
       if (size <= INLINE_CHARS) return extractFlashcards(input, count);
-      return await this.pool.run<Flashcard[]>('flashcards.extract', { input, count }, this.pool.timeLimitMs(size));
+      return await this.pool.run(extractOperation, { input, count }, this.pool.timeLimitMs(size));
     } catch (err) {
-      if (err instanceof SourceTextError || (err instanceof WorkerRefusal && err.kind === 'SourceTextError')) {
+      if (err instanceof SourceTextError) {
         throw invalid(['body', field], `the ${what} has no text to take flashcards from`, 'value_error');
       }
       if (err instanceof WorkerTimeoutError) {
@@ -97,8 +101,7 @@ export class FlashcardService {
   }
 
   async get(p: Principal, id: string): Promise<Omit<DeckResponse, 'success' | 'timestamp'>> {
-    const row = await this.store.findOwned(id, p.keyId);
-    if (!row) throw notFound('Flashcard deck');
+    const row = await this.decks.find(p, id);
     return {
       deck_id: row.id,
       flashcards: JSON.parse(row.cards) as Flashcard[],
@@ -112,9 +115,8 @@ export class FlashcardService {
   }
 
   /** The key's decks, newest first, from before `pageToken` (the previous page's next_page_token). */
-  async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ decks: DeckListItem[]; next?: number }> {
-    const page = await this.store.page(p.keyId, pageToken, pageSize);
-    const decks = page.rows.map((r) => ({
+  list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ items: DeckListItem[]; next?: number }> {
+    return this.decks.list(p, pageToken, pageSize, (r) => ({
       deck_id: r.id,
       source: sourceOf(r),
       journal_id: r.journal_id,
@@ -123,17 +125,11 @@ export class FlashcardService {
       cost: usd(r.cost_micros),
       created_at: r.created_at,
     }));
-    return { decks, next: page.next };
   }
 
   /** Deletes a deck of this key (404 otherwise), paid in the same transaction (402 deletes nothing). */
   async delete(p: Principal, id: string, charge?: Charge): Promise<{ deck_id: string }> {
-    await this.store.engine.transaction(async (tx) => {
-      if (!(await this.store.findOwned(id, p.keyId, tx))) throw notFound('Flashcard deck');
-      await charge?.(tx);
-      // Another request may have deleted it meanwhile: that one answered, this one is a 404.
-      if (!(await this.store.delete(id, tx))) throw notFound('Flashcard deck');
-    });
+    await this.decks.delete(p, id, charge);
     return { deck_id: id };
   }
 }

@@ -4,7 +4,6 @@
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { z } from 'zod';
-import { JournalUnloadedError } from '../journals/live.ts';
 import { StorageUnavailableError } from '../storage/engine.ts';
 import type { Logger } from '../logger.ts';
 
@@ -32,6 +31,12 @@ export class ValidationError extends Error {
     super(detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '));
   }
 }
+
+/**
+ * Not the request's fault: something it needs is unavailable for a moment (a journal being
+ * reloaded, say). Answered 503 with Retry-After; nothing was acknowledged, so a retry is safe.
+ */
+export class UnavailableError extends Error {}
 
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 
@@ -129,7 +134,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const requestId = requestIdOf(req);
-    if (err instanceof StorageUnavailableError || err instanceof JournalUnloadedError) {
+    if (err instanceof StorageUnavailableError || err instanceof UnavailableError) {
       // The store (or the journal's commit) failed, not the request: nothing was acknowledged, retry.
       logger.warn({ err, request_id: requestId, method: req.method, path: req.path }, 'storage unavailable');
       reply(503, { error: 'Storage temporarily unavailable; retry', request_id: requestId }, { 'Retry-After': '1' });

@@ -4,6 +4,8 @@
  * and deletes), `page_size` 1-100, default 20.
  */
 import * as z from 'zod';
+import type { Request, Router } from 'express';
+import { route, type Endpoint, type ErrorStatus } from './endpoint.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -12,3 +14,45 @@ export const pageQuery = z.object({
   page_token: z.string().regex(/^\d{1,15}$/, 'page_token must be the integer next_page_token of the previous page').transform(Number).optional(),
   page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
+
+/** A GET of a key's items, newest first, paged by `pageQuery` (every list but the versions' and the keys'). */
+export function pagedList<P extends { path: string; operationId: string; summary: string; schema: z.ZodType }>(list: P) {
+  const { schema, ...names } = list;
+  return { method: 'get' as const, ...names, query: pageQuery, success: { status: 200, description: 'a page', schema }, errors: [402, 422] as ErrorStatus[] };
+}
+
+/** A page as the lists answer it: the items under their own name, and `next_page_token` when more follow. */
+export function pageAnswer<K extends string, T, N extends number | string>(name: K, items: T[], next: N | undefined): { success: true } & Record<K, T[]> & { next_page_token?: N };
+export function pageAnswer<K extends string, T, N extends number | string>(
+  name: K,
+  items: T[],
+  next: N | undefined,
+  message: string,
+): { success: true; message: string } & Record<K, T[]> & { next_page_token?: N };
+export function pageAnswer(name: string, items: unknown[], next: number | string | undefined, message?: string): Record<string, unknown> {
+  return {
+    success: true,
+    ...(message !== undefined ? { message } : {}),
+    [name]: items,
+    ...(next !== undefined ? { next_page_token: next } : {}),
+  };
+}
+
+/**
+ * The route of a paged list (a `pagedList` endpoint): `list` reads the page the request asks for;
+ * the answer holds its items under `name`, a message saying how many, and `next_page_token` when
+ * more follow.
+ */
+export function listRoute<T>(
+  router: Router,
+  e: Endpoint & { query: typeof pageQuery },
+  name: string,
+  message: (count: number) => string,
+  list: (req: Request, pageToken: number | undefined, pageSize: number) => Promise<{ items: T[]; next?: number }>,
+): void {
+  route(router, e, async (call, res) => {
+    const q = call.query as z.output<typeof pageQuery>;
+    const page = await list(call.req, q.page_token, q.page_size);
+    res.json(pageAnswer(name, page.items, page.next, message(page.items.length)));
+  });
+}

@@ -1,10 +1,11 @@
 /**
  * SQL shared by the resources a key creates and lists. `OwnedRowStore`: rows owned by a key, found
  * by id, listed newest first with an integer keyset cursor on `seq` (filled by the engine on
- * insert), like the journal list (stable under concurrent inserts and deletes), and deleted;
- * flashcard decks use it as it is. `JobResourceStore` adds what a resource made by a durable job
- * has (practice sets, videos): the row locked while it is finished or deleted, and its job. The
- * table-specific parts (what is asked, what is produced) stay in each domain's store.
+ * insert), like the journal list (stable under concurrent inserts and deletes), locked while it
+ * is finished or deleted, and deleted; flashcard decks use it as it is. `JobResourceStore` adds
+ * what a resource made by a durable job has (practice sets, videos): its job. The table-specific
+ * parts (what is asked, what is produced) stay in each domain's store; the lifecycle they share
+ * is paid-jobs.ts.
  *
  * Ownership is by key: a key reaches only what it created, so an unknown id, another key's and
  * another organization's are the same `undefined` (404 above).
@@ -55,6 +56,11 @@ export class OwnedRowStore<Row extends OwnedRow> {
     return { rows: page, ...(more ? { next: Number(page[page.length - 1]!.seq) } : {}) };
   }
 
+  /** The row locked until `tx` ends: finishing or deleting it twice (two workers, two requests) is serialized. */
+  getForUpdate(id: string, tx: Queryable): Promise<Row | undefined> {
+    return tx.get<Row>(`SELECT * FROM ${this.table} WHERE id = ?${tx.dialect.forUpdate}`, [id]);
+  }
+
   /** Deletes the row; false when it was already gone. Subclasses delete what hangs off it first. */
   async delete(id: string, q: Queryable = this.engine): Promise<boolean> {
     return (await q.run(`DELETE FROM ${this.table} WHERE id = ?`, [id])).changes > 0;
@@ -67,15 +73,12 @@ export interface JobResourceRow extends OwnedRow {
   webhook_url: string | null;
   reservation_id: string | null;
   job_id: string | null;
+  /** What it cost, once its reservation is settled. */
+  cost_micros: number | null;
   updated_at: string;
 }
 
 export class JobResourceStore<Row extends JobResourceRow> extends OwnedRowStore<Row> {
-  /** The row locked until `tx` ends: finishing or deleting it twice (two workers, two requests) is serialized. */
-  getForUpdate(id: string, tx: Queryable): Promise<Row | undefined> {
-    return tx.get<Row>(`SELECT * FROM ${this.table} WHERE id = ?${tx.dialect.forUpdate}`, [id]);
-  }
-
   async attachJob(id: string, jobId: string, q: Queryable = this.engine): Promise<void> {
     await q.run(`UPDATE ${this.table} SET job_id = ? WHERE id = ?`, [jobId, id]);
   }

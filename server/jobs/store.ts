@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 

@@ -11,9 +11,12 @@
  * their change in their own transaction with its charge and idempotency record.
  */
 import * as Y from 'yjs';
-import { BLOCK_NODE_TYPES, FRAGMENT_NAME } from '../../shared/schema.ts';
-import { actorOf, addTouches, blockIdsOf, topLevel, touchedElements, type Touches } from './activity.ts';
+import { FRAGMENT_NAME } from '../../shared/schema.ts';
+import { UnavailableError } from '../http/errors.ts';
+import { actorOf, addTouches, blockIdsOf, touchedElements, type Touches } from './activity.ts';
+import { BlockIndex } from './block-index.ts';
 import type { GroupCommitter } from './group-commit.ts';
+import { encodeStateAsUpdateWithoutPending } from './pending.ts';
 import type { JournalStore, StoredState } from './store.ts';
 
 /**
@@ -51,7 +54,22 @@ export class RemoteOrigin {
 const REMOTE = new RemoteOrigin(true);
 const QUIET_REMOTE = new RemoteOrigin(false);
 
-export type CloseListener = (reason: string) => void;
+/**
+ * Why a loaded journal stops serving: its holders are told (each reason closes editors with its
+ * own code, server/realtime/close-codes.ts), and the next use loads it again from the store.
+ */
+export type UnloadReason = 'deleted' | 'storage-error' | 'shutdown' | 'idle' | 'memory-cap';
+
+/** An unload reason in words, as holders are told it (an editor's close reason, a retry message). */
+export const UNLOAD_MESSAGE: Record<UnloadReason, string> = {
+  deleted: 'journal deleted',
+  'storage-error': 'journal reloaded after a storage error',
+  shutdown: 'server shutting down',
+  idle: 'idle',
+  'memory-cap': 'memory cap',
+};
+
+export type CloseListener = (reason: UnloadReason) => void;
 export type CommittedListener = (update: Uint8Array, origin: unknown) => void;
 
 /** Origin of updates written by another writer (instance), applied when catching up from the log. */
@@ -80,7 +98,7 @@ interface Task {
 }
 
 /** The journal was unloaded (deleted, a storage error, shutdown) before a task of it could run. */
-export class JournalUnloadedError extends Error {
+export class JournalUnloadedError extends UnavailableError {
   override readonly name = 'JournalUnloadedError';
 }
 
@@ -97,12 +115,8 @@ export class LiveJournal {
   private closed = false;
   private logCount: number;
   private logBytes: number;
-  private blockIndex = new Map<string, Y.XmlElement>();
-  private indexDirty = true;
-  /** Elements added (or re-id'd) by editors whose ids assignBlockIds has not checked yet. */
-  private readonly unchecked = new Set<Y.XmlElement>();
-  /** The stored state was never checked for missing or duplicate ids since it was loaded. */
-  private idAuditDue = true;
+  /** Block id -> element, and the ids editors' blocks still need (block-index.ts). */
+  readonly blocks: BlockIndex;
   /** Rough size of the encoded state (snapshot plus log), for the registry's memory cap. */
   stateBytes: number;
   private readonly closeListeners = new Set<CloseListener>();
@@ -112,8 +126,6 @@ export class LiveJournal {
   private uncommitted: { update: Uint8Array; origin: unknown; touches: Touches }[] = [];
   /** What each own update touched, by actor, until it is committed (captured ones included). */
   private readonly touchesByUpdate = new WeakMap<Uint8Array, Touches>();
-  /** Who added an element that still waits for assignBlockIds, so its id is theirs too. */
-  private readonly madeBy = new WeakMap<Y.XmlElement, string>();
   private readonly touchesByTransaction = new WeakMap<Y.Transaction, Touches>();
   private flushing = false;
   /** While a settled task applies changes itself, its updates are collected here instead. */
@@ -177,28 +189,12 @@ export class LiveJournal {
     });
     // Only structure changes made outside REST edits (REST keeps the index current itself) can
     // move or re-id blocks; text typing inside a block never does.
-    // Added or re-id'd elements are remembered for assignBlockIds (which indexes them) instead of
-    // forcing a whole rebuild; deletions need nothing, findBlock verifies hits.
+    this.blocks = new BlockIndex(this.fragment);
     this.fragment.observeDeep((events, tr) => {
       if (tr.origin instanceof RestOrigin) return;
-      if (tr.origin instanceof RemoteOrigin) {
-        // The instance that took the change in has given its blocks ids already.
-        this.indexDirty = true;
-        return;
-      }
-      for (const e of events) {
-        if (e.target instanceof Y.XmlText) continue;
-        if (e instanceof Y.YXmlEvent && e.attributesChanged.has('id') && e.target instanceof Y.XmlElement) {
-          this.unchecked.add(e.target);
-          this.madeBy.set(e.target, actorOf(tr.origin));
-        }
-        for (const item of e.changes.added) {
-          if (item.content instanceof Y.ContentType && item.content.type instanceof Y.XmlElement) {
-            this.unchecked.add(item.content.type);
-            this.madeBy.set(item.content.type, actorOf(tr.origin));
-          }
-        }
-      }
+      // The instance that took a remote change in has given its blocks ids already.
+      if (tr.origin instanceof RemoteOrigin) this.blocks.invalidate();
+      else this.blocks.observe(events, actorOf(tr.origin));
     });
   }
 
@@ -509,11 +505,14 @@ export class LiveJournal {
 
   /**
    * Folds the update log into one snapshot of the committed state. The snapshot is taken at a
-   * settled moment; editors go on meanwhile, their later updates stay in the log.
+   * settled moment; editors go on meanwhile, their later updates stay in the log. Updates held
+   * for missing dependencies stay in memory only.
    */
   async compact(): Promise<void> {
     if (this.logCount === 0 || this.broken || this.closed) return;
-    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: Y.encodeStateAsUpdate(this.doc), revision: this.revision, count: this.logCount }));
+    // Without what Yjs holds for missing dependencies: that was never committed, and a snapshot is
+    // what this and every other instance load.
+    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: encodeStateAsUpdateWithoutPending(this.doc), revision: this.revision, count: this.logCount }));
     await this.store.compact(this.seq, snapshot, revision);
     // Updates committed while compacting stay in the log (their bytes are over-counted until the next compaction).
     this.logCount = Math.max(0, this.logCount - count);
@@ -521,101 +520,13 @@ export class LiveJournal {
     this.stateBytes = snapshot.byteLength + this.logBytes;
   }
 
-  /** The top-level or nested block element with this id, if it is in the document. */
-  findBlock(id: string): Y.XmlElement | undefined {
-    const hit = this.blockIndex.get(id);
-    if (hit && isLive(hit) && hit.getAttribute('id') === id) return hit;
-    if (!this.indexDirty && !hit && this.unchecked.size === 0) return undefined;
-    this.rebuildIndex();
-    return this.blockIndex.get(id);
-  }
-
-  /** Called by the REST edit path for blocks it inserted or removed itself. */
-  indexBlock(id: string, el: Y.XmlElement): void {
-    this.blockIndex.set(id, el);
-  }
-
-  forgetBlock(id: string): void {
-    this.blockIndex.delete(id);
-  }
-
-  /**
-   * Rebuilds the id index; with duplicates the first in document order wins, except that elements
-   * editors just added never win against an existing block (assignBlockIds re-ids them).
-   */
-  private rebuildIndex(): void {
-    const index = new Map<string, Y.XmlElement>();
-    const fresh = new Set<Y.XmlElement>();
-    for (const el of this.unchecked) if (isLive(el)) collectElements(el, fresh);
-    for (const child of elementsBelow(this.fragment)) {
-      const id = child.getAttribute('id');
-      if (typeof id === 'string' && !index.has(id) && !fresh.has(child)) index.set(id, child);
-    }
-    for (const el of fresh) {
-      const id = el.getAttribute('id');
-      if (typeof id === 'string' && !index.has(id)) index.set(id, el);
-    }
-    this.blockIndex = index;
-    this.indexDirty = false;
-  }
-
   /**
    * Gives a fresh id, in one server transaction, to every block that editors added without an id
-   * or with an id another block already has (the existing block keeps its id). Cost is
-   * proportional to what editors added, except once after loading, when the whole stored state is
-   * checked. Returns how many blocks were re-id'd.
+   * or with an id another block already has (the existing block keeps its id). Returns how many
+   * blocks were re-id'd (block-index.ts).
    */
   assignBlockIds(newId: () => string): number {
-    if (this.unchecked.size === 0 && !this.idAuditDue) return 0;
-    let candidates: Y.XmlElement[];
-    if (this.idAuditDue) {
-      this.unchecked.clear();
-      this.idAuditDue = false;
-      this.blockIndex = new Map();
-      this.indexDirty = false;
-      candidates = [];
-      collectElements(this.fragment, candidates);
-    } else {
-      if (this.indexDirty) this.rebuildIndex();
-      const fresh = new Set<Y.XmlElement>();
-      for (const el of this.unchecked) if (isLive(el)) collectElements(el, fresh);
-      this.unchecked.clear();
-      candidates = [...fresh];
-    }
-    const fixes: Y.XmlElement[] = [];
-    const onBehalf = new Map<Y.XmlElement, string>();
-    for (const el of candidates) {
-      if (!BLOCK_NODE_TYPES.has(el.nodeName)) continue;
-      const id = el.getAttribute('id');
-      const other = typeof id === 'string' && id !== '' ? this.blockIndex.get(id) : undefined;
-      const taken = other !== undefined && other !== el && isLive(other) && other.getAttribute('id') === id;
-      if (typeof id !== 'string' || id === '' || taken) {
-        fixes.push(el);
-        const top = topLevel(el, this.fragment);
-        const maker = this.makerOf(el);
-        if (top && maker) onBehalf.set(top, maker);
-      } else this.blockIndex.set(id, el);
-    }
-    if (fixes.length === 0) return 0;
-    this.doc.transact(() => {
-      for (const el of fixes) {
-        let id = newId();
-        while (this.findBlock(id)) id = newId();
-        el.setAttribute('id', id);
-        this.blockIndex.set(id, el);
-      }
-    }, new ServerOrigin(onBehalf));
-    return fixes.length;
-  }
-
-  /** Who added `el` or the element it was added inside. */
-  private makerOf(el: Y.XmlElement): string | undefined {
-    let t: Y.AbstractType<any> | null = el; // eslint-disable-line @typescript-eslint/no-explicit-any
-    for (; t && t !== (this.fragment as Y.AbstractType<any>); t = t._item?.parent as Y.AbstractType<any> | null) { // eslint-disable-line @typescript-eslint/no-explicit-any
-      const maker = t instanceof Y.XmlElement ? this.madeBy.get(t) : undefined;
-      if (maker) return maker;
-    }
-    return undefined;
+    return this.blocks.assignIds(newId, (fix, onBehalf) => this.doc.transact(fix, new ServerOrigin(onBehalf)));
   }
 
   cachedMarkdown(): string | undefined {
@@ -632,45 +543,14 @@ export class LiveJournal {
   }
 
   /** Unloads: tells holders why, then frees the document. Compaction is the caller's choice. */
-  close(reason: string): void {
+  close(reason: UnloadReason): void {
     if (this.closed) return;
     this.closed = true;
-    this.failTasks(new JournalUnloadedError(`journal unloaded (${reason}); retry`));
+    this.failTasks(new JournalUnloadedError(`journal unloaded (${UNLOAD_MESSAGE[reason]}); retry`));
     for (const l of [...this.closeListeners]) l(reason);
     this.closeListeners.clear();
     this.committedListeners.clear();
     this.doc.off('update', this.captureUpdate);
     this.doc.destroy();
   }
-}
-
-/** `root`'s descendant elements (and `root` itself when it is an element), in document order. */
-function collectElements(root: Y.XmlFragment | Y.XmlElement, out: Y.XmlElement[] | Set<Y.XmlElement>): void {
-  const put = (e: Y.XmlElement) => (Array.isArray(out) ? out.push(e) : out.add(e));
-  if (root instanceof Y.XmlElement) put(root);
-  for (const el of elementsBelow(root)) put(el);
-}
-
-/**
- * `root`'s descendant elements in document order, without recursion: editors can nest elements
- * far deeper than the call stack allows.
- */
-function* elementsBelow(root: Y.XmlFragment | Y.XmlElement): Generator<Y.XmlElement> {
-  const stack: (Y.XmlElement | null)[] = [firstElement(root.firstChild)];
-  while (stack.length > 0) {
-    const el = stack.pop();
-    if (!el) continue;
-    yield el;
-    stack.push(firstElement(el.nextSibling));
-    if (el.length > 0) stack.push(firstElement(el.firstChild));
-  }
-}
-
-function firstElement(node: Y.XmlElement | Y.XmlText | null): Y.XmlElement | null {
-  while (node && !(node instanceof Y.XmlElement)) node = node.nextSibling;
-  return node;
-}
-
-function isLive(el: Y.XmlElement): boolean {
-  return el._item !== null && !el._item.deleted;
 }

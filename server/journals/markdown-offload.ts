@@ -8,8 +8,12 @@
  * Exports run on the main thread in slices (markdown-export.ts).
  */
 import { MarkdownLimitError, parseMarkdown, type ParsedMarkdown } from '../../shared/markdown/index.ts';
-import { WorkerRefusal, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
+import { workerOperation, WorkerTimeoutError, type WorkerOperation, type WorkerPool } from '../workers/pool.ts';
 import { importedJournal, type ImportedJournal } from './snapshot.ts';
+
+/** The worker operations of markdown conversion (server/worker.ts runs them with markdown-tasks.ts). */
+export const markdownImport = workerOperation<string, ImportedJournal>('markdown.import', MarkdownLimitError);
+export const markdownParse = workerOperation<string[], ParsedMarkdown[]>('markdown.parse', MarkdownLimitError);
 
 /** Markdown of one request up to this many characters (all texts together) converts inline. */
 export const INLINE_PARSE_CHARS = 1024;
@@ -20,7 +24,7 @@ export class MarkdownConverter {
   /** The first Yjs state of a journal imported from `markdown`, and its export. */
   async toJournal(markdown: string): Promise<ImportedJournal> {
     if (markdown.length <= INLINE_PARSE_CHARS) return importedJournal(markdown);
-    return this.run<ImportedJournal>('markdown.import', markdown, markdown.length);
+    return this.run(markdownImport, markdown, markdown.length);
   }
 
   /**
@@ -34,17 +38,16 @@ export class MarkdownConverter {
     if (total <= INLINE_PARSE_CHARS) {
       roots = unique.map(parseMarkdown);
     } else {
-      roots = await this.run<ParsedMarkdown[]>('markdown.parse', unique, total);
+      roots = await this.run(markdownParse, unique, total);
     }
     return new Map(unique.map((t, i) => [t, roots[i]!]));
   }
 
-  /** A pool task whose time limit follows `chars`; its refusals and time-outs become MarkdownLimitError. */
-  private async run<T>(op: string, input: unknown, chars: number): Promise<T> {
+  /** A pool task whose time limit follows `chars`; its refusals (thrown as they are) and time-outs are MarkdownLimitError. */
+  private async run<I, O>(op: WorkerOperation<I, O>, input: I, chars: number): Promise<O> {
     try {
-      return await this.pool.run<T>(op, input, this.pool.timeLimitMs(chars));
+      return await this.pool.run(op, input, this.pool.timeLimitMs(chars));
     } catch (err) {
-      if (err instanceof WorkerRefusal && err.kind === 'MarkdownLimitError') throw new MarkdownLimitError(err.message);
       if (err instanceof WorkerTimeoutError) {
         const { baseMs, perKibMs } = this.pool.limits;
         throw new MarkdownLimitError(

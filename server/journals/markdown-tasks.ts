@@ -1,5 +1,5 @@
 /**
- * Markdown conversions as worker tasks (server/workers/worker.mjs runs them; markdown-offload.ts
+ * Markdown conversions as worker tasks (server/worker.ts runs them; markdown-offload.ts
  * sends them). Each returns what the pool posts back, with the buffers it may transfer.
  */
 import { parseMarkdown, type ParsedMarkdown } from '../../shared/markdown/index.ts';

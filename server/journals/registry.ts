@@ -3,10 +3,9 @@
  * uses share one load) and unloaded (after compaction) once it has no holders and has not been
  * used for the idle period, or at once when its storage failed.
  */
-import type { BusMessage, ClusterBus } from '../cluster/bus.ts';
 import type { Logger } from '../logger.ts';
 import type { GroupCommitter } from './group-commit.ts';
-import { LiveJournal, RestOrigin } from './live.ts';
+import { LiveJournal, RestOrigin, type UnloadReason } from './live.ts';
 import type { JournalRow, JournalStore } from './store.ts';
 
 export interface RegistryOptions {
@@ -17,16 +16,22 @@ export interface RegistryOptions {
   memoryCapBytes?: number;
 }
 
-/** Several instances on one store of record (docs/deployment.md). */
-export interface ClusterOptions {
-  /** Live fan-out between instances (REDIS_URL); without it, only the periodic re-sync. */
-  bus?: ClusterBus;
-  /** How often loaded journals are compared with the store's revisions and caught up (0 = never). */
-  resyncMs: number;
+/**
+ * What the registry tells an extension, as Hocuspocus tells its extensions. The one the service
+ * has is cross-instance sync (server/cluster/sync.ts); the registry knows it only by these hooks.
+ */
+export interface RegistryExtension {
+  /** A journal was loaded here; it is served once this resolves. False: it is gone from the store. */
+  afterLoad(live: LiveJournal): Promise<boolean>;
+  /** Updates made here were committed as revisions from `first`; `quiet`: not pushed to editors. */
+  afterCommit(live: LiveJournal, first: number, updates: readonly Uint8Array[], quiet: boolean): void;
+  /** The journal left this process's memory (the next use loads it again). */
+  afterUnload(journalId: string): void;
+  /** The journal was deleted here (committed). */
+  afterDelete(journalId: string): void;
+  /** Shutdown, once every journal is unloaded. */
+  destroy(): Promise<void>;
 }
-
-/** Reason given to holders (editors) when a journal is unloaded after a storage error. */
-export const STORAGE_ERROR_REASON = 'journal reloaded after a storage error';
 
 /**
  * Heap a loaded journal is estimated to take: Yjs holds about 17 bytes of heap per byte of
@@ -45,31 +50,23 @@ export class JournalRegistry {
   private compactScheduled = false;
   private sweepTimer?: NodeJS.Timeout;
   private readonly unloading = new Set<Promise<void>>();
-  private resyncTimer?: NodeJS.Timeout;
-  private resyncing = false;
-  /** Awareness messages of other instances, for the realtime hub's rooms. */
-  onRemoteAwareness?: (journalId: string, message: BusMessage & { type: 'awareness' | 'awareness-query' }) => void;
+  private extension?: RegistryExtension;
 
   constructor(
     private readonly store: JournalStore,
     private readonly committer: GroupCommitter,
     private readonly opts: RegistryOptions,
     private readonly logger: Logger,
-    private readonly cluster: ClusterOptions = { resyncMs: 0 },
   ) {
     if (opts.idleMs > 0) {
       this.sweepTimer = setInterval(() => void this.sweepIdle(), Math.max(1000, Math.min(opts.idleMs, 10_000)));
       this.sweepTimer.unref();
     }
-    if (cluster.resyncMs > 0) {
-      this.resyncTimer = setInterval(() => void this.resync(), cluster.resyncMs);
-      this.resyncTimer.unref();
-    }
-    cluster.bus?.onReconnect(() => void this.resync());
   }
 
-  get bus(): ClusterBus | undefined {
-    return this.cluster.bus;
+  /** Hooks the extension in, before the first journal loads. */
+  use(extension: RegistryExtension): void {
+    this.extension = extension;
   }
 
   /** The loaded journal for this row, loading it from the store when needed; undefined when it no longer exists. */
@@ -80,7 +77,7 @@ export class JournalRegistry {
         j.touch();
         return j;
       }
-      if (j) this.unload(j, STORAGE_ERROR_REASON, false);
+      if (j) this.unload(j, 'storage-error', false);
       let pending = this.loading.get(row.id);
       if (!pending) {
         pending = this.load(row);
@@ -100,24 +97,16 @@ export class JournalRegistry {
       compactDue: (due) => this.scheduleCompaction(due),
       broken: (broken, err) => {
         this.logger.error({ err, journal_id: broken.id }, 'committing journal updates failed; reloading the journal from the store');
-        if (this.live.get(broken.id) === broken) this.unload(broken, STORAGE_ERROR_REASON, false);
+        if (this.live.get(broken.id) === broken) this.unload(broken, 'storage-error', false);
       },
       committedHere: (here, first, updates, origin) => {
-        const quiet = origin instanceof RestOrigin && !origin.broadcast;
-        this.cluster.bus?.publish(here.id, { type: 'update', first, updates: [...updates], quiet });
+        this.extension?.afterCommit(here, first, updates, origin instanceof RestOrigin && !origin.broadcast);
       },
     });
     if (!j) return undefined;
-    const bus = this.cluster.bus;
-    if (bus) {
-      // Subscribed first, then caught up with the store: nothing committed meanwhile is missed.
-      await bus.subscribe(row.id, (m) => this.onBusMessage(row.id, m));
-      const revision = (await this.store.revisions([row.seq])).get(row.seq);
-      if (revision === undefined) {
-        j.close('journal deleted');
-        return undefined;
-      }
-      await j.syncTo(revision);
+    if (this.extension && !(await this.extension.afterLoad(j))) {
+      j.close('deleted');
+      return undefined;
     }
     this.live.set(row.id, j);
     j.touch();
@@ -139,53 +128,25 @@ export class JournalRegistry {
   }
 
   /** Unloads without compacting: used when the journal is being deleted. */
-  evict(id: string, reason: string): void {
+  evict(id: string, reason: UnloadReason): void {
     const j = this.live.get(id);
     if (j) this.unload(j, reason, false);
   }
 
   /** The journal was deleted (committed): closes its editors here and on the other instances. */
   deleted(id: string): void {
-    this.evict(id, 'journal deleted');
-    this.cluster.bus?.publish(id, { type: 'deleted' });
+    this.evict(id, 'deleted');
+    this.extension?.afterDelete(id);
   }
 
-  private onBusMessage(id: string, m: BusMessage): void {
-    if (m.type === 'update') this.live.get(id)?.receiveRemote(m.first, m.updates, !m.quiet);
-    else if (m.type === 'deleted') this.evict(id, 'journal deleted');
-    else this.onRemoteAwareness?.(id, m);
-  }
-
-  /**
-   * Compares every loaded journal with the store and catches up on what other instances committed
-   * (a message lost while Redis was away, or no Redis at all); unloads journals deleted elsewhere.
-   */
-  async resync(): Promise<void> {
-    if (this.resyncing || this.live.size === 0) return;
-    this.resyncing = true;
-    try {
-      const loaded = [...this.live.values()];
-      const revisions = await this.store.revisions(loaded.map((j) => j.seq));
-      for (const j of loaded) {
-        const stored = revisions.get(j.seq);
-        if (stored === undefined) this.evict(j.id, 'journal deleted');
-        else if (stored > j.revision) j.syncTo(stored).catch((err) => this.logger.warn({ err, journal_id: j.id }, 'catching up with the store failed'));
-      }
-    } catch (err) {
-      this.logger.warn({ err }, 're-sync with the store failed; retrying');
-    } finally {
-      this.resyncing = false;
-    }
-  }
-
-  /** Commits what is applied, compacts and unloads every journal (graceful shutdown). */
-  async closeAll(reason: string): Promise<void> {
+  /** Commits what is applied, compacts and unloads every journal (graceful shutdown), then the extension. */
+  async closeAll(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    if (this.resyncTimer) clearInterval(this.resyncTimer);
-    for (const j of [...this.live.values()]) this.unload(j, reason, true);
+    for (const j of [...this.live.values()]) this.unload(j, 'shutdown', true);
     await Promise.all([...this.loading.values()].map((p) => p.catch(() => undefined)));
-    for (const j of [...this.live.values()]) this.unload(j, reason, true);
+    for (const j of [...this.live.values()]) this.unload(j, 'shutdown', true);
     await Promise.all([...this.unloading]);
+    await this.extension?.destroy();
   }
 
   /** Unloads journals idle since `idleMs`; resolves when they are compacted and freed. */
@@ -212,7 +173,7 @@ export class JournalRegistry {
     for (const j of idle) {
       if (total <= cap) break;
       total -= estimatedHeapBytes(j);
-      this.unload(j, 'memory cap', true);
+      this.unload(j, 'memory-cap', true);
     }
   }
 
@@ -220,9 +181,9 @@ export class JournalRegistry {
    * Takes the journal out of the registry at once (the next use loads it afresh), then, when
    * compacting, lets what is applied commit and compacts before freeing it.
    */
-  private unload(j: LiveJournal, reason: string, compact: boolean): Promise<void> {
+  private unload(j: LiveJournal, reason: UnloadReason, compact: boolean): Promise<void> {
     if (this.live.get(j.id) === j) this.live.delete(j.id);
-    if (!this.live.has(j.id) && !this.loading.has(j.id)) this.cluster.bus?.unsubscribe(j.id);
+    if (!this.live.has(j.id) && !this.loading.has(j.id)) this.extension?.afterUnload(j.id);
     this.compactQueue.delete(j);
     if (!compact || j.broken) {
       j.close(reason);

@@ -7,15 +7,16 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { newBlockId } from '../../shared/ids.ts';
 import { schema } from '../../shared/schema.ts';
 import type { Principal } from '../auth/keys.ts';
+import type { Charge } from '../billing/middleware.ts';
 import { HttpError, invalid, notFound } from '../http/errors.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { applyPlan } from './edit/apply.ts';
 import { MarkdownLimitError, type ParsedMarkdown } from '../../shared/markdown/index.ts';
 import { NODE_TYPES, type EditNodeType, type EditRequest } from './edit/operations.ts';
 import { markdownTexts } from './edit/payloads.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
-import { IdempotencyRace, IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { IdempotencyRace, IdempotencyStore, type StoredResponse } from '../http/idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
 import type { MarkdownConverter } from './markdown-offload.ts';
 import { exportMarkdown } from './markdown-export.ts';
@@ -27,12 +28,6 @@ import type { JournalRow, JournalStore } from './store.ts';
 
 export const DEFAULT_TITLE = 'Untitled Journal';
 export const DEFAULT_IMPORT_TITLE = 'Imported Journal';
-
-/**
- * Pays for a request's effect (server/billing): called first inside the transaction that commits
- * the effect, it rejects with 402 when the balance is short, rolling everything back.
- */
-export type Charge = (q: Queryable) => unknown;
 
 export interface EditOutcome {
   success: boolean;
@@ -181,7 +176,6 @@ export class JournalService {
     return live.settledTask(() => ({ model: journalDoc(live, this.logger).toJSON(), revision: live.revision }));
   }
 
-  /** Deletes the journal and its history in one transaction; its editors are closed after it commits. */
   /**
    * Moves the journal to the trash (its history stays; it answers 404 everywhere but the trash
    * and restore), or with `permanent` purges it and its history at once, from the trash too.
@@ -250,7 +244,7 @@ export class JournalService {
     const texts: string[] = [];
     req.operations.forEach((op, i) => {
       if (op.type === 'delete_node') return;
-      const nodeType = op.nodeType ?? (live?.findBlock(op.nodeId)?.nodeName as EditNodeType | undefined);
+      const nodeType = op.nodeType ?? (live?.blocks.find(op.nodeId)?.nodeName as EditNodeType | undefined);
       if (nodeType && (NODE_TYPES as readonly string[]).includes(nodeType)) {
         texts.push(...markdownTexts(nodeType, op.params, ['body', 'operations', i, 'params']));
       }
@@ -360,14 +354,14 @@ export class JournalService {
 
 const loggedRevision = new WeakMap<LiveJournal, number>();
 
+/** Edits with more operations than this (or atomic ones) get an automatic version before them. */
+export const BULK_EDIT_OPERATIONS = 50;
+
 /**
  * The journal as a ProseMirror document, for every read path. Never throws and never writes:
  * what the schema cannot hold (editors can send anything) is left out, and logged once per
  * revision (read-model.ts).
  */
-/** Edits with more operations than this (or atomic ones) get an automatic version before them. */
-export const BULK_EDIT_OPERATIONS = 50;
-
 export function journalDoc(live: LiveJournal, logger?: Logger): PMNode {
   const read = fragmentToDoc(live.fragment);
   const issues = readIssuesForLog(read);

@@ -5,7 +5,7 @@
  * so writers on several instances never collide.
  */
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { activityRows, type ActivityRow, type Touches } from './activity.ts';
 
 export interface JournalRow {

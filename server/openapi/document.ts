@@ -1,13 +1,13 @@
 /**
- * The OpenAPI 3.1 document, generated from the operation catalog (operations.ts) and the zod
- * schemas it points at, with zod 4's own JSON Schema output (draft 2020-12, the dialect of OpenAPI
- * 3.1): request bodies and queries as the client sends them (`io: 'input'`: defaults optional),
- * answers as the service sends them (`io: 'output'`). Built once per process.
+ * The OpenAPI 3.1 document, generated from the endpoints' declarations (server/endpoints.ts
+ * hands them over) and the zod schemas they point at, with zod 4's own JSON Schema output
+ * (draft 2020-12, the dialect of OpenAPI 3.1): request bodies and queries as the client sends
+ * them (`io: 'input'`: defaults optional), answers as the service sends them (`io: 'output'`).
  */
 import { z } from 'zod';
 import { MAX_BODY_BYTES_DOC, PAGE_DOC } from './constants.ts';
-import { documentedShape } from './documented.ts';
-import { operations, type ErrorStatus, type Operation } from './operations.ts';
+import { documentedShape } from '../http/documented.ts';
+import type { Endpoint, ErrorStatus } from '../http/endpoint.ts';
 import { conflictSchema, errorSchema, insufficientCreditSchema, internalErrorSchema, rateLimitedSchema, validationErrorSchema } from '../http/error-schemas.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -97,7 +97,7 @@ function errorResponse(status: number | ErrorStatus): JsonSchema {
 
 const COMMON_V1_ERRORS = [401, 405, 429, 500, 503];
 
-function operationObject(op: Operation): JsonSchema {
+function operationObject(op: Endpoint): JsonSchema {
   const parameters: JsonSchema[] = [];
   for (const [name, description] of Object.entries(op.params ?? {})) {
     parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } });
@@ -128,7 +128,7 @@ function operationObject(op: Operation): JsonSchema {
   for (const [status, r] of Object.entries(op.extra ?? {})) {
     responses[status] = { description: r.description, content: r.schema ? json(jsonSchemaOf(r.schema, 'output')) : { [r.contentType!]: { schema: { type: 'string' } } } };
   }
-  const errors = op.auth === 'key' ? [...new Set([...op.errors, ...COMMON_V1_ERRORS])] : op.auth === 'metrics' ? [401] : op.errors;
+  const errors = op.auth === 'key' ? [...new Set([...op.errors, ...COMMON_V1_ERRORS])] : op.auth === 'metrics' ? [401] : [...op.errors];
   for (const status of errors.sort((a, b) => a - b)) {
     responses[String(status)] =
       status === 401 && op.auth === 'metrics' ? { description: 'METRICS_TOKEN is set and the bearer token is not it', content: json(ref('Error')) } : errorResponse(status);
@@ -147,9 +147,10 @@ function operationObject(op: Operation): JsonSchema {
   };
 }
 
-export function buildDocument(opts: { serverUrl?: string; version?: string } = {}): JsonSchema {
+/** The document of `endpoints`: every one but the WebSocket upgrades. */
+export function buildDocument(endpoints: readonly Endpoint[], opts: { serverUrl?: string; version?: string } = {}): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  for (const op of endpoints) if (!op.upgrade) (paths[op.path] ??= {})[op.method] = operationObject(op);
   const schemas: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(ERROR_COMPONENTS)) schemas[name] = jsonSchemaOf(schema, 'output');
   return {
@@ -178,12 +179,15 @@ export function buildDocument(opts: { serverUrl?: string; version?: string } = {
   };
 }
 
-let cached: JsonSchema | undefined;
+const built = new WeakMap<readonly Endpoint[], JsonSchema>();
 
 /**
- * The document as served, built once. No `servers`: OpenAPI's default is the origin that served
- * the document, so the /docs playground sends its requests to this service, wherever it runs.
+ * The document as served, built once per process. No `servers`: OpenAPI's default is the origin
+ * that served the document, so the /docs playground sends its requests to this service, wherever
+ * it runs.
  */
-export function openApiDocument(): JsonSchema {
-  return (cached ??= buildDocument());
+export function openApiDocument(endpoints: readonly Endpoint[]): JsonSchema {
+  let doc = built.get(endpoints);
+  if (!doc) built.set(endpoints, (doc = buildDocument(endpoints)));
+  return doc;
 }

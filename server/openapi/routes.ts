@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { Router } from 'express';
+import { route, type Endpoint } from '../http/endpoint.ts';
 import { openApiDocument } from './document.ts';
+import { openApiEndpoints } from './endpoints.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -58,7 +60,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-export function openApiRoutes(): Router {
+/** The document of `endpoints` (every endpoint of the service) and its /docs page. */
+export function openApiRoutes(endpoints: readonly Endpoint[]): Router {
   const r = Router();
   const { dir, version } = swaggerDist();
   // The package version in the path: a new swagger-ui-dist is a new URL, so assets cache for good.
@@ -66,8 +69,8 @@ export function openApiRoutes(): Router {
   const html = page(assets);
   let body: string | undefined;
 
-  r.get('/v1/openapi.json', (_req, res) => {
-    body ??= JSON.stringify(openApiDocument());
+  route(r, openApiEndpoints.document, (_call, res) => {
+    body ??= JSON.stringify(openApiDocument(endpoints));
     res.set('Cache-Control', 'no-cache').set('Access-Control-Allow-Origin', '*').type('application/json').send(body);
   });
   r.get(['/docs', '/docs/'], (_req, res) => {

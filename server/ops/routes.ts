@@ -6,7 +6,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
+import { route } from '../http/endpoint.ts';
 import type { StorageEngine } from '../storage/engine.ts';
+import { opsEndpoints as e } from './endpoints.ts';
 import type { ServiceMetrics } from './metrics.ts';
 
 /** A readiness probe slower than this is a failure: a load balancer must not wait on a stuck store. */
@@ -27,10 +29,10 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 export function opsRoutes(deps: { engine: StorageEngine; metrics: ServiceMetrics; lifecycle: Lifecycle; instance: string; metricsToken?: string }): Router {
   const r = Router();
-  r.get('/healthz', (_req, res) => {
+  route(r, e.healthz, (_call, res) => {
     res.json({ ok: true });
   });
-  r.get('/readyz', async (_req, res) => {
+  route(r, e.readyz, async (_call, res) => {
     if (deps.lifecycle.shuttingDown) {
       res.status(503).json({ ready: false, reason: 'shutting down' });
       return;
@@ -51,8 +53,8 @@ export function opsRoutes(deps: { engine: StorageEngine; metrics: ServiceMetrics
       clearTimeout(timer);
     }
   });
-  r.get('/metrics', async (req, res) => {
-    if (deps.metricsToken !== undefined && !tokenMatches(req.get('authorization'), deps.metricsToken)) {
+  route(r, e.metrics, async (call, res) => {
+    if (deps.metricsToken !== undefined && !tokenMatches(call.req.get('authorization'), deps.metricsToken)) {
       res.status(401).json({ error: 'Missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>' });
       return;
     }

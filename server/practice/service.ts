@@ -11,30 +11,31 @@ import type { Principal } from '../auth/keys.ts';
 import type { CreditLedger } from '../billing/credits.ts';
 import { priceOf, usd } from '../billing/prices.ts';
 import { HttpError, invalid, notFound } from '../http/errors.ts';
+import { IdempotencyStore } from '../http/idempotency.ts';
+import { PaidJobs, UnreadableError, type Charge } from '../jobs/paid-jobs.ts';
 import type { JobContext, JobWorker } from '../jobs/worker.ts';
-import { IdempotencyStore } from '../journals/idempotency.ts';
 import { LlmError, type LlmClient } from '../llm/client.ts';
 import type { Logger } from '../logger.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { GradingInputError } from './grading/errors.ts';
-import type { GradeTaskResult } from './grading/task.ts';
-import type { JournalSearch } from './journal-search.ts';
+import { gradeInputChars, gradeOf, gradeOperation } from './grading/operation.ts';
+import type { JournalSearch } from '../journals/search.ts';
 import { gradeWithLlm, planLlmSet } from './llm.ts';
 import { checkGradeWithCas } from './llm-checks.ts';
 import { OFFLINE_ENGINE } from './offline/limits.ts';
+import { practiceEndpoints } from './endpoints.ts';
 import { difficulties, problemListSchema, type PracticeSetDeleteResponse, type PracticeSetListItem } from './schema.ts';
 import { PracticeStore, type EngineChoice, type SetRequest, type SetRow } from './store.ts';
 import type { Difficulty, GenerateRequest, GradeInput, GradeResult, PracticeProblem, SetProblemType } from './types.ts';
 
 export const PRACTICE_JOB = 'practice_set';
-export const CREATE_ENDPOINT = 'POST /interactives/practice/create' as const;
 
-/** Price of a set of `count` problems in micro-dollars, from the billing price table. */
+/** Price of a set of `count` problems in micro-dollars, as its create endpoint declares it. */
 export function practiceSetPriceMicros(count: number): number {
-  return priceOf(CREATE_ENDPOINT, count);
+  return priceOf(practiceEndpoints.create.price, count);
 }
 
 export interface CreateSetInput {
@@ -63,9 +64,6 @@ export interface StatusView {
 }
 
 export type GradeView = Omit<GradeResult, 'method'> & { method: GradeResult['method'] | 'llm'; engine: string; fallback_reason?: string };
-
-/** Something stored for a set cannot be read: its status is reported as status_error. */
-class Unreadable extends Error {}
 
 const storedRequest = z.object({
   description: z.string(),
@@ -102,16 +100,31 @@ export class PracticeService {
   readonly store: PracticeStore;
   /** Idempotency-Key records of creates (the route runs a create through `once`). */
   readonly idempotency: IdempotencyStore;
+  /** The lifecycle sets share with videos: reservation, job, finish, status, delete. */
+  private readonly sets: PaidJobs<SetRow>;
 
   constructor(private readonly deps: PracticeDeps) {
     this.store = deps.store;
     this.idempotency = new IdempotencyStore(deps.store.engine);
-    deps.jobs.register<{ set_id: string }>(PRACTICE_JOB, {
-      run: (ctx) => this.generate(ctx),
-      onGiveUp: async (_job, payload, reason, tx) => {
-        if (payload?.set_id) await this.finishFailed(payload.set_id, `Generation stopped because of an internal error (${reason}); the reserved credit was refunded.`, null, tx);
-      },
+    this.sets = new PaidJobs({
+      store: deps.store,
+      what: 'Practice set',
+      notFound,
+      jobs: deps.jobs,
+      credits: deps.credits,
+      outbox: deps.outbox,
+      logger: deps.logger,
+      kind: PRACTICE_JOB,
+      idField: 'set_id',
+      reservation: practiceEndpoints.create.price.reservation,
+      event: 'practice_set',
+      noun: 'set',
+      jobName: 'generation job',
     });
+    this.sets.register(
+      (ctx, id) => this.generate(ctx, id),
+      (id, reason, tx) => this.finishFailed(id, `Generation stopped because of an internal error (${reason}); the reserved credit was refunded.`, null, tx),
+    );
   }
 
   get llmConfigured(): boolean {
@@ -134,28 +147,22 @@ export class PracticeService {
       engine,
       seed: randomInt(2 ** 31),
     };
-    await q.transaction(async (tx) => {
-      const reservation = await this.deps.credits.reserve(p.orgId, practiceSetPriceMicros(input.count), `practice_set ${id}`, tx);
-      const row = {
-        id,
-        key_id: p.keyId,
-        org_id: p.orgId,
-        set_name: input.set_name?.trim() || null,
-        request,
-        webhook_url: input.webhook_url ?? null,
-        reservation_id: reservation.id,
-      };
-      await this.store.insert(row, tx);
-      const job = await this.deps.jobs.enqueue({ kind: PRACTICE_JOB, payload: { set_id: id } }, tx);
-      await this.store.attachJob(id, job.id, tx);
-    });
+    const setName = input.set_name?.trim() || null;
+    const webhookUrl = input.webhook_url ?? null;
+    await this.sets.create(
+      p,
+      id,
+      practiceSetPriceMicros(input.count),
+      (reservationId, tx) =>
+        this.store.insert({ id, key_id: p.keyId, org_id: p.orgId, set_name: setName, request, webhook_url: webhookUrl, reservation_id: reservationId }, tx),
+      q,
+    );
     return { set_id: id, engine };
   }
 
   // ---- the job -------------------------------------------------------------------------------
 
-  private async generate(ctx: JobContext<{ set_id: string }>): Promise<void> {
-    const id = ctx.payload.set_id;
+  private async generate(ctx: JobContext<unknown>, id: string): Promise<void> {
     const row = await this.store.get(id);
     if (!row || row.status !== 'pending') return; // finished before a crash, or deleted
     let req: SetRequest;
@@ -237,59 +244,24 @@ export class PracticeService {
     await this.finishCompleted(id, plan.total);
   }
 
-  /**
-   * Settles the reservation, marks the set completed and queues its webhook, atomically. The set's
-   * row is locked first: a worker that lost its lease and the one that took over cannot both finish it.
-   */
+  /** Settles the set at the price of its `total` problems, marks it completed, queues its webhook (once). */
   private finishCompleted(id: string, total: number): Promise<void> {
-    return this.store.engine.transaction(async (tx) => {
-      const row = await this.store.getForUpdate(id, tx);
-      if (!row || row.status !== 'pending') return;
-      const cost = row.reservation_id ? (await this.deps.credits.settle(row.reservation_id, practiceSetPriceMicros(total), tx)).cost_micros : 0;
-      await this.store.complete(id, cost, `Practice set completed: ${total} problems.`, tx);
-      await this.notify(row, 'completed', undefined, tx);
-    });
-  }
-
-  /**
-   * Refunds the reservation, marks the set failed with `message` and queues its webhook,
-   * atomically (within `q` when given: the transaction that gives the job up).
-   */
-  private finishFailed(id: string, message: string, engine: string | null = null, q: Queryable = this.store.engine): Promise<void> {
-    return q.transaction(async (tx) => {
-      const row = await this.store.getForUpdate(id, tx);
-      if (!row || row.status !== 'pending') return;
-      if (row.reservation_id && (await this.deps.credits.reservation(row.reservation_id, tx))?.status === 'held') await this.deps.credits.refund(row.reservation_id, tx);
-      await this.store.fail(id, message, engine, tx);
-      await this.notify(row, 'failed', message, tx);
-    });
-  }
-
-  private async notify(row: SetRow, status: 'completed' | 'failed', message: string | undefined, tx: Queryable): Promise<void> {
-    if (!row.webhook_url) return;
-    await this.deps.outbox.enqueue(
-      {
-        orgId: row.org_id,
-        url: row.webhook_url,
-        type: `practice_set.${status}`,
-        data: { set_id: row.id, status, ...(message ? { message } : {}) },
-      },
-      tx,
+    return this.sets.completed(
+      id,
+      () => practiceSetPriceMicros(total),
+      (_row, cost, tx) => this.store.complete(id, cost, `Practice set completed: ${total} problems.`, tx),
     );
+  }
+
+  /** Refunds the set, marks it failed with `message`, queues its webhook (within `q`: the transaction that gives the job up). */
+  private finishFailed(id: string, message: string, engine: string | null = null, q: Queryable = this.store.engine): Promise<void> {
+    return this.sets.failed(id, (_row, tx) => this.store.fail(id, message, engine, tx), { message }, q);
   }
 
   // ---- status ------------------------------------------------------------------------------
 
-  async status(p: Principal, id: string): Promise<StatusView> {
-    const row = await this.store.findOwned(id, p.keyId);
-    if (!row) throw notFound('Practice set');
-    try {
-      return await this.view(row);
-    } catch (err) {
-      if (!(err instanceof Unreadable) && !(err instanceof SyntaxError) && !(err instanceof z.ZodError)) throw err;
-      const reason = err instanceof Unreadable ? err.message : 'its stored record is unreadable';
-      this.deps.logger.error({ set_id: id, reason }, 'practice set status cannot be determined');
-      return {
+  status(p: Principal, id: string): Promise<StatusView> {
+    return this.sets.status(p, id, (row) => this.view(row), (row, reason) => ({
         set_id: row.id,
         success: false,
         status: 'status_error',
@@ -297,11 +269,10 @@ export class PracticeService {
         completed_problems: Number.isInteger(row.completed_problems) ? row.completed_problems : 0,
         timestamp: nowIso(),
         message: `The status of this set cannot be determined: ${reason}. Create the set again.`,
-        engine: row.engine,
-        set_name: row.set_name,
-        created_at: row.created_at,
-      };
-    }
+      engine: row.engine,
+      set_name: row.set_name,
+      created_at: row.created_at,
+    }));
   }
 
   private async view(row: SetRow): Promise<StatusView> {
@@ -321,14 +292,9 @@ export class PracticeService {
     });
     switch (row.status) {
       case 'pending': {
-        const job = row.job_id ? await this.deps.jobs.store.get(row.job_id) : undefined;
-        if (!job) throw new Unreadable('the set is pending but its generation job is missing');
-        if (job.state === 'done' || job.state === 'failed') {
-          // Two reads, not one snapshot: the set may have been finished in between.
-          const now = await this.store.get(row.id);
-          if (now && now.status !== 'pending') return this.view(now);
-        }
-        if (job.state === 'done' || job.state === 'failed') throw new Unreadable(`the set is pending but its generation job has ${job.state === 'done' ? 'ended' : 'failed'}`);
+        const pending = await this.sets.pendingJob(row);
+        if ('now' in pending) return this.view(pending.now);
+        const { job } = pending;
         const message =
           row.completed_problems === 0
             ? job.state === 'queued' && job.attempts === 0
@@ -339,7 +305,7 @@ export class PracticeService {
       }
       case 'completed': {
         const problems = problemListSchema.parse((await this.store.problems(row.id)).map((r) => JSON.parse(r.problem)));
-        if (problems.length !== row.total_problems) throw new Unreadable(`the set is completed but holds ${problems.length} of its ${row.total_problems} problems`);
+        if (problems.length !== row.total_problems) throw new UnreadableError(`the set is completed but holds ${problems.length} of its ${row.total_problems} problems`);
         const set_name = row.set_name ?? 'Practice set';
         const engine = row.engine ?? OFFLINE_ENGINE;
         return {
@@ -350,16 +316,15 @@ export class PracticeService {
       case 'failed':
         return base(false, 'failed', row.message ?? 'Generation failed.');
       default:
-        throw new Unreadable(`its stored status "${String(row.status).slice(0, 40)}" is not one this service writes`);
+        throw new UnreadableError(`its stored status "${String(row.status).slice(0, 40)}" is not one this service writes`);
     }
   }
 
   // ---- list and delete ----------------------------------------------------------------------
 
   /** The key's sets, newest first, from before `pageToken` (the previous page's next_page_token). */
-  async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ sets: PracticeSetListItem[]; next?: number }> {
-    const page = await this.store.page(p.keyId, pageToken, pageSize);
-    const sets = page.rows.map((r) => ({
+  list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ items: PracticeSetListItem[]; next?: number }> {
+    return this.sets.list(p, pageToken, pageSize, (r) => ({
       set_id: r.id,
       set_name: r.set_name,
       status: r.status,
@@ -370,42 +335,16 @@ export class PracticeService {
       created_at: r.created_at,
       updated_at: r.updated_at,
     }));
-    return { sets, next: page.next };
   }
 
   /**
-   * Deletes a set of this key (404 otherwise) with its problems, in one transaction that pays for
-   * the deletion first (`charge`; 402 deletes nothing). A set still pending has its job cancelled
-   * and its reservation settled at the price of the problems already made: the rest is refunded.
-   * No webhook event is sent for a deletion.
+   * Deletes a set of this key (404 otherwise) with its problems, paid first (`charge`; 402 deletes
+   * nothing). A set still pending has its job cancelled and its reservation settled at the price
+   * of the problems already made: the rest is refunded. No webhook event is sent for a deletion.
    */
-  async delete(p: Principal, id: string, charge?: (q: Queryable) => unknown): Promise<Omit<PracticeSetDeleteResponse, 'success' | 'message' | 'timestamp'>> {
-    let jobId: string | undefined;
-    const out = await this.store.engine.transaction(async (tx) => {
-      const row = await this.store.getForUpdate(id, tx);
-      if (!row || row.key_id !== p.keyId) throw notFound('Practice set');
-      await charge?.(tx);
-      let cancelled = false;
-      let cost = row.cost_micros ?? 0;
-      let refunded = 0;
-      if (row.status === 'pending') {
-        if (row.job_id && (await this.deps.jobs.cancel(row.job_id, 'the practice set was deleted', tx))) {
-          cancelled = true;
-          jobId = row.job_id;
-        }
-        const held = row.reservation_id ? await this.deps.credits.reservation(row.reservation_id, tx) : undefined;
-        if (held?.status === 'held') {
-          // Problems are counted with the row, locked above: none can be added meanwhile.
-          cost = (await this.deps.credits.settle(held.id, practiceSetPriceMicros(row.completed_problems), tx)).cost_micros;
-          refunded = held.amount_micros - cost;
-        }
-      }
-      await this.store.delete(id, tx);
-      return { set_id: row.id, status: row.status, cancelled, cost: usd(cost), refunded: usd(refunded) };
-    });
-    // A run in this process has been told to stop: answer once it has.
-    if (jobId) await this.deps.jobs.stopped(jobId);
-    return out;
+  async delete(p: Principal, id: string, charge?: Charge): Promise<Omit<PracticeSetDeleteResponse, 'success' | 'message' | 'timestamp'>> {
+    const d = await this.sets.cancelAndDelete(p, id, charge, (row) => practiceSetPriceMicros(row.completed_problems));
+    return { set_id: d.row.id, status: d.row.status, cancelled: d.cancelled, cost: usd(d.costMicros), refunded: usd(d.refundedMicros) };
   }
 
   // ---- grading -----------------------------------------------------------------------------
@@ -451,13 +390,13 @@ export class PracticeService {
 
   /** The offline grade: inline for a small request (a few ms), in the worker pool for a long one. */
   private async gradeOffline(input: GradeInput): Promise<GradeResult> {
-    const { gradeInputChars, gradeOf } = await import('./grading/task.ts'); // loads on first use, like planSet
     const chars = gradeInputChars(input);
     const workers = this.deps.workers;
+    // The grader loads on first use, like planSet.
     if (!workers || chars <= INLINE_GRADE_CHARS) return (await import('./grading/index.ts')).gradeAnswer(input);
     const limitMs = GRADE_LIMIT_FACTOR * workers.timeLimitMs(chars);
     try {
-      return gradeOf(await workers.run<GradeTaskResult>('grading.grade', input, limitMs));
+      return gradeOf(await workers.run(gradeOperation, input, limitMs));
     } catch (err) {
       if (err instanceof WorkerTimeoutError) {
         throw invalid(['body', 'problem', 'user_answer'], `the answer could not be graded within its time limit (${(err.limitMs / 1000).toFixed(1)} s for this size)`, 'value_error.time_limit');

@@ -3,11 +3,10 @@
  * row per finished problem, written as each problem is made so progress survives a restart.
  */
 import { JobResourceStore, type JobResourceRow } from '../jobs/resource-store.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { Difficulty, PracticeProblem, SetProblemType } from './types.ts';
 
-export type SetStatus = 'pending' | 'completed' | 'failed';
 export type EngineChoice = 'offline' | 'llm';
 
 /** What the caller asked for, stored as JSON in `request`. */

@@ -3,6 +3,8 @@
  * on 4400-4499 (a deliberate refusal that a retry cannot fix) and reconnects, with backoff, on
  * everything else. Reasons are short plain text (at most 123 bytes by RFC 6455).
  */
+import type { UnloadReason } from '../journals/live.ts';
+
 export const CloseCode = {
   /** The server is shutting down; reconnect later. */
   GOING_AWAY: 1001,
@@ -50,9 +52,14 @@ export const CloseCode = {
   UPDATE_REFUSED: 4422,
 } as const;
 
-/** Close code for a LiveJournal close reason (see JournalRegistry). */
-export function closeCodeForUnload(reason: string): number {
-  if (reason === 'journal deleted') return CloseCode.JOURNAL_DELETED;
-  if (reason === 'server shutting down') return CloseCode.GOING_AWAY;
-  return CloseCode.INTERNAL_ERROR;
-}
+/**
+ * The close code for each reason a journal unloads while editors hold it: a deletion is
+ * permanent, a shutdown a "come back later", anything else a reconnect that reloads it.
+ */
+export const CLOSE_CODE_FOR_UNLOAD: Record<UnloadReason, number> = {
+  deleted: CloseCode.JOURNAL_DELETED,
+  shutdown: CloseCode.GOING_AWAY,
+  'storage-error': CloseCode.INTERNAL_ERROR,
+  idle: CloseCode.INTERNAL_ERROR,
+  'memory-cap': CloseCode.INTERNAL_ERROR,
+};

@@ -14,11 +14,11 @@ import type { Logger } from '../logger.ts';
 import { decodeAwarenessUpdate, encodeAwarenessEntries, planAwareness, type AwarenessEntry } from './awareness-guard.ts';
 import { CloseCode } from './close-codes.ts';
 import { DEFAULT_EDITOR_LIMITS, LIFETIME_AWARENESS_CLIENTS_FACTOR, type EditorLimits } from './limits.ts';
-import { dropPending, encodeStateAsUpdateWithoutPending, mayCompletePending, pendingStructs, pendingWeight } from './pending.ts';
+import { dropPending, encodeStateAsUpdateWithoutPending, mayCompletePending, pendingStructs, pendingWeight, type Struct } from '../journals/pending.ts';
 import { decodeClientMessage, encodeAwareness, encodeSyncStep1, encodeSyncStep2 } from './protocol.ts';
 import { MessageRateLimiter } from './rate-limit.ts';
 import type { Room, RoomMember } from './room.ts';
-import { checkUpdate, type Struct } from './update-guard.ts';
+import { checkUpdate } from './update-guard.ts';
 
 /** A connection whose unsent data passes this is too slow to follow the journal: it must resync. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;

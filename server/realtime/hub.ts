@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { newBlockId } from '../../shared/ids.ts';
 import type { Principal } from '../auth/keys.ts';
 import { bearerToken } from '../auth/middleware.ts';
+import { meterNameOf } from '../billing/endpoints.ts';
 import { rejectUpgrade } from '../billing/middleware.ts';
 import type { BillingService } from '../billing/service.ts';
 import type { JournalRegistry } from '../journals/registry.ts';
@@ -19,9 +20,10 @@ import type { Logger } from '../logger.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { CloseCode } from './close-codes.ts';
 import { Connection } from './connection.ts';
+import { realtimeEndpoints } from './endpoints.ts';
 import { authenticateUpgrade, type EditorTokens } from './credentials.ts';
 import { DEFAULT_EDITOR_LIMITS, type EditorLimits } from './limits.ts';
-import { Room } from './room.ts';
+import { Room, type AwarenessPeers } from './room.ts';
 
 export const REALTIME_PATH = '/v1/journals/realtime';
 const PATH_RE = /^\/v1\/journals\/realtime\/([^/]{1,100})\/?$/;
@@ -58,13 +60,15 @@ export class RealtimeHub {
     private readonly logger: Logger,
     /** Counts and prices each upgrade as the endpoint `GET /journals/realtime/{journal_id}`. */
     private readonly billing?: BillingService,
+    /** The rooms of the same journals on other instances, when there are any. */
+    private readonly peers?: AwarenessPeers,
   ) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes, perMessageDeflate: false });
-    registry.onRemoteAwareness = (journalId, m) => {
+    peers?.onPeerAwareness((journalId, m) => {
       const room = this.rooms.get(journalId);
-      if (m.type === 'awareness') room?.applyRemoteAwareness(m.update);
+      if ('update' in m) room?.applyRemoteAwareness(m.update);
       else room?.publishLocalAwareness();
-    };
+    });
     const limits = { ...DEFAULT_EDITOR_LIMITS, ...opts.limits };
     // A full byte bucket always admits the largest message the socket accepts.
     this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes) };
@@ -114,7 +118,7 @@ export class RealtimeHub {
     const row = await this.store.findOwned(journalId, auth.principal.keyId);
     if (!row) return refuse(socket, 404, 'Journal not found');
     const orgId = auth.principal.orgId;
-    const admission = await this.billing?.checkRateLimit(auth.principal, 'GET /journals/realtime/{journal_id}');
+    const admission = await this.billing?.checkRateLimit(auth.principal, meterNameOf(realtimeEndpoints.upgrade));
     if (admission && !admission.ok) return rejectUpgrade(socket, admission);
     const refuseAndRefund = (message: string) => {
       if (admission?.ok) this.billing!.refundAdmission(auth.principal, admission.charged, admission.endpoint);
@@ -186,16 +190,12 @@ export class RealtimeHub {
   private roomFor(live: LiveJournal): Room<Connection> {
     const existing = this.rooms.get(live.id);
     if (existing?.live === live) return existing;
-    const bus = this.registry.bus;
     const room = new Room<Connection>(
       live,
       (r) => {
         if (this.rooms.get(r.journalId) === r) this.rooms.delete(r.journalId);
       },
-      bus && {
-        publish: (update) => bus.publish(live.id, { type: 'awareness', update }),
-        query: () => bus.publish(live.id, { type: 'awareness-query' }),
-      },
+      this.peers?.peersOf(live.id),
     );
     this.rooms.set(live.id, room);
     // Blocks stored without ids (a crash between an editor's update and the server's fix-up).

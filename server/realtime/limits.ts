@@ -6,7 +6,8 @@
 export interface EditorLimits {
   /**
    * Updates Yjs holds for a journal because their dependencies have not arrived ("pending"),
-   * weighed as bytes of held structs + PENDING_DELETE_WEIGHT x bytes of held deletions.
+   * weighed as bytes of held structs + PENDING_DELETE_WEIGHT x bytes of held deletions
+   * (server/journals/pending.ts).
    * Past this, what is held is dropped and the connection that pushed it past is closed (1013).
    */
   maxPendingBytes: number;
@@ -39,13 +40,6 @@ export const DEFAULT_EDITOR_LIMITS: EditorLimits = {
   maxAwarenessStateBytes: 16 * 1024,
   awarenessProbeMs: 3000,
 };
-
-/**
- * Yjs re-applies held deletions on every update the journal receives (measured: ~30 µs per KiB
- * of held deletions on every update, against ~2.5 µs per KiB of held structs, and only on updates
- * that add to them), so a held deletion byte counts this many times against maxPendingBytes.
- */
-export const PENDING_DELETE_WEIGHT = 16;
 
 /**
  * Distinct awareness client ids one connection may ever hold, as a multiple of

@@ -12,7 +12,7 @@ import * as Y from 'yjs';
 
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
-export const MESSAGE_AUTH = 2;
+// 2 is y-protocols' auth message: the server never sends one, and one from an editor is ignored like any unknown type.
 export const MESSAGE_QUERY_AWARENESS = 3;
 
 export class MalformedMessage extends Error {}

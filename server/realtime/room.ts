@@ -4,16 +4,16 @@
  * everything it sends is already in the store.
  */
 import * as awarenessProtocol from 'y-protocols/awareness';
-import { RemoteOrigin, RestOrigin, type LiveJournal } from '../journals/live.ts';
+import { RemoteOrigin, RestOrigin, UNLOAD_MESSAGE, type LiveJournal } from '../journals/live.ts';
 import type { RoomAwarenessView } from './awareness-guard.ts';
-import { closeCodeForUnload } from './close-codes.ts';
+import { CLOSE_CODE_FOR_UNLOAD } from './close-codes.ts';
 import type { Principal } from '../auth/keys.ts';
 import { encodeAwareness, encodeUpdate } from './protocol.ts';
 
 /** y-protocols drops a state not renewed for this long; clients renew every 15 s. */
 const AWARENESS_OUTDATED_MS = 30_000;
 
-/** Origin of awareness changes that editors on other instances made (the cluster bus). */
+/** Origin of awareness changes that editors on other instances made (server/cluster/sync.ts). */
 const REMOTE_AWARENESS = Symbol('remote awareness');
 
 /** What a room shares with the rooms of the same journal on other instances. */
@@ -22,6 +22,16 @@ export interface RoomPeers {
   publish(update: Uint8Array): void;
   /** Asks the other instances for their editors' awareness. */
   query(): void;
+}
+
+/** From another instance: its editors' awareness, or a request for this instance's. */
+export type PeerAwareness = { update: Uint8Array } | { query: true };
+
+/** The other instances' rooms, when there are any (server/cluster/sync.ts implements this). */
+export interface AwarenessPeers {
+  /** How the room of `journalId` reaches its peers; undefined when nothing carries awareness. */
+  peersOf(journalId: string): RoomPeers | undefined;
+  onPeerAwareness(listener: (journalId: string, m: PeerAwareness) => void): void;
 }
 
 /**
@@ -58,7 +68,7 @@ export class Room<M extends RoomMember = RoomMember> {
     peers?.query();
     this.offCommitted = live.onCommitted(this.onUpdate);
     // Deleted, reloaded after a storage error, or shutting down: tell every editor why.
-    this.offClose = live.onClose((reason) => this.closeAll(closeCodeForUnload(reason), reason));
+    this.offClose = live.onClose((reason) => this.closeAll(CLOSE_CODE_FOR_UNLOAD[reason], UNLOAD_MESSAGE[reason]));
   }
 
   get journalId(): string {

@@ -1,33 +1,19 @@
 /** `POST /v1/journals/editor/session`: a short-lived, journal-scoped token for browser editors. */
 import { Router } from 'express';
-import * as z from 'zod';
 import { principalOf } from '../auth/middleware.ts';
-import { parseOr422 } from '../http/errors.ts';
+import { route } from '../http/endpoint.ts';
 import type { JournalService } from '../journals/service.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { EditorTokens } from './credentials.ts';
+import { realtimeEndpoints } from './endpoints.ts';
 import { REALTIME_PATH } from './hub.ts';
-
-/** Answer of POST /v1/journals/editor/session (docs/realtime.md). */
-export const sessionResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  journal_id: z.string(),
-  token: z.string().describe('editor token: pass it as y-websocket `params: { token }`, or `#token=` to the web editor'),
-  expires_at: z.string(),
-  ws_url: z.string().describe('the journal\'s WebSocket URL (without the token)'),
-  server_url: z.string().describe('y-websocket serverUrl; the room name is the journal id'),
-  timestamp: z.string(),
-});
-export type SessionResponse = z.infer<typeof sessionResponseSchema>;
-
-export const sessionBody = z.object({ journal_id: z.string().min(1).max(100) });
+import type { SessionResponse } from './schema.ts';
 
 export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, publicBaseUrl: string): Router {
   const r = Router();
-  r.post('/journals/editor/session', async (req, res) => {
-    const b = parseOr422(sessionBody, req.body === undefined ? {} : req.body, ['body']);
-    const p = principalOf(req);
+  route(r, realtimeEndpoints.session, async (call, res) => {
+    const b = call.body;
+    const p = principalOf(call.req);
     const row = await journals.owned(p, b.journal_id);
     const { token, expiresAt } = tokens.mint(row.id, p.keyId);
     const server = `${wsBase(publicBaseUrl)}${REALTIME_PATH}`;

@@ -28,8 +28,7 @@
 import * as Y from 'yjs';
 import { MAX_NESTING_DEPTH } from '../../shared/limits.ts';
 import { FRAGMENT_NAME, schema } from '../../shared/schema.ts';
-
-export type Struct = Y.Item | Y.GC | Y.Skip;
+import type { Struct } from '../journals/pending.ts';
 
 export interface Refusal {
   /** Short, for a close reason and a log line: what would have been put where. */

@@ -31,7 +31,3 @@ function migrate(db: DB): void {
   });
   apply.immediate();
 }
-
-export function nowIso(): string {
-  return new Date().toISOString();
-}

@@ -217,12 +217,6 @@ export class AbortedTransactionError extends TransactionMisuseError {
 }
 
 /**
- * One transaction (or one savepoint inside it). Statements run at once while no nested
- * transaction is open on it, and wait their turn otherwise. The first failing statement aborts it
- * (as PostgreSQL does, and SQLite is made to): later statements are refused, and it rolls back
- * with that error even if the function caught it. Nested transactions are savepoints.
- */
-/**
  * all / get / run, the same on every engine and transaction: parameters normalized, then run
  * through the class's own `statement` (its locking, retries and refusals) on its executor.
  */
@@ -259,6 +253,12 @@ export function runCommitHooks(hooks: readonly (() => void)[]): void {
   }
 }
 
+/**
+ * One transaction (or one savepoint inside it). Statements run at once while no nested
+ * transaction is open on it, and wait their turn otherwise. The first failing statement aborts it
+ * (as PostgreSQL does, and SQLite is made to): later statements are refused, and it rolls back
+ * with that error even if the function caught it. Nested transactions are savepoints.
+ */
 export class Tx extends StatementRunner implements Transaction {
   private readonly lock = new FifoLock();
   private readonly pending = new Set<Promise<unknown>>();

@@ -1,41 +1,34 @@
 /**
- * The video domain: creating a video (credit reservation, row and job in one transaction), the
- * render job (reads the journal or text once, stores the outline, runs the restartable offline
- * engine in DATA_DIR/videos/{id}/, writes throttled progress), finishing it (settle or refund and
- * the webhook event in the same transaction), the status view of spec 2.13, and the files a
- * finished video serves. A key reaches only the videos it created.
+ * The video domain: creating a video (credit reservation, row and job in one transaction, the
+ * lifecycle practice sets share: server/jobs/paid-jobs.ts), its render job (render.ts), finishing
+ * it (settle or refund and the webhook event in the same transaction), the status view of spec
+ * 2.13, and the files a finished video serves. A key reaches only the videos it created.
  */
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as z from 'zod';
 import type { Principal } from '../auth/keys.ts';
 import type { CreditLedger } from '../billing/credits.ts';
 import { priceOf, usd } from '../billing/prices.ts';
 import { HttpError, notFound } from '../http/errors.ts';
-import type { JobContext, JobWorker } from '../jobs/worker.ts';
-import { DEFAULT_IMPORT_TITLE, DEFAULT_TITLE, type JournalService } from '../journals/service.ts';
+import { IdempotencyStore } from '../http/idempotency.ts';
+import { PaidJobs, UnreadableError, type Charge } from '../jobs/paid-jobs.ts';
+import type { JobWorker } from '../jobs/worker.ts';
+import type { JournalService } from '../journals/service.ts';
 import type { Logger } from '../logger.ts';
-import { nowIso } from '../storage/db.ts';
 import type { Queryable } from '../storage/engine.ts';
+import { nowIso } from '../time.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
-import type { RenderResult } from './engine/index.ts';
-import { IdempotencyStore } from '../journals/idempotency.ts';
-import { flattenInput, SourceTextError, type PMJSON, type SourceInput } from '../sources/text-blocks.ts';
-import { buildOutline, type Outline } from './outline.ts';
+import { videoEndpoints } from './endpoints.ts';
+import { RenderJob, storedRequest } from './render.ts';
 import type { VideoDeleteResponse, VideoListItem } from './schema.ts';
-import { VideoStore, type VideoRequest, type VideoRow } from './store.ts';
+import type { StoredResult, StoredSource, VideoRequest, VideoRow, VideoStore } from './store.ts';
 
 export const VIDEO_JOB = 'video_render';
-export const VIDEO_CREATE_ENDPOINT = 'POST /video/create' as const;
-/** Longest `text` accepted by POST /v1/video/create (characters). */
-export const MAX_VIDEO_TEXT_CHARS = 100_000;
-/** Progress is written to the store at most this often while a render runs. */
-export const PROGRESS_WRITE_MS = 200;
 
-/** Price of one video in micro-dollars, from the billing price table. */
+/** Price of one video in micro-dollars, as its create endpoint declares it. */
 export function videoPriceMicros(): number {
-  return priceOf(VIDEO_CREATE_ENDPOINT);
+  return priceOf(videoEndpoints.create.price);
 }
 
 export interface VideoOptions {
@@ -65,36 +58,6 @@ export interface CreateVideoInput {
   voice: string;
   max_duration_seconds: number;
   webhook_url?: string;
-}
-
-/** A source the video narrates: a journal block or a block of the submitted text. */
-interface StoredSource {
-  kind: 'journal' | 'text';
-  /** Journal id (journal sources). */
-  journal_id?: string;
-  block_id: string;
-  content: string;
-}
-
-/** The outline a render uses, stored once so a resumed job renders the same video. */
-interface StoredOutline {
-  outline: Outline;
-  /** Block id -> its text, for `sources`. */
-  blocks: Record<string, string>;
-  journal_id?: string;
-}
-
-interface StoredResult {
-  title: string;
-  transcript: string;
-  model: string;
-  duration_seconds: number;
-  narration_seconds: number;
-  size_bytes: number;
-  truncated: boolean;
-  notes: string[];
-  sources: StoredSource[];
-  chapters: { heading: string; start: number; end: number; source_block_ids: string[] }[];
 }
 
 export interface VideoResult {
@@ -130,34 +93,46 @@ export interface VideoStatusView {
   created_at: string;
 }
 
-const storedRequest = z.object({
-  source: z.enum(['journal', 'text']),
-  journal_id: z.string().optional(),
-  text: z.string().optional(),
-  title: z.string().optional(),
-  voice: z.string(),
-  max_duration_seconds: z.number().positive().max(600),
-});
-
-/** Something stored for a video cannot be read: its status is reported as status_error. */
-class Unreadable extends Error {}
-
 export class VideoService {
   readonly store: VideoStore;
   readonly options: VideoOptions;
   /** Idempotency-Key records of creates (the route runs a create through `once`). */
   readonly idempotency: IdempotencyStore;
+  /** The lifecycle videos share with practice sets: reservation, job, finish, status, delete. */
+  private readonly videos: PaidJobs<VideoRow>;
 
   constructor(private readonly deps: VideoDeps) {
     this.store = deps.store;
     this.idempotency = new IdempotencyStore(deps.store.engine);
     this.options = deps.options;
-    deps.jobs.register<{ video_id: string }>(VIDEO_JOB, {
-      run: (ctx) => this.render(ctx),
-      onGiveUp: async (_job, payload, reason, tx) => {
-        if (payload?.video_id) await this.finishFailed(payload.video_id, `Rendering stopped: ${reason}.`, tx);
-      },
+    this.videos = new PaidJobs({
+      store: deps.store,
+      what: 'Video',
+      notFound,
+      jobs: deps.jobs,
+      credits: deps.credits,
+      outbox: deps.outbox,
+      logger: deps.logger,
+      kind: VIDEO_JOB,
+      idField: 'video_id',
+      reservation: videoEndpoints.create.price.reservation,
+      event: 'video',
+      noun: 'video',
+      jobName: 'render job',
     });
+    const render = new RenderJob({
+      store: deps.store,
+      journals: deps.journals,
+      logger: deps.logger,
+      ffmpegThreads: deps.options.ffmpegThreads,
+      workDir: (id) => this.workDir(id),
+      completed: (id, result) => this.finishCompleted(id, result),
+      failed: (id, error) => this.finishFailed(id, error),
+    });
+    this.videos.register(
+      (ctx, id) => render.run(ctx, id),
+      (id, reason, tx) => this.finishFailed(id, `Rendering stopped: ${reason}.`, tx),
+    );
   }
 
   workDir(id: string): string {
@@ -180,185 +155,47 @@ export class VideoService {
       voice: input.voice,
       max_duration_seconds: input.max_duration_seconds,
     };
-    await q.transaction(async (tx) => {
-      const reservation = await this.deps.credits.reserve(p.orgId, videoPriceMicros(), `video ${id}`, tx);
-      await this.store.insert({ id, key_id: p.keyId, org_id: p.orgId, request, webhook_url: input.webhook_url ?? null, reservation_id: reservation.id }, tx);
-      const job = await this.deps.jobs.enqueue({ kind: VIDEO_JOB, payload: { video_id: id } }, tx);
-      await this.store.attachJob(id, job.id, tx);
-    });
+    const webhookUrl = input.webhook_url ?? null;
+    await this.videos.create(
+      p,
+      id,
+      videoPriceMicros(),
+      (reservationId, tx) => this.store.insert({ id, key_id: p.keyId, org_id: p.orgId, request, webhook_url: webhookUrl, reservation_id: reservationId }, tx),
+      q,
+    );
     return { video_id: id };
   }
 
-  // ---- the job -------------------------------------------------------------------------------
+  // ---- finishing (the render job's outcome) -------------------------------------------------
 
-  private async render(ctx: JobContext<{ video_id: string }>): Promise<void> {
-    try {
-      await this.renderOnce(ctx);
-    } finally {
-      // Deleted while rendering (perhaps by a request on another instance, which removed the
-      // files before this run stopped writing them): leave nothing behind.
-      if (!(await this.store.get(ctx.payload.video_id).catch(() => true))) await rm(this.workDir(ctx.payload.video_id), { recursive: true, force: true });
-    }
-  }
-
-  private async renderOnce(ctx: JobContext<{ video_id: string }>): Promise<void> {
-    const id = ctx.payload.video_id;
-    const row = await this.store.get(id);
-    if (!row || row.status !== 'pending') return; // finished before a crash
-    let req: VideoRequest;
-    try {
-      req = storedRequest.parse(JSON.parse(row.request));
-    } catch {
-      await this.finishFailed(id, 'The stored request of this video is unreadable.');
-      return;
-    }
-    let stored: StoredOutline;
-    if (row.outline) {
-      stored = JSON.parse(row.outline) as StoredOutline;
-    } else {
-      try {
-        stored = await this.readSource(row, req);
-      } catch (err) {
-        if (err instanceof SourceTextError || err instanceof SourceGone) {
-          await this.finishFailed(id, err instanceof SourceTextError ? `Nothing to narrate: ${err.message}.` : err.message);
-          return;
-        }
-        throw err;
-      }
-      await this.store.saveOutline(id, stored);
-    }
-
-    const workDir = this.workDir(id);
-    // A process killed mid-render may leave half-written files (and an orphaned ffmpeg still
-    // writing one): unlink them so this run writes fresh files. Finished pieces are kept.
-    if (ctx.attempt > 1) await removeTmpFiles(workDir);
-    let lastWrite = 0;
-    const onProgress = (pct: number) => {
-      const now = Date.now();
-      if (now - lastWrite < PROGRESS_WRITE_MS) return;
-      lastWrite = now;
-      // Throttled and best effort: a lost progress write only shows an older percentage.
-      this.store.progress(id, Math.min(99, pct)).catch((err) => this.deps.logger.warn({ err, video_id: id }, 'video progress write failed'));
-    };
-    let result: RenderResult;
-    try {
-      // The render engines (canvas, speech, ffmpeg) load with the first video.
-      const { renderVideo } = await import('./engine/index.ts');
-      result = await renderVideo(stored.outline, {
-        workDir,
-        voice: req.voice,
-        maxDurationSeconds: req.max_duration_seconds,
-        ffmpegThreads: this.options.ffmpegThreads,
-        signal: ctx.signal,
-        onProgress,
-      });
-    } catch (err) {
-      if (ctx.signal.aborted) throw err; // shutdown or lost lease: the job layer decides
-      const why = err instanceof Error ? err.message : String(err);
-      this.deps.logger.warn({ video_id: id, error: why }, 'video render failed');
-      await this.finishFailed(id, `Rendering failed: ${why.slice(0, 500)}`);
-      return;
-    }
-    const { size } = await stat(result.mp4Path);
-    const sources: StoredSource[] = [];
-    const seen = new Set<string>();
-    for (const s of result.slides) {
-      for (const b of s.sourceBlockIds) {
-        if (seen.has(b)) continue;
-        seen.add(b);
-        sources.push({
-          kind: stored.journal_id ? 'journal' : 'text',
-          ...(stored.journal_id ? { journal_id: stored.journal_id } : {}),
-          block_id: b,
-          content: stored.blocks[b] ?? '',
-        });
-      }
-    }
-    await this.finishCompleted(id, {
-      title: stored.outline.title,
-      transcript: result.transcript,
-      model: result.engine,
-      duration_seconds: result.durationSeconds,
-      narration_seconds: result.narrationSeconds,
-      size_bytes: size,
-      truncated: result.truncated,
-      notes: result.notes,
-      sources,
-      chapters: result.slides.map((s) => ({ heading: s.heading, start: s.start, end: s.end, source_block_ids: s.sourceBlockIds })),
-    });
-  }
-
-  /** Reads the journal (as it is now) or the stored text and builds the outline. */
-  private async readSource(row: VideoRow, req: VideoRequest): Promise<StoredOutline> {
-    let input: SourceInput;
-    let title = req.title;
-    if (req.source === 'journal') {
-      const journal = await this.deps.journals.store.findById(req.journal_id ?? '');
-      if (!journal || journal.key_id !== row.key_id) throw new SourceGone('The journal was deleted before the video was rendered.');
-      input = { doc: (await this.deps.journals.model(journal)).model as PMJSON };
-      if (!title && journal.title !== DEFAULT_TITLE && journal.title !== DEFAULT_IMPORT_TITLE) title = journal.title;
-    } else {
-      input = { text: req.text ?? '' };
-    }
-    const outline = buildOutline(input, { title, maxDurationSeconds: req.max_duration_seconds });
-    const blocks: Record<string, string> = {};
-    for (const b of flattenInput(input)) {
-      if (!b.id) continue;
-      blocks[b.id] = blocks[b.id] ? `${blocks[b.id]}\n${b.text}` : b.text;
-    }
-    return { outline, blocks, ...(req.source === 'journal' ? { journal_id: req.journal_id } : {}) };
-  }
-
-  /**
-   * Settles the reservation, marks the video completed and queues its webhook, atomically. The
-   * video's row is locked first: a worker that lost its lease and the one that took over cannot
-   * both finish it.
-   */
+  /** Settles the video, marks it completed with `result`, queues its webhook (once). */
   private finishCompleted(id: string, result: StoredResult): Promise<void> {
-    return this.store.engine.transaction(async (tx) => {
-      const row = await this.store.getForUpdate(id, tx);
-      if (!row || row.status !== 'pending') return;
-      const cost = row.reservation_id ? (await this.deps.credits.settle(row.reservation_id, videoPriceMicros(), tx)).cost_micros : 0;
-      const secs = result.duration_seconds.toFixed(1);
-      await this.store.complete(id, result, cost, `Video completed: ${secs} s, ${result.chapters.length} slides.`, tx);
-      await this.notify(row, 'completed', undefined, tx);
-    });
+    const secs = result.duration_seconds.toFixed(1);
+    return this.videos.completed(
+      id,
+      () => videoPriceMicros(),
+      (_row, cost, tx) => this.store.complete(id, result, cost, `Video completed: ${secs} s, ${result.chapters.length} slides.`, tx),
+    );
   }
 
-  /**
-   * Refunds the reservation, marks the video failed and queues its webhook, atomically (within
-   * `q` when given: the transaction that gives the job up); drops its files once committed.
-   */
+  /** Refunds the video, marks it failed, queues its webhook (within `q`: the transaction that gives the job up); drops its files once committed. */
   private finishFailed(id: string, error: string, q: Queryable = this.store.engine): Promise<void> {
-    return q.transaction(async (tx) => {
-      const row = await this.store.getForUpdate(id, tx);
-      if (!row || row.status !== 'pending') return;
-      if (row.reservation_id && (await this.deps.credits.reservation(row.reservation_id, tx))?.status === 'held') await this.deps.credits.refund(row.reservation_id, tx);
-      await this.store.fail(id, error, `${error} The reserved credit was refunded.`, tx);
-      await this.notify(row, 'failed', error, tx);
-      tx.afterCommit(() => void rm(this.workDir(id), { recursive: true, force: true }).catch(() => {}));
-    });
-  }
-
-  private async notify(row: VideoRow, status: 'completed' | 'failed', error: string | undefined, tx: Queryable): Promise<void> {
-    if (!row.webhook_url) return;
-    await this.deps.outbox.enqueue(
-      {
-        orgId: row.org_id,
-        url: row.webhook_url,
-        type: `video.${status}`,
-        data: { video_id: row.id, status, ...(error ? { error } : {}) },
+    return this.videos.failed(
+      id,
+      async (_row, tx) => {
+        await this.store.fail(id, error, `${error} The reserved credit was refunded.`, tx);
+        tx.afterCommit(() => void rm(this.workDir(id), { recursive: true, force: true }).catch(() => {}));
       },
-      tx,
+      { error },
+      q,
     );
   }
 
   // ---- list and delete ----------------------------------------------------------------------
 
   /** The key's videos, newest first, from before `pageToken` (the previous page's next_page_token). */
-  async list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ videos: VideoListItem[]; next?: number }> {
-    const page = await this.store.page(p.keyId, pageToken, pageSize);
-    const videos = page.rows.map((r) => {
+  list(p: Principal, pageToken: number | undefined, pageSize: number): Promise<{ items: VideoListItem[]; next?: number }> {
+    return this.videos.list(p, pageToken, pageSize, (r) => {
       const req = parseOrUndefined(r.request) as Partial<VideoRequest> | undefined;
       const result = r.result ? (parseOrUndefined(r.result) as Partial<StoredResult> | undefined) : undefined;
       return {
@@ -373,65 +210,34 @@ export class VideoService {
         updated_at: r.updated_at,
       };
     });
-    return { videos, next: page.next };
   }
 
   /**
-   * Deletes a video of this key (404 otherwise) in one transaction that pays for the deletion
-   * first (`charge`; 402 deletes nothing). A video still pending has its job cancelled and its
-   * reservation refunded in full: a video is one piece of work, and none of it was delivered.
-   * Its files under DATA_DIR/videos/{id}/ are removed once that commits and a run of its job in
-   * this process has stopped. No webhook event is sent for a deletion.
+   * Deletes a video of this key (404 otherwise), paid first (`charge`; 402 deletes nothing). A
+   * video still pending has its job cancelled and its reservation refunded in full: a video is
+   * one piece of work, and none of it was delivered. Its files under DATA_DIR/videos/{id}/ are
+   * removed once that commits and a run of its job in this process has stopped. No webhook event
+   * is sent for a deletion.
    */
-  async delete(p: Principal, id: string, charge?: (q: Queryable) => unknown): Promise<Omit<VideoDeleteResponse, 'success' | 'message' | 'timestamp'>> {
-    let jobId: string | undefined;
-    const out = await this.store.engine.transaction(async (tx) => {
-      const row = await this.store.getForUpdate(id, tx);
-      if (!row || row.key_id !== p.keyId) throw notFound('Video');
-      await charge?.(tx);
-      let cancelled = false;
-      let refunded = 0;
-      if (row.status === 'pending') {
-        if (row.job_id && (await this.deps.jobs.cancel(row.job_id, 'the video was deleted', tx))) {
-          cancelled = true;
-          jobId = row.job_id;
-        }
-        const held = row.reservation_id ? await this.deps.credits.reservation(row.reservation_id, tx) : undefined;
-        if (held?.status === 'held') {
-          await this.deps.credits.refund(held.id, tx);
-          refunded = held.amount_micros;
-        }
-      }
-      await this.store.delete(id, tx);
-      return { video_id: row.id, status: row.status, cancelled, cost: usd(row.status === 'pending' ? 0 : (row.cost_micros ?? 0)), refunded: usd(refunded) };
-    });
-    if (jobId) await this.deps.jobs.stopped(jobId);
+  async delete(p: Principal, id: string, charge?: Charge): Promise<Omit<VideoDeleteResponse, 'success' | 'message' | 'timestamp'>> {
+    const d = await this.videos.cancelAndDelete(p, id, charge);
     await rm(this.workDir(id), { recursive: true, force: true });
-    return out;
+    return { video_id: d.row.id, status: d.row.status, cancelled: d.cancelled, cost: usd(d.costMicros), refunded: usd(d.refundedMicros) };
   }
 
   // ---- status and files ----------------------------------------------------------------------
 
-  async status(p: Principal, id: string): Promise<VideoStatusView> {
-    const row = await this.store.findOwned(id, p.keyId);
-    if (!row) throw notFound('Video');
-    try {
-      return await this.view(row);
-    } catch (err) {
-      if (!(err instanceof Unreadable) && !(err instanceof SyntaxError) && !(err instanceof z.ZodError)) throw err;
-      const reason = err instanceof Unreadable ? err.message : 'its stored record is unreadable';
-      this.deps.logger.error({ video_id: id, reason }, 'video status cannot be determined');
-      return {
-        success: false,
-        status: 'status_error',
-        message: `The status of this video cannot be determined: ${reason}. Create the video again.`,
-        completion_percentage: Number(row.completion_percentage) || 0,
-        video_id: row.id,
-        error: reason,
-        timestamp: nowIso(),
-        created_at: row.created_at,
-      };
-    }
+  status(p: Principal, id: string): Promise<VideoStatusView> {
+    return this.videos.status(p, id, (row) => this.view(row), (row, reason) => ({
+      success: false,
+      status: 'status_error',
+      message: `The status of this video cannot be determined: ${reason}. Create the video again.`,
+      completion_percentage: Number(row.completion_percentage) || 0,
+      video_id: row.id,
+      error: reason,
+      timestamp: nowIso(),
+      created_at: row.created_at,
+    }));
   }
 
   private base(_row: VideoRow): string {
@@ -448,14 +254,9 @@ export class VideoService {
     const common = { video_id: row.id, timestamp: nowIso(), created_at: row.created_at };
     switch (row.status) {
       case 'pending': {
-        const job = row.job_id ? await this.deps.jobs.store.get(row.job_id) : undefined;
-        if (!job) throw new Unreadable('the video is pending but its render job is missing');
-        if (job.state === 'done' || job.state === 'failed') {
-          // Two reads, not one snapshot: the video may have been finished in between.
-          const now = await this.store.get(row.id);
-          if (now && now.status !== 'pending') return this.view(now);
-        }
-        if (job.state === 'done' || job.state === 'failed') throw new Unreadable(`the video is pending but its render job has ${job.state === 'done' ? 'ended' : 'failed'}`);
+        const pending = await this.videos.pendingJob(row);
+        if ('now' in pending) return this.view(pending.now);
+        const { job } = pending;
         const pct = Number(row.completion_percentage) || 0;
         let message: string;
         if (job.state === 'queued' && job.attempts === 0) message = 'Waiting for a worker';
@@ -467,14 +268,14 @@ export class VideoService {
         return { success: true, status: 'pending', message, completion_percentage: pct, ...common };
       }
       case 'completed': {
-        if (!row.result) throw new Unreadable('the video is completed but its result is missing');
+        if (!row.result) throw new UnreadableError('the video is completed but its result is missing');
         const r = JSON.parse(row.result) as StoredResult;
         const mp4 = join(this.workDir(row.id), 'video.mp4');
         let size: number;
         try {
           size = (await stat(mp4)).size;
         } catch {
-          throw new Unreadable('the video is completed but its file is missing');
+          throw new UnreadableError('the video is completed but its file is missing');
         }
         const inline = size <= this.options.b64MaxBytes;
         const b64 = inline ? (await readFile(mp4)).toString('base64') : '';
@@ -507,7 +308,7 @@ export class VideoService {
         return { success: false, status: 'failed', message: row.message ?? error, completion_percentage: Number(row.completion_percentage) || 0, ...common, error };
       }
       default:
-        throw new Unreadable(`its stored status "${String(row.status).slice(0, 40)}" is not one this service writes`);
+        throw new UnreadableError(`its stored status "${String(row.status).slice(0, 40)}" is not one this service writes`);
     }
   }
 
@@ -525,20 +326,6 @@ export class VideoService {
       throw new HttpError(410, 'The file of this video is no longer stored');
     }
     return path;
-  }
-}
-
-class SourceGone extends Error {}
-
-async function removeTmpFiles(workDir: string): Promise<void> {
-  for (const dir of [workDir, join(workDir, '.parts')]) {
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch {
-      continue;
-    }
-    for (const f of names) if (f.endsWith('.tmp')) await rm(join(dir, f), { force: true });
   }
 }
 

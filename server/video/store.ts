@@ -4,10 +4,39 @@
  * while the job runs, so a status poll after a restart still sees how far the render came.
  */
 import { JobResourceStore, type JobResourceRow } from '../jobs/resource-store.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
+import type { Outline } from './outline.ts';
 
-export type VideoStatus = 'pending' | 'completed' | 'failed';
+/** A source the video narrates: a journal block or a block of the submitted text. */
+export interface StoredSource {
+  kind: 'journal' | 'text';
+  /** Journal id (journal sources). */
+  journal_id?: string;
+  block_id: string;
+  content: string;
+}
+
+/** The outline a render uses, stored once so a resumed job renders the same video. */
+export interface StoredOutline {
+  outline: Outline;
+  /** Block id -> its text, for `sources`. */
+  blocks: Record<string, string>;
+  journal_id?: string;
+}
+
+export interface StoredResult {
+  title: string;
+  transcript: string;
+  model: string;
+  duration_seconds: number;
+  narration_seconds: number;
+  size_bytes: number;
+  truncated: boolean;
+  notes: string[];
+  sources: StoredSource[];
+  chapters: { heading: string; start: number; end: number; source_block_ids: string[] }[];
+}
 
 /** What the caller asked for, stored as JSON in `request`. */
 export interface VideoRequest {

@@ -16,7 +16,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Pump } from '../jobs/pump.ts';
 import type { Logger } from '../logger.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import type { WebhookSecrets } from './secrets.ts';
 import { sign } from './signing.ts';

@@ -8,7 +8,7 @@
  * rotation made by the admin command line or another instance applies to the next delivery.
  */
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
-import { nowIso } from '../storage/db.ts';
+import { nowIso } from '../time.ts';
 import { newSecret } from './signing.ts';
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;

@@ -2,10 +2,42 @@
  * A small pool of worker threads for CPU-heavy work that must not hold the event loop (markdown
  * conversion, flashcard extraction, grading long answers). Each task runs under a time limit that
  * starts when a worker takes it (waiting in the queue does not count); a worker past its limit is
- * terminated and the task rejects with WorkerTimeoutError. Workers start on demand and are unref'd while idle, so
- * they never hold a shutdown. Tasks are named by the operations server/workers/worker.mjs knows.
+ * terminated and the task rejects with WorkerTimeoutError. Workers start on demand and are unref'd
+ * while idle, so they never hold a shutdown.
+ *
+ * The pool knows no task: a domain declares each operation it sends (workerOperation: a name, the
+ * types of its input and result, the error class it refuses with), and the worker entry
+ * (server/worker.ts) maps each declaration to the function that runs it (WorkerTasks).
  */
+import type { TransferListItem } from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
+
+/**
+ * An error a task throws on purpose (a limit, unusable input). Recognised in the worker by its
+ * class, crossing the thread as a flagged reply, and thrown again on this side as the same class.
+ */
+export type RefusalClass = new (message: string) => Error;
+
+/** An operation of the worker entry, typed by what it takes (I) and answers (O). */
+export interface WorkerOperation<I, O> {
+  readonly name: string;
+  readonly refusal?: RefusalClass;
+  /** Carries the types only; never set. */
+  readonly types?: (input: I) => O;
+}
+
+export function workerOperation<I, O>(name: string, refusal?: RefusalClass): WorkerOperation<I, O> {
+  return { name, ...(refusal ? { refusal } : {}) };
+}
+
+/** What a task answers: its result, and buffers of it that may move to the main thread instead of being copied. */
+export interface TaskResult<O> {
+  result: O;
+  transfer?: readonly TransferListItem[];
+}
+
+/** A worker's message back: a result, a refusal (a RefusalClass's message) or a failure. */
+export type WorkerReply = { result: unknown } | { refusal: string } | { error: string };
 
 export interface PoolLimits {
   /** Time limit of a task: base plus a share per KiB of its input. */
@@ -24,18 +56,8 @@ export class WorkerTimeoutError extends Error {
   }
 }
 
-/** The task's own refusal (e.g. MarkdownLimitError in the worker): `kind` names the error class. */
-export class WorkerRefusal extends Error {
-  constructor(
-    readonly kind: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 interface Task {
-  op: string;
+  op: WorkerOperation<unknown, unknown>;
   input: unknown;
   timeoutMs: number;
   resolve: (v: unknown) => void;
@@ -47,23 +69,26 @@ interface Slot {
   task?: Task;
   timer?: NodeJS.Timeout;
 }
-type Reply = { result?: unknown; refusal?: { kind: string; message: string }; error?: string };
 
 export class WorkerPool {
   private readonly slots = new Set<Slot>();
   private readonly queue: Task[] = [];
 
-  constructor(readonly limits: PoolLimits = DEFAULT_POOL_LIMITS) {}
+  constructor(
+    /** The worker thread's entry (server/worker.mjs from source, dist/server/worker.mjs built): given by the composition, which knows where it stands. */
+    private readonly entry: URL,
+    readonly limits: PoolLimits = DEFAULT_POOL_LIMITS,
+  ) {}
 
   /** The time limit for an input of `chars` characters. */
   timeLimitMs(chars: number): number {
     return Math.round(this.limits.baseMs + (this.limits.perKibMs * chars) / 1024);
   }
 
-  /** Runs `op` in a worker; `timeoutMs` 0 means no limit. */
-  run<T>(op: string, input: unknown, timeoutMs: number): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ op, input, timeoutMs, resolve: resolve as (v: unknown) => void, reject });
+  /** Runs `op` in a worker; `timeoutMs` 0 means no limit. Rejects with the operation's refusal class when the task refuses. */
+  run<I, O>(op: WorkerOperation<I, O>, input: I, timeoutMs: number): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ op: op as WorkerOperation<unknown, unknown>, input, timeoutMs, resolve: resolve as (v: unknown) => void, reject });
       this.dispatch();
     });
   }
@@ -88,18 +113,18 @@ export class WorkerPool {
       if (task.timeoutMs > 0) {
         slot.timer = setTimeout(() => void this.retire(slot, new WorkerTimeoutError(task.timeoutMs)), task.timeoutMs);
       }
-      slot.worker.postMessage({ op: task.op, input: task.input });
+      slot.worker.postMessage({ op: task.op.name, input: task.input });
     }
   }
 
   private spawn(): void {
     // A larger young generation: conversions allocate many short-lived objects, and with the
     // default size the scavenger took about a third of an import's time.
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: 96 } });
+    const worker = new Worker(this.entry, { resourceLimits: { maxYoungGenerationSizeMb: 96 } });
     const slot: Slot = { worker, ready: false };
     this.slots.add(slot);
     worker.unref();
-    worker.on('message', (msg: Reply | 'ready') => {
+    worker.on('message', (msg: WorkerReply | 'ready') => {
       if (msg === 'ready') {
         slot.ready = true;
         this.dispatch();
@@ -107,9 +132,9 @@ export class WorkerPool {
       }
       const task = this.finish(slot);
       if (!task) return;
-      if (msg.refusal) task.reject(new WorkerRefusal(msg.refusal.kind, msg.refusal.message));
-      else if (msg.error !== undefined) task.reject(new Error(msg.error));
-      else task.resolve(msg.result);
+      if ('result' in msg) task.resolve(msg.result);
+      else if ('refusal' in msg) task.reject(new (task.op.refusal ?? Error)(msg.refusal));
+      else task.reject(new Error(msg.error));
       this.dispatch();
     });
     const failed = (err: Error) => {
@@ -139,5 +164,31 @@ export class WorkerPool {
     this.finish(slot)?.reject(err);
     await slot.worker.terminate();
     this.dispatch();
+  }
+}
+
+/**
+ * The worker entry's table: each declared operation with the function that runs it (type-checked
+ * against the declaration), and what a message of the pool gets back.
+ */
+export class WorkerTasks {
+  private readonly tasks = new Map<string, { op: WorkerOperation<unknown, unknown>; run: (input: unknown) => TaskResult<unknown> | Promise<TaskResult<unknown>> }>();
+
+  add<I, O>(op: WorkerOperation<I, O>, run: (input: I) => TaskResult<O> | Promise<TaskResult<O>>): this {
+    this.tasks.set(op.name, { op: op as WorkerOperation<unknown, unknown>, run: run as (input: unknown) => TaskResult<unknown> });
+    return this;
+  }
+
+  /** Runs the task `name` names; a throw of its refusal class is a refusal, any other a failure. */
+  async run(name: string, input: unknown): Promise<{ reply: WorkerReply; transfer?: readonly TransferListItem[] }> {
+    const task = this.tasks.get(name);
+    try {
+      if (!task) throw new Error(`unknown worker operation ${name}`);
+      const { result, transfer } = await task.run(input);
+      return { reply: { result }, transfer };
+    } catch (err) {
+      if (task?.op.refusal && err instanceof task.op.refusal) return { reply: { refusal: err.message } };
+      return { reply: { error: err instanceof Error ? err.message : String(err) } };
+    }
   }
 }

@@ -14,6 +14,7 @@ import { openPostgresEngine } from '../../server/storage/postgres-engine.ts';
 import { openSqliteEngine } from '../../server/storage/sqlite-engine.ts';
 import { engineCases, freshPostgres, type FreshPostgres } from '../helpers/databases.ts';
 import { Client, startTestServer, tempDataDir, testDatabaseEnv, type TestServer } from '../helpers/server.ts';
+import { ENDPOINT_CATALOG } from '../../server/endpoints.ts';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -236,7 +237,7 @@ describe.each(await engineCases())('admin command line on the $title engine', (c
         engine = openSqliteEngine(path.join(dir, 'study.db'));
         cliEnv = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
       }
-      billing = new BillingService(engine, systemClock);
+      billing = new BillingService(engine, systemClock, ENDPOINT_CATALOG);
     });
     afterAll(async () => {
       await billing?.close();

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/billing/clock.ts';
-import { priceOf, STARTING_CREDIT_MICROS } from '../../server/billing/prices.ts';
+import { STARTING_CREDIT_MICROS } from '../../server/billing/prices.ts';
+import { ENDPOINT_CATALOG } from '../../server/endpoints.ts';
 import { blocks, startTestServer, type Client, type TestServer } from '../helpers/server.ts';
 import { DAY_START, newPrincipal } from './helpers.ts';
+
+const priceOf = (endpoint: string, units?: number) => ENDPOINT_CATALOG.priceOf(endpoint, units);
 
 let server: TestServer;
 const clock = new ManualClock(DAY_START + 12 * 3_600_000);

@@ -19,6 +19,7 @@ import { BillingService, ORG_CACHE_TTL_MS } from '../../server/billing/service.t
 import type { StorageEngine } from '../../server/storage/engine.ts';
 import { engineCases, type FreshDatabase } from '../helpers/databases.ts';
 import { DAY_START } from './helpers.ts';
+import { ENDPOINT_CATALOG } from '../../server/endpoints.ts';
 
 const cases = await engineCases();
 
@@ -42,7 +43,7 @@ describe.each(cases)('$title engine', (c) => {
 
     /** A billing service per instance, on the store exact across instances (the default). */
     const instances = () => {
-      const made = engines.map((e) => new BillingService(e, clock));
+      const made = engines.map((e) => new BillingService(e, clock, ENDPOINT_CATALOG));
       services.push(...made);
       return made;
     };
@@ -202,8 +203,8 @@ describe.each(cases)('$title engine', (c) => {
 
       it('custom limits and balances set elsewhere reach admission within CHANGE_CHECK_MS', async () => {
         const there = await db.open();
-        const here = new BillingService(engines[0]!, clock);
-        const elsewhere = new BillingService(there, clock);
+        const here = new BillingService(engines[0]!, clock, ENDPOINT_CATALOG);
+        const elsewhere = new BillingService(there, clock, ENDPOINT_CATALOG);
         services.push(here, elsewhere);
         const { org, principal } = await newOrg('developer');
         const a = await here.admit(principal, 'GET /journals/list');
@@ -218,7 +219,7 @@ describe.each(cases)('$title engine', (c) => {
 
       it("another instance's debits reach a cached balance within ORG_CACHE_TTL_MS", async () => {
         const there = await db.open();
-        const here = new BillingService(engines[0]!, clock);
+        const here = new BillingService(engines[0]!, clock, ENDPOINT_CATALOG);
         const elsewhere = new CreditLedger(there);
         services.push(here);
         const { org, principal } = await newOrg('enterprise');

@@ -9,6 +9,7 @@
  */
 import Ajv2020Module, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { ENDPOINTS } from '../../server/endpoints.ts';
 import { buildDocument } from '../../server/openapi/document.ts';
 
 type Json = Record<string, any>;
@@ -43,7 +44,7 @@ function refsToDoc(schema: unknown): any {
 
 function compile() {
   if (compiled) return compiled;
-  const doc = buildDocument();
+  const doc = buildDocument(ENDPOINTS);
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   const formats = ((addFormats as unknown as { default?: unknown }).default ?? addFormats) as (a: unknown) => void;
   formats(ajv);

@@ -135,8 +135,8 @@ describe.each(cases)('$title engine', (c) => {
       // Reloaded from the store, the document is the same.
       const again = (await LiveJournal.load(j.id, j.seq, store, committer, LIMITS, hooks()))!;
       expect(again.fragment.toString()).toBe(live.fragment.toString());
-      live.close('test');
-      again.close('test');
+      live.close('shutdown');
+      again.close('shutdown');
     });
 
     it('a journal that another instance wrote to meanwhile catches up from the log before counting its own commit', async () => {
@@ -169,7 +169,7 @@ describe.each(cases)('$title engine', (c) => {
       await live.syncTo(third.revision);
       expect(live.revision).toBe(third.revision);
       expect(live.fragment.toString()).toBe(third.fragment.toString());
-      for (const x of [live, reloaded, third]) x.close('test');
+      for (const x of [live, reloaded, third]) x.close('shutdown');
     });
 
     it.skipIf(c.kind === 'sqlite')('two instances compacting one journal at once lose nothing', async () => {
@@ -196,7 +196,7 @@ describe.each(cases)('$title engine', (c) => {
       expect(reloaded.revision).toBe(1 + 42 + 27 + 12);
       expect(reloaded.fragment.toString()).toBe(a.fragment.toString());
       expect(reloaded.fragment.length).toBe(3);
-      for (const x of [a, b, reloaded]) x.close('test');
+      for (const x of [a, b, reloaded]) x.close('shutdown');
     });
 
     it('a failed commit breaks the journal: nothing is heard, waiting settled tasks are refused', async () => {
@@ -213,7 +213,7 @@ describe.each(cases)('$title engine', (c) => {
       expect(h.brokenWith.length).toBe(1);
       expect(heard).toEqual([]);
       expect((await store.updatesBetween(j.seq, 0, 100)).length).toBe(0);
-      live.close('test');
+      live.close('shutdown');
     });
 
     it('compaction keeps everything: the snapshot at the committed revision replaces exactly the log up to it', async () => {
@@ -231,8 +231,8 @@ describe.each(cases)('$title engine', (c) => {
       const again = (await LiveJournal.load(j.id, j.seq, store, committer, LIMITS, hooks()))!;
       expect(again.fragment.toString()).toBe(text);
       expect(again.revision).toBe(1 + updates.length);
-      live.close('test');
-      again.close('test');
+      live.close('shutdown');
+      again.close('shutdown');
       expect(LOG_ORIGIN).toBeTypeOf('symbol');
     });
   });

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Node as PMNode } from 'prosemirror-model';
 import { blocksToMarkdown, markdownToDoc, MarkdownLimitError } from '../../shared/markdown/index.ts';
 import { MarkdownConverter } from '../../server/journals/markdown-offload.ts';
+import { WORKER_ENTRY } from '../../server/app.ts';
 import { WorkerPool } from '../../server/workers/pool.ts';
 
 /** Characters that mean something to CommonMark or GFM, plus plain text and line structure. */
@@ -67,7 +68,7 @@ describe('markdown import and export never throw', () => {
 
 describe('the service converts any markdown within a time linear in its size', () => {
   // Small limits keep the suite quick; production defaults are documented in docs/security.md.
-  const pool = new WorkerPool({ baseMs: 500, perKibMs: 10, workers: 1 });
+  const pool = new WorkerPool(WORKER_ENTRY, { baseMs: 500, perKibMs: 10, workers: 1 });
   const converter = new MarkdownConverter(pool);
   afterAll(() => pool.close());
 
@@ -112,7 +113,7 @@ describe('the service converts any markdown within a time linear in its size', (
   it('parseAll refuses a batch past its limits and the pool keeps working afterwards', async () => {
     await expect(converter.parseAll([families['nested quotes']!(48 * 1024)])).rejects.toBeInstanceOf(MarkdownLimitError);
     // A batch too large for the pool's time limit (these limits are tiny on purpose).
-    const slow = new MarkdownConverter(new WorkerPool({ baseMs: 1, perKibMs: 0, workers: 1 }));
+    const slow = new MarkdownConverter(new WorkerPool(WORKER_ENTRY, { baseMs: 1, perKibMs: 0, workers: 1 }));
     await expect(slow.parseAll(['plain *text* '.repeat(20_000)])).rejects.toThrow(/time limit/);
     await slow.pool.close();
     const trees = await converter.parseAll(['# fine', 'plain *text* '.repeat(200)]);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { operations } from '../../server/openapi/operations.ts';
+import { ENDPOINTS } from '../../server/endpoints.ts';
 import { assertDocumented, documentedOperations, OpenApiMismatch } from '../helpers/openapi.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
 
@@ -95,7 +95,7 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it("every request body has an example its zod schema accepts", () => {
-    const withBody = operations.filter((op) => op.body);
+    const withBody = ENDPOINTS.filter((op) => op.body);
     expect(withBody.length).toBe(12);
     for (const op of withBody) {
       expect(op.example, op.operationId).toBeDefined();

@@ -5,7 +5,7 @@
  * reserved/settled/refunded, and a key reaches only its own sets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lookup, synset } from '../../server/practice/offline/vocab/wordnet.ts';
+import { lookup, synset } from '../../server/practice/lexicon/wordnet.ts';
 import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
 import { close, evalExpr, solutions, under } from '../practice/helpers.ts';
 import { CREATE, createSet, grade, GRADE, STATUS, waitForSet, wrongAnswer } from './helpers.ts';

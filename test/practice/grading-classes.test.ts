@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { formulaNames } from '../../server/practice/grading/chem.ts';
 import { numberFromWords } from '../../server/practice/grading/number-words.ts';
-import { parseRubric } from '../../server/practice/grading/rubric.ts';
+import { parseRubric } from '../../server/practice/grading/rubric/index.ts';
 
 const grade = (problem_statement: string, correct_answer: string, user_answer: string) =>
   gradeAnswer({ problem_type: 'frq', problem_statement, correct_answer, user_answer });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer, GradingInputError } from '../../server/practice/grading/index.ts';
-import { parseRubric } from '../../server/practice/grading/rubric.ts';
+import { parseRubric } from '../../server/practice/grading/rubric/index.ts';
 import type { GradeInput } from '../../server/practice/types.ts';
 
 const frq = (user_answer: string, rest: Partial<GradeInput>) => gradeAnswer({ problem_type: 'frq', problem_statement: 'q', user_answer, ...rest });

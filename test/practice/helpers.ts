@@ -1,5 +1,5 @@
 import * as KAS from '@khanacademy/kas';
-import { lookup, synset } from '../../server/practice/offline/vocab/wordnet.ts';
+import { lookup, synset } from '../../server/practice/lexicon/wordnet.ts';
 
 interface KasExpr {
   eval(vars: Record<string, number>): number;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectCostWithin } from '../helpers/cost.ts';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
-import { gradeMath } from '../../server/practice/grading/math.ts';
+import { gradeMath } from '../../server/practice/grading/math/index.ts';
 import { bracketFactors, incompleteFactorisation, isSumAtTop } from '../../server/practice/grading/math/factor.ts';
 import { readForms, sigFigsOf } from '../../server/practice/grading/math/forms.ts';
 import { readMatrix } from '../../server/practice/grading/math/matrix.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectCostWithin } from '../helpers/cost.ts';
 import { gradeAnswer, GradingInputError } from '../../server/practice/grading/index.ts';
-import { type Criterion, gradeRubric, MAX_WORDINGS, parseRubric } from '../../server/practice/grading/rubric.ts';
+import { type Criterion, gradeRubric, MAX_WORDINGS, parseRubric } from '../../server/practice/grading/rubric/index.ts';
 
 /** A criterion as points: a number (concept), {levels: [top…bottom]} or {each, cap}. */
 function shape(c: Criterion): unknown {

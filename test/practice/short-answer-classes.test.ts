@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { expectCostWithin } from '../helpers/cost.ts';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
-import { gradeMath } from '../../server/practice/grading/math.ts';
+import { gradeMath } from '../../server/practice/grading/math/index.ts';
 import { numberFromWords } from '../../server/practice/grading/number-words.ts';
-import { addedClaimAgainst, checkAddedClaim, gradeShortAnswer } from '../../server/practice/grading/short-answer.ts';
+import { addedClaimAgainst, checkAddedClaim } from '../../server/practice/grading/added-claim.ts';
+import { gradeShortAnswer } from '../../server/practice/grading/short-answer.ts';
 
 const grade = (problem_statement: string, correct_answer: string, user_answer: string) =>
   gradeAnswer({ problem_type: 'frq', problem_statement, correct_answer, user_answer });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planSet } from '../../server/practice/offline/index.ts';
 import { findVocabTopics } from '../../server/practice/offline/vocab/topics.ts';
-import { lookup, synset, synonyms } from '../../server/practice/offline/vocab/wordnet.ts';
+import { lookup, synset, synonyms } from '../../server/practice/lexicon/wordnet.ts';
 import { under } from './helpers.ts';
 
 describe('WordNet reader', () => {

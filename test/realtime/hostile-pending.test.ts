@@ -2,11 +2,13 @@
  * Updates whose dependencies never arrive: Yjs holds them (doc.store.pendingStructs / pendingDs)
  * until they complete. Capped per journal (WS_MAX_PENDING_BYTES, here 64 KiB): past it, what is
  * held is dropped and the connection that pushed it past is closed (1013); held bytes count in the
- * journal's memory estimate; editors joining meanwhile are never sent held structs.
+ * journal's memory estimate; editors joining meanwhile are never sent held structs, and a compaction
+ * meanwhile stores none.
  */
 import * as encoding from 'lib0/encoding';
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { encodeStateAsUpdateWithoutPending } from '../../server/journals/pending.ts';
 import { estimatedHeapBytes } from '../../server/journals/registry.ts';
 import { type Client, type TestServer } from '../helpers/server.ts';
 import { editorBlocks, editorSuite, synced, typeInto, waitFor } from './helpers.ts';
@@ -101,6 +103,38 @@ describe('updates waiting for missing dependencies', () => {
     await synced(newcomer);
     expect(editorBlocks(newcomer).map((x) => x.text)).toEqual(['Joining']);
     expect(newcomer.doc.store.pendingStructs).toBeNull();
+    raw.ws.close();
+  });
+});
+
+describe('compaction while updates are held', () => {
+  it('stores the committed state only: the snapshot holds nothing Yjs keeps waiting for missing dependencies', async () => {
+    const id = await alice.importMarkdown('# Compacted\n\nFirst\n');
+    const a = editor(id);
+    await synced(a);
+    const live = server.svc.ctx.registry.get(id)!;
+    const raw = rawSocket(server.url, id, alice.key!);
+    await raw.opened;
+    for (const u of orphanUpdates(a.doc, 2, 100)) await raw.send(syncUpdate(u));
+    await raw.roundTrip();
+    expect(live.pendingBytes).toBeGreaterThan(0);
+    // A committed change, so that the log has something to fold.
+    const revision = live.revision;
+    typeInto(a, editorBlocks(a)[1]!.id as string, 0, 'Now ');
+    await waitFor(() => live.revision > revision, 'the edit committed');
+
+    await live.compact();
+    const stored = (await server.svc.ctx.journals.store.loadState(live.seq))!;
+    expect(stored.updates).toEqual([]);
+    const reloaded = new Y.Doc();
+    Y.applyUpdate(reloaded, stored.snapshot!);
+    // Held structs in the snapshot would be held again here, and sent to other instances.
+    expect(reloaded.store.pendingStructs).toBeNull();
+    expect(reloaded.store.pendingDs).toBeNull();
+    expect(Buffer.from(stored.snapshot!).equals(Buffer.from(encodeStateAsUpdateWithoutPending(live.doc)))).toBe(true);
+    // Still held in memory, where they may yet complete.
+    expect(live.pendingBytes).toBeGreaterThan(0);
+    expect(await alice.content(id)).toBe('# Compacted\n\nNow First\n');
     raw.ws.close();
   });
 });

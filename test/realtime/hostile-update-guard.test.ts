@@ -11,7 +11,7 @@ import { MAX_NESTING_DEPTH } from '../../shared/limits.ts';
 import { markdownToDoc } from '../../shared/markdown/index.ts';
 import { FRAGMENT_NAME } from '../../shared/schema.ts';
 import { checkUpdate } from '../../server/realtime/update-guard.ts';
-import { mayCompletePending, pendingStructs } from '../../server/realtime/pending.ts';
+import { mayCompletePending, pendingStructs } from '../../server/journals/pending.ts';
 import { sideDoc } from './hostile-helpers.ts';
 
 const require = createRequire(import.meta.url);

@@ -26,7 +26,7 @@ export function applyPlan(live: LiveJournal, actions: Action[], tr: Y.Transactio
 }
 
 function mustFind(live: LiveJournal, id: string): Y.XmlElement {
-  const el = live.findBlock(id);
+  const el = live.blocks.find(id);
   if (!el) throw new Error(`planned block ${id} vanished during apply`);
   return el;
 }
@@ -44,7 +44,7 @@ function fill(live: LiveJournal, el: Y.XmlElement, node: PMNode): void {
 
 function indexSubtree(live: LiveJournal, el: Y.XmlElement): void {
   const id = el.getAttribute('id');
-  if (typeof id === 'string') live.indexBlock(id, el);
+  if (typeof id === 'string') live.blocks.set(id, el);
   for (let ch = el.firstChild; ch; ch = ch.nextSibling) if (ch instanceof Y.XmlElement) indexSubtree(live, ch);
 }
 
@@ -77,5 +77,5 @@ function update(live: LiveJournal, id: string, node: PMNode, tr: Y.Transaction):
 function remove(live: LiveJournal, id: string, tr: Y.Transaction): void {
   const el = mustFind(live, id);
   el._item!.delete(tr);
-  live.forgetBlock(id);
+  live.blocks.forget(id);
 }

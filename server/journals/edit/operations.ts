@@ -4,7 +4,7 @@
  * a block kind not allowed where it would go) fails only its own operation.
  */
 import * as z from 'zod';
-import { documentAs } from '../../openapi/documented.ts';
+import { documentAs } from '../../http/documented.ts';
 
 export const MAX_OPERATIONS = 500;
 

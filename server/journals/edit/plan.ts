@@ -59,19 +59,19 @@ class VirtualJournal {
     if (this.deleted.has(id)) return undefined;
     const c = this.created.get(id);
     if (c) return c;
-    const el = this.live.findBlock(id);
+    const el = this.live.blocks.find(id);
     // Elements the schema does not know (an editor can write any) are not blocks REST can address.
     if (!el || !BLOCK_NODE_TYPES.has(el.nodeName)) return undefined;
     const parent = el.parent;
     if (!(parent instanceof Y.XmlElement)) return { type: el.nodeName, parentId: null };
     const parentId = parent.getAttribute('id');
     // Nor is a block inside such an element, or under a parent without an id.
-    if (!BLOCK_NODE_TYPES.has(parent.nodeName) || typeof parentId !== 'string' || this.live.findBlock(parentId) !== parent) return undefined;
+    if (!BLOCK_NODE_TYPES.has(parent.nodeName) || typeof parentId !== 'string' || this.live.blocks.find(parentId) !== parent) return undefined;
     return { type: el.nodeName, parentId };
   }
 
   taken(id: string): boolean {
-    return this.created.has(id) || (!this.deleted.has(id) && this.live.findBlock(id) !== undefined);
+    return this.created.has(id) || (!this.deleted.has(id) && this.live.blocks.find(id) !== undefined);
   }
 
   private children(parentId: string): Child[] {
@@ -82,7 +82,7 @@ class VirtualJournal {
     if (c) {
       c.node.forEach((child) => list!.push({ id: (child.attrs.id as string | null) ?? null, type: child.type.name }));
     } else {
-      const el = this.live.findBlock(parentId)!;
+      const el = this.live.blocks.find(parentId)!;
       for (let ch = el.firstChild; ch; ch = ch.nextSibling) {
         if (ch instanceof Y.XmlElement) list.push({ id: (ch.getAttribute('id') as string) ?? null, type: ch.nodeName });
       }
@@ -185,7 +185,7 @@ class VirtualJournal {
       });
       return;
     }
-    const el = this.live.findBlock(id);
+    const el = this.live.blocks.find(id);
     if (!el) return;
     const walk = (p: Y.XmlElement): void => {
       for (let ch = p.firstChild; ch; ch = ch.nextSibling) {

@@ -1,50 +1,43 @@
-/** Routes of version history (docs/versions.md); thin over VersionService. */
+/** Routes of version history (endpoints.ts, docs/versions.md); thin over VersionService. */
 import { Router } from 'express';
-import * as z from 'zod';
 import { docToMarkdown } from '../../../shared/markdown/index.ts';
 import { principalOf } from '../../auth/middleware.ts';
 import { chargeFor } from '../../billing/middleware.ts';
-import { parseOr422 } from '../../http/errors.ts';
-import { pageQuery } from '../../http/paging.ts';
-import { nowIso } from '../../storage/db.ts';
+import { route } from '../../http/endpoint.ts';
+import { pageAnswer } from '../../http/paging.ts';
+import { nowIso } from '../../time.ts';
+import { versionEndpoints as e } from './endpoints.ts';
 import type { VersionCreateResponse, VersionDiffResponse, VersionGetResponse, VersionListResponse, VersionRestoreResponse } from './schema.ts';
 import type { VersionService } from './service.ts';
-
-export const createBody = z.object({ name: z.string().trim().min(1).max(200).optional() }).strict();
-export const restoreBody = z.object({ sync_realtime_state: z.boolean().default(true) }).strict();
-export const formatQuery = z.object({ format: z.enum(['markdown', 'model', 'both']).default('both') });
-export const diffQuery = z.object({ from: z.string().min(1).max(100), to: z.string().min(1).max(100).default('current') });
-
-const bodyOf = (raw: unknown) => (raw === undefined ? {} : raw);
 
 export function versionRoutes(versions: VersionService): Router {
   const r = Router();
 
-  r.post('/journals/versions/:journal_id', async (req, res) => {
-    const b = parseOr422(createBody, bodyOf(req.body), ['body']);
-    const v = await versions.create(principalOf(req), req.params.journal_id, b.name, chargeFor(req));
+  route(r, e.create, async (call, res) => {
+    const b = call.body;
+    const v = await versions.create(principalOf(call.req), call.param('journal_id'), b.name, chargeFor(call.req));
     const answer: VersionCreateResponse = { success: true, message: 'Version saved', ...v, timestamp: nowIso() };
     res.json(answer);
   });
 
-  r.get('/journals/versions/:journal_id', async (req, res) => {
-    const q = parseOr422(pageQuery, req.query, ['query']);
-    const page = await versions.list(principalOf(req), req.params.journal_id, q.page_token, q.page_size);
-    const answer: VersionListResponse = { success: true, versions: page.versions, ...(page.next !== undefined ? { next_page_token: page.next } : {}) };
+  route(r, e.list, async (call, res) => {
+    const q = call.query;
+    const page = await versions.list(principalOf(call.req), call.param('journal_id'), q.page_token, q.page_size);
+    const answer: VersionListResponse = pageAnswer('versions', page.versions, page.next);
     res.json(answer);
   });
 
-  // Before /:version_id, which would take "diff" for a version id.
-  r.get('/journals/versions/:journal_id/diff', async (req, res) => {
-    const q = parseOr422(diffQuery, req.query, ['query']);
-    const out = await versions.diff(principalOf(req), req.params.journal_id, q.from, q.to);
-    const answer: VersionDiffResponse = { success: true, journal_id: req.params.journal_id, ...out };
+  // Before the version's own route, which would take "diff" for a version id.
+  route(r, e.diff, async (call, res) => {
+    const q = call.query;
+    const out = await versions.diff(principalOf(call.req), call.param('journal_id'), q.from, q.to);
+    const answer: VersionDiffResponse = { success: true, journal_id: call.param('journal_id'), ...out };
     res.json(answer);
   });
 
-  r.get('/journals/versions/:journal_id/:version_id', async (req, res) => {
-    const q = parseOr422(formatQuery, req.query, ['query']);
-    const { version, doc } = await versions.get(principalOf(req), req.params.journal_id, req.params.version_id);
+  route(r, e.get, async (call, res) => {
+    const q = call.query;
+    const { version, doc } = await versions.get(principalOf(call.req), call.param('journal_id'), call.param('version_id'));
     const answer: VersionGetResponse = {
       success: true,
       ...version,
@@ -54,14 +47,16 @@ export function versionRoutes(versions: VersionService): Router {
     res.json(answer);
   });
 
-  r.post('/journals/versions/:journal_id/:version_id/restore', async (req, res) => {
-    const b = parseOr422(restoreBody, bodyOf(req.body), ['body']);
-    const out = await versions.restore(principalOf(req), req.params.journal_id, req.params.version_id, b.sync_realtime_state, chargeFor(req));
+  route(r, e.restore, async (call, res) => {
+    const b = call.body;
+    const journalId = call.param('journal_id');
+    const versionId = call.param('version_id');
+    const out = await versions.restore(principalOf(call.req), journalId, versionId, b.sync_realtime_state, chargeFor(call.req));
     const answer: VersionRestoreResponse = {
       success: true,
       message: 'Journal restored to the version',
-      journal_id: req.params.journal_id,
-      restored_from: req.params.version_id,
+      journal_id: journalId,
+      restored_from: versionId,
       revision: out.revision,
       version: out.version,
       previous: out.before,

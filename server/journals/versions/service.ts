@@ -10,9 +10,10 @@ import * as Y from 'yjs';
 import { docToMarkdown } from '../../../shared/markdown/index.ts';
 import { FRAGMENT_NAME, schema } from '../../../shared/schema.ts';
 import type { Principal } from '../../auth/keys.ts';
+import type { Charge } from '../../billing/middleware.ts';
 import { notFound } from '../../http/errors.ts';
-import { encodeStateAsUpdateWithoutPending } from '../../realtime/pending.ts';
-import { nowIso } from '../../storage/db.ts';
+import { encodeStateAsUpdateWithoutPending } from '../pending.ts';
+import { nowIso } from '../../time.ts';
 import type { Queryable, StorageEngine } from '../../storage/engine.ts';
 import { RestOrigin, type LiveJournal } from '../live.ts';
 import { fragmentToDoc } from '../read-model.ts';
@@ -24,8 +25,6 @@ import { diffBlocks, type BlockDiff } from './diff.ts';
 import type { versionSchema } from './schema.ts';
 import { versionsToThin } from './retention.ts';
 import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
-
-type Charge = (q?: Queryable) => Promise<void>;
 
 /** A version as the API answers it (its zod schema is what the OpenAPI document publishes). */
 export type VersionView = z.infer<typeof versionSchema>;

@@ -4,7 +4,7 @@
  * name (metal + nonmetal-ide: sodium chloride; two nonmetals with Greek prefixes: carbon dioxide).
  * Element names come from WordNet, whose element senses list the symbol and "atomic number N".
  */
-import { lookup, synset } from '../offline/vocab/wordnet.ts';
+import { lookup, synset } from '../lexicon/wordnet.ts';
 
 const NONMETALS = new Set(['H', 'He', 'B', 'C', 'N', 'O', 'F', 'Ne', 'Si', 'P', 'S', 'Cl', 'Ar', 'As', 'Se', 'Br', 'Kr', 'Te', 'I', 'Xe', 'Rn']);
 const PREFIX = ['', 'mono', 'di', 'tri', 'tetra', 'penta', 'hexa', 'hepta', 'octa', 'nona', 'deca'];

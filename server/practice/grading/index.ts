@@ -6,9 +6,10 @@
 import type { GradeInput, GradeResult } from '../types.ts';
 import { gradeChoice } from './choice.ts';
 import { GradingInputError } from './errors.ts';
-import { gradeMath, looksMathematical } from './math.ts';
-import { gradeRubric, parseRubric } from './rubric.ts';
-import { checkAddedClaim, gradeShortAnswer, isShortReference } from './short-answer.ts';
+import { gradeMath, looksMathematical } from './math/index.ts';
+import { gradeRubric, parseRubric } from './rubric/index.ts';
+import { checkAddedClaim } from './added-claim.ts';
+import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
 

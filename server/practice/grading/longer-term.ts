@@ -6,7 +6,7 @@
  * other words are the question's own is the same answer said in full: "igneous rock" for
  * "igneous" when asked what type of rock.
  */
-import { lookup } from '../offline/vocab/wordnet.ts';
+import { lookup } from '../lexicon/wordnet.ts';
 
 const LONGEST_TERM = 4;
 

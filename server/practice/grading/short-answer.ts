@@ -8,221 +8,27 @@
  * another regular form, a WordNet synonym of it, a name or formula WordNet gives for the same
  * thing (CO2, Shakespeare for William Shakespeare), a surname for a full name, a number in words,
  * or a slip of spelling that is not itself a word; never an antonym, another form of an irregular
- * word, or a longer name of something else ("George Washington Carver").
+ * word, or a longer name of something else ("George Washington Carver"). The answer is read by
+ * statements.ts, words are looked up by senses.ts; what a numeric answer adds is added-claim.ts.
  */
-import lemmatizer from 'wink-lemmatizer';
+import { lookup, synset, type Synset } from '../lexicon/wordnet.ts';
 import type { GradeResult } from '../types.ts';
-import { lookup, synset, type Pos, type Synset } from '../offline/vocab/wordnet.ts';
 import { readableText } from './accents.ts';
 import { formulaNames } from './chem.ts';
 import { longerTerm } from './longer-term.ts';
 import { numberFromWords } from './number-words.ts';
+import { antonymOf, closeSenses, hasWord, hypernymsWithin, irregular, isWord, lemmas, POSES, related, senses } from './senses.ts';
+import { contentWords, denied, FILLER, questionWords, statements, wordsOf, type Match, type Statement, type Word } from './statements.ts';
 import { misattributedSuperlative } from './superlative.ts';
-import { isSlip, NEGATIONS, plainChange, STOPWORDS } from './text.ts';
+import { isSlip, NEGATIONS, plainChange } from './text.ts';
 
-const POSES: Pos[] = ['noun', 'verb', 'adj', 'adv'];
-/** Words around an answer that say nothing about it. */
-const FILLER = new Set([...STOPWORDS, 'think', 'believe', 'guess', 'maybe', 'probably', 'sure', 'pretty', 'called', 'known', 'named', 'yes', 'ok', 'okay', 'well', 'um', 'uh', 'sir', 'miss', 'please']);
-/** A statement made only of these takes back what came before it. */
-const RETRACT = new Set(['no', 'nope', 'wrong', 'wait', 'sorry', 'actually', 'oops', 'mean', 'i', 'scratch', 'that', 'not', 'oh', 'hmm', 'correction']);
 /** Particles inside a name, between the first name and the surname ("Vincent van Gogh", "Leonardo da Vinci"). */
 const PARTICLES = new Set(['van', 'de', 'da', 'von', 'der', 'den', 'des', 'le', 'la', 'du', 'di', 'del', 'della', 'dos', 'das', 'ter', 'ten', 'bin', 'ibn']);
 const TITLES = new Set(['president', 'king', 'queen', 'sir', 'dame', 'saint', 'st', 'dr', 'doctor', 'mr', 'mrs', 'ms', 'lord', 'lady', 'general', 'emperor', 'empress', 'prince', 'princess', 'pope', 'professor', 'prof']);
 // A symbol, formula or abbreviation asked for is that written form: "gold" is not the symbol Au.
 const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural|singular|comparative|superlative|spell(?:ing|ed)?|conjugat\w*|(?:verb|noun|adjective) form|form of the (?:verb|word)|-ing form|third person|(?:chemical|element|atomic)\s+symbol|symbol\s+(?:for|of)\s+(?:the\s+)?(?:element|chemical)?|(?:chemical|molecular|empirical)\s+formula|abbreviation|acronym|initials)\b/i;
-const NEG_SCOPE = 5;
-
-interface Word {
-  /** Lower case. */
-  w: string;
-  /** As written. */
-  raw: string;
-}
-
-interface Statement {
-  words: Word[];
-  retracted: boolean;
-  /** "like a pile of plates", "such as ...": an illustration, not another answer. */
-  illustration?: boolean;
-  /** Indexes of negation cues. */
-  cues: number[];
-}
-
-interface Match {
-  statement: number;
-  start: number;
-  end: number;
-  how: string;
-}
-
-/** "CO₂", "H₂O", "m²": subscript and superscript digits read as digits. */
-function plainDigits(text: string): string {
-  return text.replace(/[₀-₉]/g, (c) => String(c.charCodeAt(0) - 0x2080)).replace(/[⁰¹²³⁴-⁹]/g, (c) => String('⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)));
-}
-
-/**
- * Words as read: accents stripped and unit symbols named (accents.ts), so "García" is one word and
- * "Ω" is "ohm"; letters of other scripts are words too, only not English ones.
- */
-function wordsOf(text: string): Word[] {
-  const t = readableText(plainDigits(text)).replace(/[’‘`]/g, "'").replace(/\b(can)'t\b|\bcannot\b/gi, 'can not').replace(/\bwon't\b/gi, 'will not').replace(/\b(\w+)n't\b/gi, '$1 not');
-  return [...t.matchAll(/[\p{L}\p{N}]+(?:['-][\p{L}\p{N}]+)*/gu)].map((m) => ({ w: m[0].toLowerCase().replace(/'s$/, ''), raw: m[0] }));
-}
-
-/** Statements in order; a statement of retraction words takes back every earlier one. */
-/**
- * Words of an answer that are read. A short-answer reply longer than this is an essay; reading
- * every n-gram of 20,000 characters against WordNet would hold the event loop for a second.
- */
-export const MAX_SHORT_ANSWER_WORDS = 300;
-
-function statements(answer: string): Statement[] {
-  // Split with the separators kept (odd indexes), so "no" after a question mark can be told from "no" after a comma.
-  const split = answer.split(/([.;!?,:()]+|\s[-–—]+\s|\b(?:but|however|although|though|whereas|instead|rather|i mean)\b)/i);
-  const out: Statement[] = [];
-  let budget = MAX_SHORT_ANSWER_WORDS;
-  for (let k = 0; k < split.length; k += 2) {
-    const piece = split[k]!;
-    const after = split[k - 1] ?? '';
-    if (budget <= 0) break;
-    const words = wordsOf(piece).slice(0, budget);
-    budget -= words.length;
-    if (words.length === 0) continue;
-    if (words.every((x) => RETRACT.has(x.w)) && words.some((x) => x.w !== 'i' && x.w !== 'that')) {
-      for (const s of out) s.retracted = true;
-      continue;
-    }
-    // "actually Y" / "no, Y" at the start of a statement also corrects what came before.
-    // "no perspective" after a comma is a denial of it, not a correction: "no" corrects after a question or a stop.
-    const correcting = words[0].w === 'no' && words.length > 1 && out.length > 0 && /[?!.;]|^$/.test(after.trim() || '?') && !/^no\s+(?:one|body)/i.test(piece.trim());
-    if (['actually', 'correction'].includes(words[0].w) || correcting) {
-      for (const s of out) s.retracted = true;
-      if (words[0].w === 'no') words.shift();
-    }
-    const illustration = /^\s*(?:like|such\s+as|for\s+example|for\s+instance|e\.?g\.?|as\s+in)\b/i.test(piece);
-    out.push({ words, retracted: false, illustration, cues: words.flatMap((x, i) => (NEGATIONS.has(x.w) ? [i] : [])) });
-  }
-  return out;
-}
-
-// ---- WordNet helpers ------------------------------------------------------------------------
-
-const senseCache = new Map<string, Synset[]>();
-function senses(phrase: string, poses: Pos[] = POSES): Synset[] {
-  const key = `${poses.join()}:${phrase}`;
-  let s = senseCache.get(key);
-  if (!s) {
-    s = [];
-    for (const pos of poses) {
-      const forms = new Set([phrase, pos === 'noun' ? lemmatizer.noun(phrase) : pos === 'verb' ? lemmatizer.verb(phrase) : pos === 'adj' ? lemmatizer.adjective(phrase) : phrase]);
-      // A phrase's last word carries the plural: "red blood cells".
-      const parts = phrase.split(' ');
-      if (parts.length > 1 && pos === 'noun') forms.add([...parts.slice(0, -1), lemmatizer.noun(parts[parts.length - 1])].join(' '));
-      for (const f of forms) for (const off of lookup(f, pos)) if (!s.some((x) => x.offset === off && x.pos === pos)) s.push(synset(off, pos));
-    }
-    if (senseCache.size > 20_000) senseCache.clear();
-    senseCache.set(key, s);
-  }
-  return s;
-}
-
-function isWord(w: string): boolean {
-  return senses(w).length > 0;
-}
-
-function related(s: Synset, symbols: string[]): Synset[] {
-  return s.pointers.filter((p) => symbols.includes(p.symbol)).map((p) => synset(p.offset, p.pos));
-}
-
-function hasWord(s: Synset, w: string): boolean {
-  return s.words.some((x) => x.toLowerCase() === w);
-}
-
-/** Adverbs of degree: a gloss "very loud" says another degree of loud, not loud. */
-const DEGREE = /\b(?:very|extremely|exceedingly|excessively|overly|too|highly|intensely|somewhat|slightly|moderately|mildly|rather|fairly|unusually|extraordinarily)\s+([a-z-]+)/gi;
-
-/**
- * Whether one of two linked adjective senses is glossed as a degree of the other: "fortissimo"
- * (very loud) of "forte, loud", "overjoyed" (extremely joyful) of "joyful", "tepid" (moderately
- * warm) of "warm". Such a sense is a stronger or weaker answer, not the same one; "glad" and
- * "cheerful" are linked to "joyful" with no such gloss.
- */
-const degreeCache = new Map<string, boolean>();
-function anotherDegree(a: Synset, b: Synset): boolean {
-  const key = `${a.offset}:${b.offset}`;
-  let v = degreeCache.get(key);
-  if (v === undefined) {
-    const says = (x: Synset, y: Synset) => [...x.definition.matchAll(DEGREE)].some((m) => hasWord(y, m[1].toLowerCase()));
-    v = says(a, b) || says(b, a);
-    if (degreeCache.size > 20_000) degreeCache.clear();
-    degreeCache.set(key, v);
-  }
-  return v;
-}
-
-/** Senses close enough to count as the same meaning: the synset, and for adjectives similar and see-also senses of the same degree. */
-function closeSenses(word: string, expected?: Synset[]): Synset[] {
-  const out: Synset[] = [];
-  for (const s of expected ?? senses(word)) {
-    out.push(s);
-    if (s.pos !== 'adj') continue;
-    for (const r of related(s, ['&', '^'])) {
-      if (anotherDegree(s, r)) continue;
-      out.push(r);
-      for (const r2 of related(r, ['^'])) if (!anotherDegree(r, r2)) out.push(r2);
-    }
-  }
-  return out;
-}
-
-/** `maxSenses`: only the reference word's most frequent senses of each part of speech ("sets up" is not the sun setting). */
-export function antonymOf(refWord: string, userWord: string, poses: Pos[] = POSES, maxSenses = Infinity): boolean {
-  const seen = new Map<Pos, number>();
-  for (const s of senses(refWord, poses)) {
-    const n = (seen.get(s.pos) ?? 0) + 1;
-    seen.set(s.pos, n);
-    if (n > maxSenses) continue;
-    for (const a of related(s, ['!'])) if (hasWord(a, userWord) || hasWord(a, lemmatizer.verb(userWord)) || hasWord(a, lemmatizer.noun(userWord)) || hasWord(a, lemmatizer.adjective(userWord))) return true;
-  }
-  return false;
-}
-
-const hypernymCache = new Map<string, Set<string>>();
-/** Hypernyms and instance hypernyms up to `depth` levels, as "pos:offset". */
-function hypernymsWithin(s: Synset, depth: number): Set<string> {
-  const key = `${s.pos}:${s.offset}:${depth}`;
-  let acc = hypernymCache.get(key);
-  if (!acc) {
-    acc = new Set<string>();
-    if (depth > 0) {
-      for (const h of related(s, ['@', '@i'])) {
-        acc.add(`${h.pos}:${h.offset}`);
-        for (const k of hypernymsWithin(h, depth - 1)) acc.add(k);
-      }
-    }
-    if (hypernymCache.size > 20_000) hypernymCache.clear();
-    hypernymCache.set(key, acc);
-  }
-  return acc;
-}
 
 // ---- matching ---------------------------------------------------------------------------------
-
-/** The lemma a word inflects from, when it inflects irregularly (went < go, mice < mouse). */
-function irregular(word: string): boolean {
-  for (const lemma of [lemmatizer.verb(word), lemmatizer.noun(word)]) {
-    if (lemma === word) continue;
-    let common = 0;
-    while (common < lemma.length && lemma[common] === word[common]) common++;
-    // went < go, ran < run, mice < mouse; not studies < study, mitochondria < mitochondrion.
-    if (common < lemma.length - 2 || (common < lemma.length - 1 && lemma.length <= 4)) return true;
-  }
-  return false;
-}
-
-function lemmas(word: string): Set<string> {
-  return new Set([word, lemmatizer.noun(word), lemmatizer.verb(word), lemmatizer.adjective(word)]);
-}
 
 /** How a reference word is matched by an answer word, or null. `strict`: only the same word. */
 function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset[]): string | null {
@@ -246,10 +52,6 @@ function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset
   return null;
 }
 
-function contentWords(words: Word[]): Word[] {
-  return words.filter((x) => !FILLER.has(x.w) && !NEGATIONS.has(x.w));
-}
-
 interface Alternative {
   text: string;
   words: Word[];
@@ -268,11 +70,6 @@ interface Alternative {
 /** WordNet's lexicographer file of people (noun.person). */
 const PERSON_FILE = 18;
 
-/**
- * The senses of the reference the question is about (a simplified Lesk): those whose definition
- * or hypernyms share most words with the question. "Respiration" in a question about energy
- * from glucose is cellular respiration, not breathing.
- */
 /** Senses of a part of speech kept when the question does not tell which is meant (WordNet lists the frequent first). */
 const FREQUENT_SENSES = 4;
 
@@ -286,6 +83,11 @@ function frequent(all: Synset[]): Synset[] {
   });
 }
 
+/**
+ * The senses of the reference the question is about (a simplified Lesk): those whose definition
+ * or hypernyms share most words with the question. "Respiration" in a question about energy
+ * from glucose is cellular respiration, not breathing.
+ */
 function expectedSenses(all: Synset[], qWords: Set<string>): Synset[] {
   if (all.length <= 1) return all;
   if (qWords.size === 0) return frequent(all);
@@ -391,23 +193,6 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
     }
   });
   return out;
-}
-
-/** Words of the question: a negation of these is a denial of the claim the question asks about. */
-function questionWords(statement: string): Set<string> {
-  return new Set(contentWords(wordsOf(statement)).flatMap((x) => [...lemmas(x.w)]));
-}
-
-/** Whether a match is denied in its statement: a negation just before it, or after it over the question's own words. */
-function denied(st: Statement, m: Match, qWords: Set<string>): boolean {
-  for (const c of st.cues) {
-    if (c < m.end && m.start - c <= NEG_SCOPE) return true;
-    if (c >= m.end) {
-      const after = contentWords(st.words.slice(c + 1));
-      if (after.length === 0 || after.some((x) => [...lemmas(x.w)].some((l) => qWords.has(l)))) return true;
-    }
-  }
-  return false;
 }
 
 /** A name that runs on past the reference's words ("George Washington Carver"). */
@@ -554,135 +339,4 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
   return fail('The answer does not give it.');
-}
-
-// ---- a claim added to a numeric answer ------------------------------------------------------
-
-/** Words that join a claim to the number and say nothing themselves ("7, which means it is ..."). */
-const LINKS = new Set(['mean', 'means', 'meaning', 'because', 'since', 'therefore', 'hence', 'thus', 'make', 'makes', 'making', 'value', 'number']);
-/** A comparison a gloss makes with a number: "a pH of less than 7", "between 90 and 180 degrees". */
-const COMPARISON = /\b(less than|lower than|fewer than|below|under|greater than|more than|higher than|above|over|exceeding|equal to|between|of)\s+(-?\d+(?:\.\d+)?)(?:\s+and\s+(-?\d+(?:\.\d+)?))?/gi;
-/** Distinct added words whose senses are read, and characters of a gloss read after the question's word. */
-const MAX_CLAIM_WORDS = 40;
-const GLOSS_WINDOW = 60;
-const GAP_BEFORE_COMPARISON = 25;
-/** Characters of an answer read for an added claim: past its first 300 words (MAX_SHORT_ANSWER_WORDS) at any length of word. */
-const MAX_CLAIM_CHARS = MAX_SHORT_ANSWER_WORDS * 20;
-
-function compares(op: string, a: number, b: number | undefined, v: number): boolean {
-  switch (op.toLowerCase()) {
-    case 'less than':
-    case 'lower than':
-    case 'fewer than':
-    case 'below':
-    case 'under':
-      return v < a;
-    case 'greater than':
-    case 'more than':
-    case 'higher than':
-    case 'above':
-    case 'over':
-    case 'exceeding':
-      return v > a;
-    case 'between':
-      return b !== undefined && v > Math.min(a, b) && v < Math.max(a, b);
-    default:
-      return v === a;
-  }
-}
-
-/**
- * What a gloss says of a quantity the question names, as comparisons with numbers: "acidic"
- * (having a pH of less than 7), "obtuse" (of an angle; between 90 and 180 degrees). Null when the
- * gloss names no number for it. The comparisons are read from just after the quantity's word.
- */
-function glossCondition(definition: string, quantity: string): { text: string; holds: (v: number) => boolean } | null {
-  const d = definition.toLowerCase();
-  const at = new RegExp(`\\b${quantity.replace(/[^a-z0-9]/g, '')}s?\\b`).exec(d);
-  if (!at) return null;
-  const window = d.slice(at.index + at[0].length, at.index + at[0].length + GLOSS_WINDOW);
-  const found: { op: string; a: number; b?: number }[] = [];
-  let last = 0;
-  for (const m of window.matchAll(COMPARISON)) {
-    const gap = window.slice(last, m.index);
-    // The first comparison close to the quantity's word; each further one joined to it ("but less than 180").
-    if (found.length === 0 ? gap.length > GAP_BEFORE_COMPARISON || /\d/.test(gap) : !/^[\s,]*(?:but|and)?[\s,]*$/.test(gap)) break;
-    found.push({ op: m[1], a: Number(m[2]), b: m[3] === undefined ? undefined : Number(m[3]) });
-    last = m.index + m[0].length;
-  }
-  if (found.length === 0) return null;
-  return { text: definition.trim(), holds: (v) => found.every((c) => compares(c.op, c.a, c.b, v)) };
-}
-
-/** The number a reference states ("7", "90°", "100 °C", "seven"), or null for any other reference. */
-function referenceNumber(reference: string): number | null {
-  const t = readableText(reference).trim().replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/\u2212/g, '-');
-  const m = /^-?\d+(?:\.\d+)?/.exec(t);
-  if (m) {
-    // A unit may follow, after a space ("100 degrees Celsius", "7 pH"); "2π" or "3x" is not a number.
-    const rest = t.slice(m[0].length);
-    return rest.trim() === '' || (/^\s+[A-Za-z]/.test(rest) && !/\d/.test(rest) && wordsOf(rest).length <= 3) ? Number(m[0]) : null;
-  }
-  return numberFromWords(t);
-}
-
-/**
- * A claim an answer adds to the right number that the question's own words refute, or null. The
- * number is read by the math grader, which passes over prose after it; this reads the prose as a
- * short answer is read: the number must not be denied or taken back, the added words must not be
- * the opposite of the question's or reference's words ("6, an irregular polygon" when asked about
- * a regular one), and an added word WordNet glosses with a number for a quantity the question
- * names must agree with the reference ("7, so it is acidic": the adjective acidic is "having a pH
- * of less than 7"). Words under a negation are not claimed ("7, neither acidic nor alkaline").
- */
-export function addedClaimAgainst(reference: string, answer: string, statement: string): string | null {
-  const value = referenceNumber(reference);
-  if (value === null) return null;
-  // Each number in the answer as one word: the reference's value, or another.
-  const text = readableText(answer.slice(0, MAX_CLAIM_CHARS)).replace(/\u2212/g, '-').replace(/-?\d+(?:[.,]\d+)*/g, (lit) => (Number(lit.replace(/,(?=\d{3}\b)/g, '').replace(',', '.')) === value ? ' refvalue ' : ' othervalue '));
-  const sts = statements(text);
-  const qWords = questionWords(statement);
-  const given = (w: string) => w === 'refvalue' || numberFromWords(w) === value;
-  const said = sts.flatMap((st, si) => st.words.flatMap((x, i) => (given(x.w) ? [{ st, m: { statement: si, start: i, end: i + 1, how: '' } }] : [])));
-  if (said.length > 0 && said.every(({ st, m }) => st.retracted || denied(st, m, qWords))) return 'The answer gives the number and then denies or takes it back.';
-
-  const own = [...contentWords(wordsOf(statement)), ...contentWords(wordsOf(reference))].map((x) => x.w).filter((w) => !/\d/.test(w));
-  const ownLemmas = new Set([...own.flatMap((w) => [...lemmas(w)]), ...qWords]);
-  const claimed: Word[] = [];
-  for (const st of sts) {
-    if (st.retracted) continue;
-    st.words.forEach((x, i) => {
-      if (claimed.length >= MAX_CLAIM_WORDS || claimed.some((c) => c.w === x.w)) return;
-      if (given(x.w) || x.w === 'othervalue' || numberFromWords(x.w) !== null || FILLER.has(x.w) || NEGATIONS.has(x.w) || LINKS.has(x.w)) return;
-      if ([...lemmas(x.w)].some((l) => ownLemmas.has(l))) return;
-      if (st.cues.some((c) => c < i && i - c <= NEG_SCOPE)) return;
-      claimed.push(x);
-    });
-  }
-  for (const x of claimed) for (const q of new Set(own)) if (antonymOf(q, x.w)) return `The answer adds "${x.raw}", the opposite of "${q}".`;
-  for (const x of claimed) {
-    let against: string | null = null;
-    let agrees = false;
-    // Adjectives only: they say what the thing asked about is; a noun's gloss may give its own value ("pi": about 3.14).
-    for (const s of senses(x.w, ['adj'])) {
-      for (const q of new Set(own)) {
-        const c = glossCondition(s.definition, q);
-        if (!c) continue;
-        if (c.holds(value)) agrees = true;
-        else against ??= c.text;
-      }
-    }
-    if (against && !agrees) return `The answer adds "${x.raw}", which WordNet glosses as "${against}"; ${value} is not.`;
-  }
-  return null;
-}
-
-/**
- * A full-marks grade of a numeric reference, refused when the answer adds a claim against it
- * (`addedClaimAgainst`); any other grade as it is.
- */
-export function checkAddedClaim(result: GradeResult, reference: string, answer: string, statement: string): GradeResult {
-  if (result.max_score <= 0 || result.score !== result.max_score) return result;
-  const why = addedClaimAgainst(reference, answer, statement);
-  return why ? { ...result, score: 0, met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` } : result;
 }

@@ -6,7 +6,7 @@
  * thing of the kind ("the most beautiful planet") is left alone.
  */
 import lemmatizer from 'wink-lemmatizer';
-import { lookup, synset, type Synset } from '../offline/vocab/wordnet.ts';
+import { lookup, synset, type Synset } from '../lexicon/wordnet.ts';
 import { STOPWORDS } from './text.ts';
 
 /** Things of a kind read for glosses: its kinds and instances, this many levels down, at most MAX_THINGS. */

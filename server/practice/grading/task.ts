@@ -1,13 +1,8 @@
-/**
- * Grading as an operation of the worker pool (server/workers/worker-tasks.ts): a long essay against
- * a long rubric holds a thread for a few hundred milliseconds, which must not be the event loop's.
- * A GradingInputError comes back as data, so its `loc` survives the thread boundary.
- */
-import type { GradeInput, GradeResult } from '../types.ts';
+/** The grading operation (operation.ts) as it runs in a worker thread (server/worker.ts). */
+import type { GradeInput } from '../types.ts';
 import { GradingInputError } from './errors.ts';
 import { gradeAnswer } from './index.ts';
-
-export type GradeTaskResult = { grade: GradeResult } | { inputError: { loc: (string | number)[]; message: string } };
+import type { GradeTaskResult } from './operation.ts';
 
 export function gradeTask(input: GradeInput): { result: GradeTaskResult } {
   try {
@@ -16,15 +11,4 @@ export function gradeTask(input: GradeInput): { result: GradeTaskResult } {
     if (err instanceof GradingInputError) return { result: { inputError: { loc: err.loc, message: err.message } } };
     throw err;
   }
-}
-
-/** The grade a task answered, or its GradingInputError thrown again on this side. */
-export function gradeOf(r: GradeTaskResult): GradeResult {
-  if ('inputError' in r) throw new GradingInputError(r.inputError.loc, r.inputError.message);
-  return r.grade;
-}
-
-/** Characters of a grade request (answer, reference, rubric, question): the size its time limit and thread are chosen by. */
-export function gradeInputChars(input: GradeInput): number {
-  return [input.user_answer, input.correct_answer, input.scoring_details, input.problem_statement].reduce((n, s) => n + (typeof s === 'string' ? s.length : 0), 0);
 }

@@ -5,7 +5,7 @@
 import { distance } from 'fastest-levenshtein';
 import lemmatizer from 'wink-lemmatizer';
 import stem from 'wink-porter2-stemmer';
-import { synonyms } from '../offline/vocab/wordnet.ts';
+import { synonyms } from '../lexicon/wordnet.ts';
 
 export const STOPWORDS = new Set(
   'a an the of to in on at by for with from and or as is are was were be been being it its this that these those which who whom what when where how than then there their they them he she his her we our you your i my me into onto over under about also can could should would may might must will shall do does did has have had having so such very just only more most some any each per via full credit point points pt pts mark marks mention mentions mentioned answer answers student states state explain explains include includes including award give gives'.split(

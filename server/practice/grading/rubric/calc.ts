@@ -4,7 +4,7 @@
  * relevant working"): what such descriptors ask is read off the answer with the CAS, not by
  * looking for the words "answer", "steps" or "units" in it.
  */
-import { gradeMath, looksMathematical } from '../math.ts';
+import { gradeMath, looksMathematical } from '../math/index.ts';
 import { normalizeMath } from '../math/normalize.ts';
 import { splitUnit } from '../math/units.ts';
 

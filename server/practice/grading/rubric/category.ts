@@ -4,7 +4,7 @@
  * tree under such words is dependable, while under phrases ("greenhouse gas": methane is missing)
  * it would refuse right answers, so those count any distinct item.
  */
-import { lookup, synset } from '../../offline/vocab/wordnet.ts';
+import { lookup, synset } from '../../lexicon/wordnet.ts';
 import { forms } from '../text.ts';
 
 /** Counting nouns: "each reason", "each way", "each example of X" (X is then the category). */

@@ -8,7 +8,7 @@
  * and an item the qualifier's own examples name ("renewable energy such as solar energy") is never
  * ruled out.
  */
-import { lookup, synset, type Synset } from '../../offline/vocab/wordnet.ts';
+import { lookup, synset, type Synset } from '../../lexicon/wordnet.ts';
 import { forms } from '../text.ts';
 
 /** A kind no counted item may be, and why (told to the student). */

@@ -7,7 +7,7 @@ import lemmatizer from 'wink-lemmatizer';
 import { formulaNames } from '../chem.ts';
 import { longerTerm } from '../longer-term.ts';
 import type { CalcFacts } from './calc.ts';
-import { lookup, synset } from '../../offline/vocab/wordnet.ts';
+import { lookup, synset } from '../../lexicon/wordnet.ts';
 import { clauses, forms, matchWord, NEGATIONS, plainChange, STOPWORDS, tokenize, type WordMatch } from '../text.ts';
 
 const NEG_SCOPE = 5;
@@ -262,7 +262,6 @@ function isPhrase(a: string, b: string): boolean {
   return v;
 }
 
-/** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
 /**
  * How much of a criterion the answer says. Words the question already says ("the Industrial
  * Revolution" in "Describe the Industrial Revolution", "the treaty" in a question about the
@@ -280,6 +279,7 @@ export function judgeWords(all: string[], negated: boolean, answer: Answer, skip
   return j;
 }
 
+/** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
 function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
   let hit = 0;
   const matches: WordMatch[] = [];

@@ -7,7 +7,7 @@
  * right side pumps ...").
  */
 import lemmatizer from 'wink-lemmatizer';
-import { lookup, synset, type Synset } from '../../offline/vocab/wordnet.ts';
+import { lookup, synset, type Synset } from '../../lexicon/wordnet.ts';
 import { type Answer, criterionWords, matchWord, tokenize, STOPWORDS } from './match.ts';
 
 const PARTS = /[.;:!?,]|\b(?:but|however|although|though|whereas|while|unlike)\b|\band\s+(?=(?:the|a|an|its|their|in|on|at|for)\b)/i;

@@ -15,7 +15,7 @@
  */
 import lemmatizer from 'wink-lemmatizer';
 import { parseDescription, singular, wholePhrases, type Conjunct, type HeadCandidate } from './describe.ts';
-import { lookup, synset, tagCounts, type Synset } from './wordnet.ts';
+import { lookup, synset, tagCounts, type Synset } from '../../lexicon/wordnet.ts';
 
 export interface Term {
   term: string;

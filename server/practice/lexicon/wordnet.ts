@@ -164,11 +164,6 @@ export function synset(offset: number, pos: Pos = 'noun'): Synset {
   return s;
 }
 
-export function closeWordNet(): void {
-  for (const fd of fds.values()) closeSync(fd);
-  fds.clear();
-}
-
 /** Every lemma that shares a synset with `word` (any part of speech; its first `senses` senses of each, most frequent first), lower case. */
 export function synonyms(word: string, senses = Infinity): Set<string> {
   const out = new Set<string>();

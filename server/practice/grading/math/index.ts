@@ -5,16 +5,16 @@
  * inequalities; units with conversion; percent, fraction, decimal and mixed number; LaTeX and
  * plain text), and it must be written in the form the question asks for (math/forms.ts).
  */
-import type { GradeResult } from '../types.ts';
-import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './math/forms.ts';
-import { parse, same, valueOf } from './math/kas.ts';
-import { normalizeMath } from './math/normalize.ts';
-import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './math/matrix.ts';
-import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './math/read.ts';
-import { asDimension, splitUnit } from './math/units.ts';
-import { spokenMath } from './math/normalize.ts';
-import { afterConclusion, trailingSolutions } from './math/working.ts';
-import { numberFromWords } from './number-words.ts';
+import type { GradeResult } from '../../types.ts';
+import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './forms.ts';
+import { parse, same, valueOf } from './kas.ts';
+import { normalizeMath } from './normalize.ts';
+import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './matrix.ts';
+import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './read.ts';
+import { asDimension, splitUnit } from './units.ts';
+import { spokenMath } from './normalize.ts';
+import { afterConclusion, trailingSolutions } from './working.ts';
+import { numberFromWords } from '../number-words.ts';
 
 /** What an answer or reference reads as: the readings of read.ts, or a matrix. */
 type Answer = Reading | Matrix;

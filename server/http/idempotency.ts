@@ -7,7 +7,7 @@
  * through `once`.
  */
 import { createHash } from 'node:crypto';
-import { invalid } from '../http/errors.ts';
+import { invalid } from './errors.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 
 /** A request's Idempotency-Key and the hash of what it asks for (method, path, body). */

@@ -7,7 +7,7 @@
  * drops the entry of a deleted journal. Only journals of the same key are ever searched.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { JournalRow } from '../journals/store.ts';
+import type { JournalRow } from './store.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 
 /** The most recently updated journals of a key that a search looks at. */

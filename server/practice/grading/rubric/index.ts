@@ -53,11 +53,11 @@
  * with more than MAX_WORDINGS wordings (criteria, levels, alternatives, options) or whose distinct
  * words times the answer's exceed MAX_WORD_PAIRS.
  */
-import { readPrepared } from './rubric/score.ts';
-import type { Criterion } from './rubric/types.ts';
+import { readPrepared } from './score.ts';
+import type { Criterion } from './types.ts';
 
-export { gradeRubric, MAX_WORD_PAIRS, MAX_WORDINGS } from './rubric/score.ts';
-export type { Concept, Criterion, Level, Levels, PerItem } from './rubric/types.ts';
+export { gradeRubric, MAX_WORD_PAIRS, MAX_WORDINGS } from './score.ts';
+export type { Concept, Criterion, Level, Levels, PerItem } from './types.ts';
 
 /** The criteria a rubric (or, `fromReference`, a reference answer) reads as; their points add up to max_score. */
 export function parseRubric(text: string, fromReference: boolean): Criterion[] {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalRow } from '../../server/journals/store.ts';
-import { JournalSearch, searchWords, type SearchedJournals } from '../../server/practice/journal-search.ts';
+import { JournalSearch, searchWords, type SearchedJournals } from '../../server/journals/search.ts';
 import type { StorageEngine } from '../../server/storage/engine.ts';
 import { engineCases, type FreshDatabase } from '../helpers/databases.ts';
 

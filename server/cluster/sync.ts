@@ -1,16 +1,25 @@
 /**
- * Live traffic between instances (REDIS_URL): committed journal updates, awareness and deletions,
- * published on one Redis pub/sub channel per journal (`<REDIS_KEY_PREFIX>journal:<id>`). Redis
- * carries nothing durable: an update is published only after it is committed in the store of
- * record, and a message lost to a Redis outage is made up from the store's update log (instances
- * re-sync on reconnect and periodically, server/journals/registry.ts). Publishing never waits and
- * never fails a request: when Redis is down, messages are dropped and counted.
+ * Cross-instance journal sync: several instances on one store of record (DATABASE_URL) serve the
+ * same journals. The whole concern is here, as Hocuspocus keeps it in its Redis extension: the
+ * journal registry calls the hooks of RegistryExtension (loaded, committed, unloaded, deleted)
+ * and the realtime rooms share editors' awareness through AwarenessPeers; neither names Redis.
+ *
+ * Live traffic (REDIS_URL) goes on one Redis pub/sub channel per journal
+ * (`<REDIS_KEY_PREFIX>journal:<id>`): committed updates, awareness and deletions. Redis carries
+ * nothing durable: an update is published only after it is committed in the store of record, and
+ * what a Redis outage loses is made up from the store's update log: each instance compares its
+ * loaded journals with the store on reconnect and every CLUSTER_RESYNC_MS (also without Redis).
+ * Publishing never waits and never fails a request: while Redis is down, messages are dropped.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { LiveJournal } from '../journals/live.ts';
+import type { JournalRegistry, RegistryExtension } from '../journals/registry.ts';
+import type { JournalStore } from '../journals/store.ts';
 import type { Logger } from '../logger.ts';
+import type { AwarenessPeers, PeerAwareness, RoomPeers } from '../realtime/room.ts';
 
-export type BusMessage =
+type BusMessage =
   /** Committed updates with consecutive revisions from `first`; `quiet`: not pushed to editors (sync_realtime_state false). */
   | { type: 'update'; first: number; updates: Uint8Array[]; quiet: boolean }
   /** A y-protocols awareness update of editors connected to the sender. */
@@ -22,20 +31,7 @@ export type BusMessage =
 /** How long loading a journal waits for its subscription before going on without it. */
 const SUBSCRIBE_WAIT_MS = 500;
 
-export type BusHandler = (message: BusMessage) => void;
-
-export interface ClusterBus {
-  /** Identifies this instance in its messages (its own are not delivered back). */
-  readonly instanceId: string;
-  /** Resolves once messages of this journal are being received. */
-  subscribe(journalId: string, handler: BusHandler): Promise<void>;
-  unsubscribe(journalId: string): void;
-  publish(journalId: string, message: BusMessage): void;
-  /** Called after a lost connection to Redis is back: what was published meanwhile is lost. */
-  onReconnect(listener: () => void): void;
-  readonly stats: { published: number; received: number; dropped: number };
-  close(): Promise<void>;
-}
+type BusHandler = (message: BusMessage) => void;
 
 interface WireMessage {
   i: string;
@@ -77,9 +73,9 @@ function decode(text: string): { from: string; message: BusMessage } | undefined
   return undefined;
 }
 
-export class RedisBus implements ClusterBus {
-  readonly instanceId = randomUUID();
-  readonly stats = { published: 0, received: 0, dropped: 0 };
+/** The Redis connections: a publisher and a subscriber; this instance's own messages are not delivered back. */
+class RedisBus {
+  private readonly instanceId = randomUUID();
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers = new Map<string, BusHandler>();
@@ -115,7 +111,6 @@ export class RedisBus implements ClusterBus {
       if (!handler) return;
       const decoded = decode(text);
       if (!decoded || decoded.from === this.instanceId) return;
-      this.stats.received++;
       handler(decoded.message);
     });
   }
@@ -131,6 +126,7 @@ export class RedisBus implements ClusterBus {
     this.logger.warn(fields, msg);
   }
 
+  /** Resolves once messages of this journal are being received (or after SUBSCRIBE_WAIT_MS). */
   async subscribe(journalId: string, handler: BusHandler): Promise<void> {
     const channel = this.channel(journalId);
     this.handlers.set(channel, handler);
@@ -156,17 +152,13 @@ export class RedisBus implements ClusterBus {
   }
 
   publish(journalId: string, message: BusMessage): void {
-    if (this.pub.status !== 'ready') {
-      this.stats.dropped++;
-      return;
-    }
-    this.stats.published++;
+    if (this.pub.status !== 'ready') return;
     this.pub.publish(this.channel(journalId), encode(this.instanceId, message)).catch((err: Error) => {
-      this.stats.dropped++;
       this.warn({ err: err.message }, 'Redis publish failed; journals re-sync from the store');
     });
   }
 
+  /** Called after a lost connection to Redis is back: what was published meanwhile is lost. */
   onReconnect(listener: () => void): void {
     this.reconnectListeners.push(listener);
   }
@@ -176,5 +168,111 @@ export class RedisBus implements ClusterBus {
     await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
     this.pub.disconnect();
     this.sub.disconnect();
+  }
+}
+
+export interface ClusterOptions {
+  /** Live fan-out between instances (REDIS_URL); without it, only the periodic re-sync. */
+  redisUrl?: string;
+  redisKeyPrefix: string;
+  /** How often loaded journals are compared with the store's revisions and caught up (0 = never). */
+  resyncMs: number;
+}
+
+/** The registry's extension and the rooms' peers for an instance among several. */
+export class ClusterSync implements RegistryExtension, AwarenessPeers {
+  private readonly bus?: RedisBus;
+  private readonly resyncTimer?: NodeJS.Timeout;
+  private resyncing = false;
+  private awarenessListener?: (journalId: string, m: PeerAwareness) => void;
+
+  constructor(
+    private readonly registry: JournalRegistry,
+    private readonly store: JournalStore,
+    opts: ClusterOptions,
+    private readonly logger: Logger,
+  ) {
+    if (opts.redisUrl) {
+      this.bus = new RedisBus(opts.redisUrl, opts.redisKeyPrefix, logger);
+      this.bus.onReconnect(() => void this.resync());
+    }
+    if (opts.resyncMs > 0) {
+      this.resyncTimer = setInterval(() => void this.resync(), opts.resyncMs);
+      this.resyncTimer.unref();
+    }
+  }
+
+  // --- the registry's hooks ---------------------------------------------------------------------
+
+  /** Subscribed first, then caught up with the store: nothing committed meanwhile is missed. */
+  async afterLoad(live: LiveJournal): Promise<boolean> {
+    if (!this.bus) return true;
+    await this.bus.subscribe(live.id, (m) => this.receive(live.id, m));
+    const revision = (await this.store.revisions([live.seq])).get(live.seq);
+    if (revision === undefined) return false;
+    await live.syncTo(revision);
+    return true;
+  }
+
+  afterCommit(live: LiveJournal, first: number, updates: readonly Uint8Array[], quiet: boolean): void {
+    this.bus?.publish(live.id, { type: 'update', first, updates: [...updates], quiet });
+  }
+
+  afterUnload(journalId: string): void {
+    this.bus?.unsubscribe(journalId);
+  }
+
+  afterDelete(journalId: string): void {
+    this.bus?.publish(journalId, { type: 'deleted' });
+  }
+
+  async destroy(): Promise<void> {
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    await this.bus?.close();
+  }
+
+  private receive(journalId: string, m: BusMessage): void {
+    if (m.type === 'update') this.registry.get(journalId)?.receiveRemote(m.first, m.updates, !m.quiet);
+    else if (m.type === 'deleted') this.registry.evict(journalId, 'deleted');
+    else if (m.type === 'awareness') this.awarenessListener?.(journalId, { update: m.update });
+    else this.awarenessListener?.(journalId, { query: true });
+  }
+
+  /**
+   * Compares every loaded journal with the store and catches up on what other instances committed
+   * (a message lost while Redis was away, or no Redis at all); unloads journals deleted elsewhere.
+   */
+  async resync(): Promise<void> {
+    const loaded = [...this.registry.loaded()];
+    if (this.resyncing || loaded.length === 0) return;
+    this.resyncing = true;
+    try {
+      const revisions = await this.store.revisions(loaded.map((j) => j.seq));
+      for (const j of loaded) {
+        const stored = revisions.get(j.seq);
+        if (stored === undefined) this.registry.evict(j.id, 'deleted');
+        else if (stored > j.revision) j.syncTo(stored).catch((err) => this.logger.warn({ err, journal_id: j.id }, 'catching up with the store failed'));
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 're-sync with the store failed; retrying');
+    } finally {
+      this.resyncing = false;
+    }
+  }
+
+  // --- the rooms' peers -------------------------------------------------------------------------
+
+  peersOf(journalId: string): RoomPeers | undefined {
+    const bus = this.bus;
+    return (
+      bus && {
+        publish: (update) => bus.publish(journalId, { type: 'awareness', update }),
+        query: () => bus.publish(journalId, { type: 'awareness-query' }),
+      }
+    );
+  }
+
+  onPeerAwareness(listener: (journalId: string, m: PeerAwareness) => void): void {
+    this.awarenessListener = listener;
   }
 }
