@@ -12,13 +12,13 @@ import { HttpError, invalid, notFound } from '../http/errors.ts';
 import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { applyPlan } from './edit/apply.ts';
-import { MarkdownLimitError, type ParsedMarkdown } from '../../shared/markdown/index.ts';
+import { MarkdownLimitError } from '../../shared/markdown/index.ts';
 import { NODE_TYPES, type EditNodeType, type EditRequest } from './edit/operations.ts';
 import { markdownTexts } from './edit/payloads.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
 import { IdempotencyRace, IdempotencyStore, type StoredResponse } from '../http/idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
-import type { MarkdownConverter } from './markdown-offload.ts';
+import type { MarkdownConverter, ParsedTexts } from './markdown-offload.ts';
 import { exportMarkdown } from './markdown-export.ts';
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
 import type { Logger } from '../logger.ts';
@@ -238,7 +238,7 @@ export class JournalService {
    * within the time limit for its size (422 past it or past the nesting limit). Block kinds of
    * update_node without nodeType are read from the journal as it is now.
    */
-  async prepareEdit(p: Principal, req: EditRequest): Promise<Map<string, ParsedMarkdown>> {
+  async prepareEdit(p: Principal, req: EditRequest): Promise<ParsedTexts> {
     const row = await this.store.findOwned(req.journal_id, p.keyId);
     const live = row ? await this.live(row) : undefined;
     const texts: string[] = [];
@@ -268,7 +268,7 @@ export class JournalService {
     req: EditRequest,
     idempotency?: { key: string; hash: string },
     charge?: Charge,
-    trees?: ReadonlyMap<string, ParsedMarkdown>,
+    trees?: ParsedTexts,
   ): Promise<StoredResponse> {
     if (idempotency) {
       const replay = await this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
@@ -283,7 +283,7 @@ export class JournalService {
         });
       }
       const newId = () => newBlockId();
-      const plan = planEdit(live, req.operations, newId, trees);
+      const plan = await planEdit(live, req.operations, newId, trees);
       const atomicFailure = req.atomic && plan.failed > 0;
       if (atomicFailure) {
         const first = plan.results.findIndex((r) => !r.success);

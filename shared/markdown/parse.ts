@@ -46,7 +46,10 @@ export function tokenize(markdown: string): Token[] {
 export interface ParseOptions {
   /** Source of block ids; defaults to `newBlockId`. */
   newId?: () => string;
-  /** The document of `markdown` from `parseMarkdown`, when it was parsed elsewhere (a worker). */
+  /**
+   * The document of `markdown` from `parseMarkdown`, when it was parsed elsewhere (a worker).
+   * Consumed: block ids are written into it.
+   */
   tree?: ParsedMarkdown;
 }
 
@@ -331,18 +334,19 @@ export function parseMarkdown(markdown: string): ParsedMarkdown {
   return new Builder(null).run(tokenize(markdown)).toJSON();
 }
 
-/** Block nodes from JSON, with fresh ids. Depth is bounded by the nesting limit. */
+/**
+ * Block nodes from JSON, with fresh ids written into the JSON itself (it is consumed: each use
+ * needs its own copy). Depth is bounded by the nesting limit; inline content is not walked.
+ */
 function withIds(json: ParsedMarkdown, newId: () => string): Node {
-  const fill = (j: Record<string, unknown>): Record<string, unknown> => {
+  const fill = (j: Record<string, unknown>): void => {
     const attrs = j.attrs as Record<string, unknown> | undefined;
+    if (attrs && 'id' in attrs) attrs.id = newId();
     const content = j.content as Record<string, unknown>[] | undefined;
-    return {
-      ...j,
-      ...(attrs && 'id' in attrs ? { attrs: { ...attrs, id: newId() } } : {}),
-      ...(content && j.type !== 'paragraph' && j.type !== 'heading' ? { content: content.map(fill) } : {}),
-    };
+    if (content && j.type !== 'paragraph' && j.type !== 'heading') for (const c of content) fill(c);
   };
-  return schema.nodeFromJSON(fill(json as Record<string, unknown>));
+  fill(json as Record<string, unknown>);
+  return schema.nodeFromJSON(json);
 }
 
 /**

@@ -10,8 +10,8 @@ import * as Y from 'yjs';
 import { BLOCK_NODE_TYPES, schema } from '../../../shared/schema.ts';
 import type { LiveJournal } from '../live.ts';
 import type { EditNodeType, EditOperation } from './operations.ts';
-import { MarkdownLimitError, parseMarkdown, type ParsedMarkdown } from '../../../shared/markdown/index.ts';
-import { INLINE_PARSE_CHARS } from '../markdown-offload.ts';
+import { MarkdownLimitError, parseMarkdown } from '../../../shared/markdown/index.ts';
+import { INLINE_PARSE_CHARS, ParsedTexts } from '../markdown-offload.ts';
 import { buildBlocks, ContentError, type BuildContext } from './payloads.ts';
 
 export type Action =
@@ -205,18 +205,28 @@ class VirtualJournal {
 
 const emptyData = () => ({ created: false, nodeId: '', nodeIds: [] as string[], updated: '', deleted: '' });
 
+/** Planning work between two turns of the event loop. */
+export const PLAN_SLICE_MS = 10;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Plans every operation in order. Shape errors in payloads throw a 422 (ValidationError) out of
  * here, before anything is applied; content errors fail only their operation. `trees` holds the
  * operations' markdown parsed ahead (JournalService.prepareEdit); a short text missing from it
  * (its target block changed kind meanwhile) is parsed here, a long one fails its operation.
+ *
+ * Building the blocks of many operations costs main-thread time in proportion to their content
+ * (every inline node is made), so the plan yields to the event loop between operations every
+ * PLAN_SLICE_MS. The caller runs it inside the journal's settled task: nothing changes the
+ * document meanwhile.
  */
-export function planEdit(
+export async function planEdit(
   live: LiveJournal,
   ops: EditOperation[],
   newBlockId: () => string,
-  trees: ReadonlyMap<string, ParsedMarkdown> = new Map(),
-): EditPlan {
+  trees: ParsedTexts = new ParsedTexts(),
+): Promise<EditPlan> {
   const view = new VirtualJournal(live);
   const ctx: BuildContext = {
     newId() {
@@ -234,7 +244,13 @@ export function planEdit(
   };
   const results: OperationResult[] = [];
   const actions: Action[] = [];
-  ops.forEach((op, i) => {
+  let sliceStart = performance.now();
+  for (let i = 0; i < ops.length; i++) {
+    if (performance.now() - sliceStart > PLAN_SLICE_MS) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+    const op = ops[i]!;
     const loc = ['body', 'operations', i, 'params'];
     const result: OperationResult = { operation: op.type, success: true, error: '', data: emptyData() };
     try {
@@ -267,7 +283,7 @@ export function planEdit(
       result.error = err.message;
     }
     results.push(result);
-  });
+  }
   return { results, actions, failed: results.filter((r) => !r.success).length, topLevelCount: view.topLevelCount };
 }
 
