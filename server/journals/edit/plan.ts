@@ -13,6 +13,8 @@ import type { EditNodeType, EditOperation } from './operations.ts';
 import { MarkdownLimitError, parseMarkdown } from '../../../shared/markdown/index.ts';
 import { INLINE_PARSE_CHARS, ParsedTexts } from '../markdown-offload.ts';
 import { buildBlocks, ContentError, type BuildContext } from './payloads.ts';
+import { MAX_EDIT_ELEMENTS, MAX_EDIT_TEXT_RUNS } from '../../../shared/limits.ts';
+import { invalid } from '../../http/errors.ts';
 
 export type Action =
   | { kind: 'insert'; nodes: PMNode[]; refId: string | null; position: 'before' | 'after' }
@@ -203,6 +205,36 @@ class VirtualJournal {
   }
 }
 
+/**
+ * Counts what an edit builds against MAX_EDIT_ELEMENTS and MAX_EDIT_TEXT_RUNS: its blocks are
+ * applied to the live document in one Yjs transaction on the main thread, whose cost follows
+ * these counts. Past either, the whole request is a 422 naming the limit (dry runs too).
+ */
+class EditSize {
+  elements = 0;
+  textRuns = 0;
+
+  add(nodes: readonly PMNode[], opIndex: number): void {
+    for (const node of nodes) {
+      this.elements++;
+      node.descendants((d) => {
+        if (d.isText) this.textRuns++;
+        else this.elements++;
+        // Text holds no nodes; paragraphs hold only inline ones.
+        return !d.isText;
+      });
+    }
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    if (this.elements > MAX_EDIT_ELEMENTS || this.textRuns > MAX_EDIT_TEXT_RUNS) {
+      throw invalid(
+        ['body', 'operations', opIndex],
+        `the edit builds too much at once: at most ${fmt(MAX_EDIT_ELEMENTS)} elements (blocks, list items, table rows and cells, images, breaks, raw HTML) and ${fmt(MAX_EDIT_TEXT_RUNS)} text runs per edit; split it into several edits, or import the markdown as a new journal`,
+        'value_error.edit_limit',
+      );
+    }
+  }
+}
+
 const emptyData = () => ({ created: false, nodeId: '', nodeIds: [] as string[], updated: '', deleted: '' });
 
 /** Planning work between two turns of the event loop. */
@@ -244,6 +276,7 @@ export async function planEdit(
   };
   const results: OperationResult[] = [];
   const actions: Action[] = [];
+  const size = new EditSize();
   let sliceStart = performance.now();
   for (let i = 0; i < ops.length; i++) {
     if (performance.now() - sliceStart > PLAN_SLICE_MS) {
@@ -256,6 +289,7 @@ export async function planEdit(
     try {
       if (op.type === 'create_node') {
         const nodes = buildOrFail(op.nodeType, op.params, loc, ctx);
+        size.add(nodes, i);
         const refId = op.referenceId ?? null;
         view.insert(nodes, refId, op.position);
         actions.push({ kind: 'insert', nodes, refId, position: op.position });
@@ -266,6 +300,7 @@ export async function planEdit(
         if (!target) throw new OperationFailed(`no block with id ${JSON.stringify(op.nodeId)} in this journal`);
         const nodeType = op.nodeType ?? editTypeOf(target.type);
         const nodes = buildOrFail(nodeType, op.params, loc, ctx);
+        size.add(nodes, i);
         if (nodes.length !== 1) throw new OperationFailed(`update_node replaces one block; the payload made ${nodes.length}`);
         const node = nodes[0]!.type.create({ ...nodes[0]!.attrs, id: op.nodeId }, nodes[0]!.content, nodes[0]!.marks);
         view.update(op.nodeId, node);
