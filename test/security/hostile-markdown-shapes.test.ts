@@ -41,6 +41,17 @@ function expect422(r: { status: number; body: any }, locPrefix: (string | number
   expect(r.body.detail[0].msg).toMatch(msg);
 }
 
+/** whileProbingHealth, printing the figures with HOSTILE_FIGURES=1 (the closing note of issue 26). */
+async function probed<T>(what: string, attack: () => Promise<T>) {
+  const rss0 = process.memoryUsage().rss;
+  const probe = await whileProbingHealth(server.url, attack);
+  if (process.env.HOSTILE_FIGURES) {
+    const rss = ((process.memoryUsage().rss - rss0) / 2 ** 20).toFixed(0);
+    console.log(`FIGURE ${what}: status ${(probe.result as { status: number }).status}, blocked ${probe.blockedMs.toFixed(0)} ms, wall ${probe.worstMs.toFixed(0)} ms, RSS +${rss} MB`);
+  }
+  return probe;
+}
+
 const fmt = (n: number) => n.toLocaleString('en-US');
 const table = (cols: number, rows: number) =>
   ['|' + ' h |'.repeat(cols), '|' + ' - |'.repeat(cols), ...Array.from({ length: rows }, () => '|' + ' c |'.repeat(cols))].join('\n') + '\n';
@@ -49,13 +60,13 @@ const list = (n: number) => Array.from({ length: n }, (_, i) => `- item ${i}`).j
 const journalCount = async () => (await c.get('/v1/journals/list?page_size=100')).body.journals.length;
 
 /** Refused on import (nothing stored) and in an edit (the journal unchanged), /healthz answering. */
-async function refusedEverywhere(markdown: string, msg: RegExp): Promise<void> {
+async function refusedEverywhere(what: string, markdown: string, msg: RegExp): Promise<void> {
   const before = await journalCount();
-  const imp = await whileProbingHealth(server.url, () => c.put('/v1/journals/editor/import_from_markdown', { markdown }));
+  const imp = await probed(`import ${what}`, () => c.put('/v1/journals/editor/import_from_markdown', { markdown }));
   expect422(imp.result, ['body', 'markdown'], msg);
   expectResponsive(imp);
   expect(await journalCount()).toBe(before);
-  const edit = await whileProbingHealth(server.url, () => c.edit(journalId, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: markdown }] }]));
+  const edit = await probed(`edit ${what}`, () => c.edit(journalId, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: markdown }] }]));
   expect422(edit.result, ['body', 'operations'], msg);
   expectResponsive(edit);
   await unchanged();
@@ -64,21 +75,21 @@ async function refusedEverywhere(markdown: string, msg: RegExp): Promise<void> {
 describe('tables', () => {
   it(`a table of ${MAX_TABLE_COLUMNS} columns is imported; one more column is refused`, async () => {
     expect((await c.put('/v1/journals/editor/import_from_markdown', { markdown: table(MAX_TABLE_COLUMNS, 3) })).status).toBe(200);
-    await refusedEverywhere(table(MAX_TABLE_COLUMNS + 1, 3), new RegExp(`too many columns: at most ${MAX_TABLE_COLUMNS}`));
+    await refusedEverywhere('101 columns', table(MAX_TABLE_COLUMNS + 1, 3), new RegExp(`too many columns: at most ${MAX_TABLE_COLUMNS}`));
   });
 
   it('a 10,000-column table is refused while /healthz answers', async () => {
-    await refusedEverywhere(table(10_000, 2), /too many columns/);
+    await refusedEverywhere('10,000 columns', table(10_000, 2), /too many columns/);
   });
 
   it(`a table of more than ${fmt(MAX_TABLE_CELLS)} cells is refused`, async () => {
-    await refusedEverywhere(table(10, MAX_TABLE_CELLS / 10), new RegExp(`too many cells: at most ${fmt(MAX_TABLE_CELLS)}`));
+    await refusedEverywhere('10,010 cells', table(10, MAX_TABLE_CELLS / 10), new RegExp(`too many cells: at most ${fmt(MAX_TABLE_CELLS)}`));
   });
 
   it('a table row of 100,000 cells in an edit is refused without stalling or growing memory', async () => {
     const rss0 = process.memoryUsage().rss;
     const row = Array.from({ length: 100_000 }, () => 'a');
-    const probe = await whileProbingHealth(server.url, () => c.edit(journalId, [{ type: 'create_node', nodeType: 'table', params: [{ rows: [row] }] }]));
+    const probe = await probed('edit row of 100,000 cells', () => c.edit(journalId, [{ type: 'create_node', nodeType: 'table', params: [{ rows: [row] }] }]));
     expect422(probe.result, ['body', 'operations', 0, 'params', 0, 'rows'], /too many columns/);
     expectResponsive(probe);
     // The audit saw +344 MB; the request body itself is 500 KB.
@@ -98,16 +109,16 @@ describe('tables', () => {
 describe('footnotes and lists', () => {
   it(`a web of ${fmt(MAX_FOOTNOTE_DEFINITIONS)} footnotes is imported; more definitions are refused`, async () => {
     expect((await c.put('/v1/journals/editor/import_from_markdown', { markdown: footnoteDefinitions(MAX_FOOTNOTE_DEFINITIONS) })).status).toBe(200);
-    await refusedEverywhere(footnoteDefinitions(MAX_FOOTNOTE_DEFINITIONS + 1), new RegExp(`too many footnote definitions: at most ${fmt(MAX_FOOTNOTE_DEFINITIONS)}`));
+    await refusedEverywhere('footnote web', footnoteDefinitions(MAX_FOOTNOTE_DEFINITIONS + 1), new RegExp(`too many footnote definitions: at most ${fmt(MAX_FOOTNOTE_DEFINITIONS)}`));
   });
 
   it(`more than ${fmt(MAX_FOOTNOTE_CALLS)} footnote calls are refused`, async () => {
-    await refusedEverywhere('See [^1] '.repeat(MAX_FOOTNOTE_CALLS + 1) + '\n\n[^1]: a note\n', /too many footnote calls/);
+    await refusedEverywhere('footnote calls', 'See [^1] '.repeat(MAX_FOOTNOTE_CALLS + 1) + '\n\n[^1]: a note\n', /too many footnote calls/);
   });
 
   it(`a list of ${fmt(MAX_LIST_ITEMS)} items is imported; a wider one is refused`, async () => {
     expect((await c.put('/v1/journals/editor/import_from_markdown', { markdown: list(MAX_LIST_ITEMS) })).status).toBe(200);
-    await refusedEverywhere(list(MAX_LIST_ITEMS + 1), new RegExp(`too many items: at most ${fmt(MAX_LIST_ITEMS)}`));
+    await refusedEverywhere('wide list', list(MAX_LIST_ITEMS + 1), new RegExp(`too many items: at most ${fmt(MAX_LIST_ITEMS)}`));
     const items = Array.from({ length: MAX_LIST_ITEMS + 1 }, (_, i) => `item ${i}`);
     expect422(await c.edit(journalId, [{ type: 'create_node', nodeType: 'bullet_list', params: [{ items }] }]), ['body', 'operations', 0, 'params', 0, 'items'], /too many items/);
     await unchanged();
@@ -118,7 +129,7 @@ describe('what one edit may build', () => {
   it(`an edit of more than ${fmt(MAX_EDIT_ELEMENTS)} blocks is refused, dry run or not; one under the limit applies`, async () => {
     const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `p${i}`).join('\n\n');
     for (const dry_run of [true, false]) {
-      const probe = await whileProbingHealth(server.url, () =>
+      const probe = await probed(`edit of ${MAX_EDIT_ELEMENTS + 1} paragraphs, dry_run ${dry_run}`, () =>
         c.edit(journalId, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: paragraphs(MAX_EDIT_ELEMENTS + 1) }] }], { dry_run }),
       );
       expect422(probe.result, ['body', 'operations', 0], new RegExp(`at most ${fmt(MAX_EDIT_ELEMENTS)} elements`));
@@ -126,7 +137,7 @@ describe('what one edit may build', () => {
     }
     await unchanged();
     const id = await c.importMarkdown('# Many\n');
-    const probe = await whileProbingHealth(server.url, () => c.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: paragraphs(MAX_EDIT_ELEMENTS - 1) }] }]));
+    const probe = await probed(`edit of ${MAX_EDIT_ELEMENTS - 1} paragraphs`, () => c.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: paragraphs(MAX_EDIT_ELEMENTS - 1) }] }]));
     expect(probe.result.status).toBe(200);
     expectResponsive(probe);
   });
@@ -138,7 +149,7 @@ describe('what one edit may build', () => {
       nodeType: 'paragraph',
       params: [{ content: `${i}` + '*a* b'.repeat(per / 2) }],
     }));
-    const probe = await whileProbingHealth(server.url, () => c.edit(journalId, ops));
+    const probe = await probed('edit of 25,100 runs over 251 operations', () => c.edit(journalId, ops));
     expect422(probe.result, ['body', 'operations'], new RegExp(`${fmt(MAX_EDIT_TEXT_RUNS)} text runs per edit`));
     expectResponsive(probe);
     await unchanged();
@@ -151,12 +162,12 @@ describe('links do not amplify what is stored', () => {
   const references = (uses: number) => `[r]: ${target} "${'t'.repeat(4000)}"\n\n` + '[a][r] '.repeat(uses) + '\n';
 
   it('reference links expanding past the allowance are refused on import and in edits', async () => {
-    await refusedEverywhere(references(3_000), /links expand too much/);
+    await refusedEverywhere('references x3000', references(3_000), /links expand too much/);
   });
 
   it('images inside a long link, and emphasis runs inside it, count each time they store the link', async () => {
-    await refusedEverywhere(`[${'![i](x)'.repeat(200)}](${target})\n`, /links expand too much/);
-    await refusedEverywhere(`[${'*a* b'.repeat(200)}](${target})\n`, /links expand too much/);
+    await refusedEverywhere('images in a link', `[${'![i](x)'.repeat(200)}](${target})\n`, /links expand too much/);
+    await refusedEverywhere('runs in a link', `[${'*a* b'.repeat(200)}](${target})\n`, /links expand too much/);
   });
 
   it('ordinary use of references is accepted, and the stored model stays within a small multiple of the text', async () => {
