@@ -19,12 +19,13 @@ import { planEdit, type OperationResult } from './edit/plan.ts';
 import { IdempotencyRace, IdempotencyStore, type StoredResponse } from '../http/idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
 import type { MarkdownConverter, ParsedTexts } from './markdown-offload.ts';
-import { exportMarkdown } from './markdown-export.ts';
+import { exportMarkdown, logIssues } from './markdown-export.ts';
+import { journalExport, journalModel, LARGE_READ_BYTES, readInWorker, stateBytes, type ReadTally } from './read-offload.ts';
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
 import type { Logger } from '../logger.ts';
 import { docToSnapshot, type ImportedJournal } from './snapshot.ts';
 import type { JournalRegistry } from './registry.ts';
-import type { JournalRow, JournalStore } from './store.ts';
+import type { JournalRow, JournalStore, StoredState } from './store.ts';
 
 export const DEFAULT_TITLE = 'Untitled Journal';
 export const DEFAULT_IMPORT_TITLE = 'Imported Journal';
@@ -151,6 +152,14 @@ export class JournalService {
       const cold = await this.store.cachedMarkdown(row.seq, row.revision);
       if (cold !== undefined) return { markdown: cold, revision: row.revision };
     }
+    const large = await this.largeState(row, loaded);
+    if (large) {
+      const { markdown, tally } = await readInWorker<{ markdown: string; tally: ReadTally }>(this.markdown.pool, journalExport, large);
+      logIssues(row.id, large.revision, tally, this.logger, loaded ?? row);
+      if (loaded && loaded.revision === large.revision) loaded.cacheMarkdown(large.revision, markdown);
+      await this.store.saveMarkdownCache(row.seq, large.revision, markdown);
+      return { markdown, revision: large.revision };
+    }
     const live = await this.live(row);
     // Printed from the committed document, which stays as it is until the task ends; only the
     // blocks changed since the last export are read again (markdown-export.ts).
@@ -171,9 +180,32 @@ export class JournalService {
     return { markdown, revision };
   }
 
-  async model(row: JournalRow): Promise<{ model: unknown; revision: number }> {
+  /**
+   * The block model. A large journal's comes back from a worker as JSON text (`json`), for the
+   * route to send as it is; a small one's as the object (`model`).
+   */
+  async model(row: JournalRow): Promise<{ model?: unknown; json?: string; revision: number }> {
+    const loaded = this.registry.get(row.id);
+    const large = await this.largeState(row, loaded);
+    if (large) {
+      const { json, tally } = await readInWorker<{ json: string; tally: ReadTally }>(this.markdown.pool, journalModel, large);
+      logIssues(row.id, large.revision, tally, this.logger, loaded ?? row);
+      return { json, revision: large.revision };
+    }
     const live = await this.live(row);
     return live.settledTask(() => ({ model: journalDoc(live, this.logger).toJSON(), revision: live.revision }));
+  }
+
+  /**
+   * The stored state of a journal too large to read on the main thread (LARGE_READ_BYTES,
+   * read-offload.ts), or undefined for one small enough. A loaded journal's size is known
+   * without reading the store.
+   */
+  private async largeState(row: JournalRow, loaded: LiveJournal | undefined): Promise<StoredState | undefined> {
+    if (loaded && loaded.stateBytes < LARGE_READ_BYTES) return undefined;
+    const state = await this.store.loadState(row.seq);
+    if (!state) throw notFound('Journal');
+    return stateBytes(state) >= LARGE_READ_BYTES ? state : undefined;
   }
 
   /**
