@@ -8,6 +8,8 @@ import { parentPort, type TransferListItem } from 'node:worker_threads';
 import * as flashcards from './flashcards/extract.ts';
 import { markdownImport, markdownParse } from './journals/markdown-offload.ts';
 import * as markdown from './journals/markdown-tasks.ts';
+import { journalExport, journalModel } from './journals/read-offload.ts';
+import * as reads from './journals/read-tasks.ts';
 import { gradeOperation } from './practice/grading/operation.ts';
 import { WorkerTasks } from './workers/pool.ts';
 
@@ -17,6 +19,8 @@ const port = parentPort;
 const tasks = new WorkerTasks()
   .add(markdownImport, markdown.importTask)
   .add(markdownParse, markdown.parseTask)
+  .add(journalExport, reads.exportTask)
+  .add(journalModel, reads.modelTask)
   .add(flashcards.extractOperation, flashcards.extractTask)
   // Loaded on first use: a worker that only converts markdown never reads the grading engines.
   .add(gradeOperation, async (input) => (await import('./practice/grading/task.ts')).gradeTask(input));

@@ -44,9 +44,24 @@ class BlockCache {
 }
 
 const caches = new WeakMap<LiveJournal, BlockCache>();
-const loggedRevision = new WeakMap<LiveJournal, number>();
+const loggedRevision = new WeakMap<object, number>();
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Read issues summed over the blocks read. */
+type IssueTally = { dropped: number; repaired: number; issues: Partial<Record<ReadIssue, number>> };
+
+/** Reads and prints one top-level item, given the previous printed block's type and marker. */
+function printItem(item: unknown, prevType: string, prevMarker: string, tally: IssueTally): Entry {
+  const read = topLevelItemToDoc(item);
+  tally.dropped += read.dropped;
+  tally.repaired += read.repaired;
+  for (const [k, n] of Object.entries(read.issues)) tally.issues[k as ReadIssue] = (tally.issues[k as ReadIssue] ?? 0) + n!;
+  const node = read.doc.firstChild!;
+  const type = read.dropped > 0 && node.type.name === 'paragraph' && node.content.size === 0 ? '' : node.type.name;
+  const avoid = type === prevType ? prevMarker : '';
+  return { avoid, type, printed: printTopBlock(node, avoid) };
+}
 
 /**
  * The journal's markdown. The caller runs this inside `live.settledTask` (the document must not
@@ -60,9 +75,7 @@ export async function exportMarkdown(live: LiveJournal, logger?: Logger): Promis
   }
   const items = live.fragment.toArray();
   const parts: string[] = [];
-  const issues: Partial<Record<ReadIssue, number>> = {};
-  let dropped = 0;
-  let repaired = 0;
+  const tally: IssueTally = { dropped: 0, repaired: 0, issues: {} };
   let prevType = '';
   let prevMarker = '';
   let sliceStart = performance.now();
@@ -76,14 +89,7 @@ export async function exportMarkdown(live: LiveJournal, logger?: Logger): Promis
     let entry = cache.entries.get(key);
     const avoid = entry && entry.type === prevType ? prevMarker : '';
     if (!entry || entry.avoid !== avoid) {
-      const read = topLevelItemToDoc(item);
-      dropped += read.dropped;
-      repaired += read.repaired;
-      for (const [k, n] of Object.entries(read.issues)) issues[k as ReadIssue] = (issues[k as ReadIssue] ?? 0) + n!;
-      const node = read.doc.firstChild!;
-      const type = read.dropped > 0 && node.type.name === 'paragraph' && node.content.size === 0 ? '' : node.type.name;
-      const printed = printTopBlock(node, type === prevType ? prevMarker : '');
-      entry = { avoid: type === prevType ? prevMarker : '', type, printed };
+      entry = printItem(item, prevType, prevMarker, tally);
       // Only Yjs elements are watched for changes; anything else is read every time.
       if (item instanceof Y.XmlElement) cache.entries.set(key, entry);
     }
@@ -92,10 +98,34 @@ export async function exportMarkdown(live: LiveJournal, logger?: Logger): Promis
     prevType = entry.type;
     prevMarker = entry.printed.marker;
   }
-  const found = readIssuesForLog({ doc: null as never, dropped, repaired, issues });
-  if (found && logger && loggedRevision.get(live) !== live.revision) {
-    loggedRevision.set(live, live.revision);
-    logger.warn({ journal_id: live.id, revision: live.revision, ...found }, 'content the schema cannot hold was left out of a read');
-  }
+  logIssues(live.id, live.revision, tally, logger, live);
   return parts.length ? parts.join('\n\n') + '\n' : '';
+}
+
+/** Logs what a read left out, once per journal revision. */
+export function logIssues(journalId: string, revision: number, tally: IssueTally, logger: Logger | undefined, key: object): void {
+  const found = readIssuesForLog({ doc: null as never, ...tally });
+  if (found && logger && loggedRevision.get(key) !== revision) {
+    loggedRevision.set(key, revision);
+    logger.warn({ journal_id: journalId, revision, ...found }, 'content the schema cannot hold was left out of a read');
+  }
+}
+
+/**
+ * The markdown of a whole fragment in one go, printed exactly as `exportMarkdown` prints it: for
+ * a worker thread, which reads large journals from their stored state (journal-read-tasks.ts).
+ */
+export function exportFragment(fragment: Y.XmlFragment): { markdown: string; tally: IssueTally } {
+  const parts: string[] = [];
+  const tally: IssueTally = { dropped: 0, repaired: 0, issues: {} };
+  let prevType = '';
+  let prevMarker = '';
+  for (const item of fragment.toArray()) {
+    const entry = printItem(item, prevType, prevMarker, tally);
+    if (!entry.printed) continue;
+    parts.push(entry.printed.text);
+    prevType = entry.type;
+    prevMarker = entry.printed.marker;
+  }
+  return { markdown: parts.length ? parts.join('\n\n') + '\n' : '', tally };
 }

@@ -13,7 +13,20 @@ import { importedJournal, type ImportedJournal } from './snapshot.ts';
 
 /** The worker operations of markdown conversion (server/worker.ts runs them with markdown-tasks.ts). */
 export const markdownImport = workerOperation<string, ImportedJournal>('markdown.import', MarkdownLimitError);
-export const markdownParse = workerOperation<string[], ParsedMarkdown[]>('markdown.parse', MarkdownLimitError);
+export const markdownParse = workerOperation<string[], string[]>('markdown.parse', MarkdownLimitError);
+
+/**
+ * The parsed documents of an edit's texts, by text: each a tree, or its JSON text as a worker
+ * sent it (parsed on first use, and a fresh copy each time: the planner fills in block ids).
+ */
+export class ParsedTexts {
+  constructor(private readonly byText: ReadonlyMap<string, ParsedMarkdown | string> = new Map()) {}
+
+  get(markdown: string): ParsedMarkdown | undefined {
+    const found = this.byText.get(markdown);
+    return typeof found === 'string' ? (JSON.parse(found) as ParsedMarkdown) : found === undefined ? undefined : structuredClone(found);
+  }
+}
 
 /** Markdown of one request up to this many characters (all texts together) converts inline. */
 export const INLINE_PARSE_CHARS = 1024;
@@ -29,18 +42,15 @@ export class MarkdownConverter {
 
   /**
    * Parsed documents of `texts` (nesting checked, ids left out), for the edit planner to turn
-   * into blocks synchronously. One time limit for all of them, from their total size.
+   * into blocks. One time limit for all of them, from their total size. Large batches come back
+   * from the worker as JSON text, parsed one text at a time when the planner asks for it.
    */
-  async parseAll(texts: readonly string[]): Promise<Map<string, ParsedMarkdown>> {
+  async parseAll(texts: readonly string[]): Promise<ParsedTexts> {
     const unique = [...new Set(texts)];
     const total = unique.reduce((n, t) => n + t.length, 0);
-    let roots: ParsedMarkdown[];
-    if (total <= INLINE_PARSE_CHARS) {
-      roots = unique.map(parseMarkdown);
-    } else {
-      roots = await this.run(markdownParse, unique, total);
-    }
-    return new Map(unique.map((t, i) => [t, roots[i]!]));
+    if (total <= INLINE_PARSE_CHARS) return new ParsedTexts(new Map(unique.map((t) => [t, parseMarkdown(t)])));
+    const json = await this.run(markdownParse, unique, total);
+    return new ParsedTexts(new Map(unique.map((t, i) => [t, json[i]!])));
   }
 
   /** A pool task whose time limit follows `chars`; its refusals (thrown as they are) and time-outs are MarkdownLimitError. */

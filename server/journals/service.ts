@@ -12,19 +12,20 @@ import { HttpError, invalid, notFound } from '../http/errors.ts';
 import { nowIso } from '../time.ts';
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { applyPlan } from './edit/apply.ts';
-import { MarkdownLimitError, type ParsedMarkdown } from '../../shared/markdown/index.ts';
+import { MarkdownLimitError } from '../../shared/markdown/index.ts';
 import { NODE_TYPES, type EditNodeType, type EditRequest } from './edit/operations.ts';
 import { markdownTexts } from './edit/payloads.ts';
 import { planEdit, type OperationResult } from './edit/plan.ts';
 import { IdempotencyRace, IdempotencyStore, type StoredResponse } from '../http/idempotency.ts';
 import { RestOrigin, type LiveJournal } from './live.ts';
-import type { MarkdownConverter } from './markdown-offload.ts';
-import { exportMarkdown } from './markdown-export.ts';
+import type { MarkdownConverter, ParsedTexts } from './markdown-offload.ts';
+import { exportMarkdown, logIssues } from './markdown-export.ts';
+import { journalExport, journalModel, LARGE_READ_BYTES, readInWorker, stateBytes, type ReadTally } from './read-offload.ts';
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
 import type { Logger } from '../logger.ts';
 import { docToSnapshot, type ImportedJournal } from './snapshot.ts';
 import type { JournalRegistry } from './registry.ts';
-import type { JournalRow, JournalStore } from './store.ts';
+import type { JournalRow, JournalStore, StoredState } from './store.ts';
 
 export const DEFAULT_TITLE = 'Untitled Journal';
 export const DEFAULT_IMPORT_TITLE = 'Imported Journal';
@@ -151,6 +152,14 @@ export class JournalService {
       const cold = await this.store.cachedMarkdown(row.seq, row.revision);
       if (cold !== undefined) return { markdown: cold, revision: row.revision };
     }
+    const large = await this.largeState(row, loaded);
+    if (large) {
+      const { markdown, tally } = await readInWorker<{ markdown: string; tally: ReadTally }>(this.markdown.pool, journalExport, large);
+      logIssues(row.id, large.revision, tally, this.logger, loaded ?? row);
+      if (loaded && loaded.revision === large.revision) loaded.cacheMarkdown(large.revision, markdown);
+      await this.store.saveMarkdownCache(row.seq, large.revision, markdown);
+      return { markdown, revision: large.revision };
+    }
     const live = await this.live(row);
     // Printed from the committed document, which stays as it is until the task ends; only the
     // blocks changed since the last export are read again (markdown-export.ts).
@@ -171,9 +180,32 @@ export class JournalService {
     return { markdown, revision };
   }
 
-  async model(row: JournalRow): Promise<{ model: unknown; revision: number }> {
+  /**
+   * The block model. A large journal's comes back from a worker as JSON text (`json`), for the
+   * route to send as it is; a small one's as the object (`model`).
+   */
+  async model(row: JournalRow): Promise<{ model?: unknown; json?: string; revision: number }> {
+    const loaded = this.registry.get(row.id);
+    const large = await this.largeState(row, loaded);
+    if (large) {
+      const { json, tally } = await readInWorker<{ json: string; tally: ReadTally }>(this.markdown.pool, journalModel, large);
+      logIssues(row.id, large.revision, tally, this.logger, loaded ?? row);
+      return { json, revision: large.revision };
+    }
     const live = await this.live(row);
     return live.settledTask(() => ({ model: journalDoc(live, this.logger).toJSON(), revision: live.revision }));
+  }
+
+  /**
+   * The stored state of a journal too large to read on the main thread (LARGE_READ_BYTES,
+   * read-offload.ts), or undefined for one small enough. A loaded journal's size is known
+   * without reading the store.
+   */
+  private async largeState(row: JournalRow, loaded: LiveJournal | undefined): Promise<StoredState | undefined> {
+    if (loaded && loaded.stateBytes < LARGE_READ_BYTES) return undefined;
+    const state = await this.store.loadState(row.seq);
+    if (!state) throw notFound('Journal');
+    return stateBytes(state) >= LARGE_READ_BYTES ? state : undefined;
   }
 
   /**
@@ -238,7 +270,7 @@ export class JournalService {
    * within the time limit for its size (422 past it or past the nesting limit). Block kinds of
    * update_node without nodeType are read from the journal as it is now.
    */
-  async prepareEdit(p: Principal, req: EditRequest): Promise<Map<string, ParsedMarkdown>> {
+  async prepareEdit(p: Principal, req: EditRequest): Promise<ParsedTexts> {
     const row = await this.store.findOwned(req.journal_id, p.keyId);
     const live = row ? await this.live(row) : undefined;
     const texts: string[] = [];
@@ -268,7 +300,7 @@ export class JournalService {
     req: EditRequest,
     idempotency?: { key: string; hash: string },
     charge?: Charge,
-    trees?: ReadonlyMap<string, ParsedMarkdown>,
+    trees?: ParsedTexts,
   ): Promise<StoredResponse> {
     if (idempotency) {
       const replay = await this.idempotency.lookup(p.keyId, idempotency.key, idempotency.hash);
@@ -283,7 +315,7 @@ export class JournalService {
         });
       }
       const newId = () => newBlockId();
-      const plan = planEdit(live, req.operations, newId, trees);
+      const plan = await planEdit(live, req.operations, newId, trees);
       const atomicFailure = req.atomic && plan.failed > 0;
       if (atomicFailure) {
         const first = plan.results.findIndex((r) => !r.success);

@@ -31,6 +31,7 @@ function definition(state: StateBlock, startLine: number, endLine: number, silen
     next++;
   }
   const token = state.push('html_block', '', 0);
+  token.meta = { footnote: 'definition' };
   token.map = [startLine, last + 1];
   token.content = state.getLines(startLine, last + 1, state.blkIndent, true);
   state.line = last + 1;
@@ -41,7 +42,11 @@ function call(state: StateInline, silent: boolean): boolean {
   if (state.src.charCodeAt(state.pos) !== 0x5b /* [ */ || state.src.charCodeAt(state.pos + 1) !== 0x5e /* ^ */) return false;
   const m = CALL.exec(state.src.slice(state.pos, state.pos + 1000));
   if (!m) return false;
-  if (!silent) state.push('html_inline', '', 0).content = m[0];
+  if (!silent) {
+    const token = state.push('html_inline', '', 0);
+    token.content = m[0];
+    token.meta = { footnote: 'call' };
+  }
   state.pos += m[0].length;
   return true;
 }

@@ -14,17 +14,85 @@ import type { Token } from 'markdown-it';
 import { Mark, type Node } from 'prosemirror-model';
 import { schema } from '../schema.ts';
 import { newBlockId } from '../ids.ts';
-import { MAX_NESTING_DEPTH } from '../limits.ts';
+import {
+  LINK_EXPANSION_ALLOWANCE,
+  MAX_FOOTNOTE_CALLS,
+  MAX_FOOTNOTE_DEFINITIONS,
+  MAX_LIST_ITEMS,
+  MAX_NESTING_DEPTH,
+  MAX_TABLE_CELLS,
+  MAX_TABLE_COLUMNS,
+} from '../limits.ts';
 import { gfmPlugin } from './gfm.ts';
 import { footnotePlugin } from './footnotes.ts';
 
-/** Markdown that goes past a documented limit (nesting depth). The message names the limit. */
+/** Markdown that goes past a documented limit (nesting depth, shapes). The message names the limit. */
 export class MarkdownLimitError extends Error {
   override readonly name = 'MarkdownLimitError';
 }
 
 const tooDeep = () =>
   new MarkdownLimitError(`markdown is nested too deeply: at most ${MAX_NESTING_DEPTH} levels of blocks (quotes, lists) and ${MAX_NESTING_DEPTH} of inline markup are allowed`);
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * What one parse has made so far, against the shape limits of shared/limits.ts. One per parse:
+ * the block builder and the inline builder share it.
+ */
+class Shape {
+  tableCells = 0;
+  rowCells = 0;
+  /** Items of each open list, innermost last. */
+  readonly listItems: number[] = [];
+  footnoteDefinitions = 0;
+  footnoteCalls = 0;
+  /** Bytes of link destinations and titles left before the expansion limit. */
+  linkBytesLeft: number;
+
+  constructor(sourceLength: number) {
+    this.linkBytesLeft = sourceLength + LINK_EXPANSION_ALLOWANCE;
+  }
+
+  cell(): void {
+    if (++this.rowCells > MAX_TABLE_COLUMNS) throw new MarkdownLimitError(`a table has too many columns: at most ${fmt(MAX_TABLE_COLUMNS)} are allowed`);
+    if (++this.tableCells > MAX_TABLE_CELLS) throw new MarkdownLimitError(`a table has too many cells: at most ${fmt(MAX_TABLE_CELLS)} per table are allowed`);
+  }
+
+  item(): void {
+    const k = this.listItems.length - 1;
+    if (k >= 0 && ++this.listItems[k]! > MAX_LIST_ITEMS) throw new MarkdownLimitError(`a list has too many items: at most ${fmt(MAX_LIST_ITEMS)} per list are allowed`);
+  }
+
+  footnoteDefinition(): void {
+    if (++this.footnoteDefinitions > MAX_FOOTNOTE_DEFINITIONS) {
+      throw new MarkdownLimitError(`too many footnote definitions: at most ${fmt(MAX_FOOTNOTE_DEFINITIONS)} per text are allowed`);
+    }
+  }
+
+  footnoteCall(): void {
+    if (++this.footnoteCalls > MAX_FOOTNOTE_CALLS) throw new MarkdownLimitError(`too many footnote calls: at most ${fmt(MAX_FOOTNOTE_CALLS)} per text are allowed`);
+  }
+
+  /** `bytes` more of link destinations and titles are stored. */
+  linkBytes(bytes: number): void {
+    this.linkBytesLeft -= bytes;
+    if (this.linkBytesLeft < 0) {
+      throw new MarkdownLimitError(
+        `links expand too much: the link destinations and titles stored (each time a link or reference is used) may total the text's own length plus ${fmt(LINK_EXPANSION_ALLOWANCE)} bytes`,
+      );
+    }
+  }
+}
+
+/** Bytes of the link marks' destinations and titles in `marks`. */
+function linkBytesOf(marks: readonly Mark[]): number {
+  let n = 0;
+  for (const m of marks) {
+    if (m.type.name === 'link') n += String(m.attrs.href ?? '').length + String(m.attrs.title ?? '').length;
+  }
+  return n;
+}
 
 const md = new MarkdownIt('default', {
   html: true,
@@ -46,7 +114,10 @@ export function tokenize(markdown: string): Token[] {
 export interface ParseOptions {
   /** Source of block ids; defaults to `newBlockId`. */
   newId?: () => string;
-  /** The document of `markdown` from `parseMarkdown`, when it was parsed elsewhere (a worker). */
+  /**
+   * The document of `markdown` from `parseMarkdown`, when it was parsed elsewhere (a worker).
+   * Consumed: block ids are written into it.
+   */
   tree?: ParsedMarkdown;
 }
 
@@ -70,7 +141,10 @@ interface Frame {
 class Builder {
   private readonly stack: Frame[] = [{ type: 'doc', attrs: {}, children: [] }];
 
-  constructor(private readonly newId: (() => string) | null) {}
+  constructor(
+    private readonly newId: (() => string) | null,
+    private readonly shape: Shape,
+  ) {}
 
   private id(): string | null {
     return this.newId ? this.newId() : null;
@@ -105,30 +179,39 @@ class Builder {
           break;
         case 'bullet_list_open':
           this.open('bullet_list', { id: this.id(), tight: isTight(tokens, i) });
+          this.shape.listItems.push(0);
           break;
         case 'ordered_list_open':
           this.open('ordered_list', { id: this.id(), order: Number(attr(t, 'start') ?? 1), tight: isTight(tokens, i) });
+          this.shape.listItems.push(0);
           break;
         case 'list_item_open': {
+          this.shape.item();
           const checked = (t.meta as { checked?: boolean } | null)?.checked;
           this.open('list_item', { id: this.id(), checked: typeof checked === 'boolean' ? checked : null });
           break;
         }
         case 'table_open':
           this.open('table', { id: this.id() });
+          this.shape.tableCells = 0;
           break;
         case 'tr_open':
           this.open('table_row', {});
+          this.shape.rowCells = 0;
           break;
         case 'th_open':
         case 'td_open':
+          this.shape.cell();
           this.open(t.type === 'th_open' ? 'table_header' : 'table_cell', { align: ALIGN.exec(attr(t, 'style') ?? '')?.[1] ?? null });
+          break;
+        case 'bullet_list_close':
+        case 'ordered_list_close':
+          this.shape.listItems.pop();
+          this.close();
           break;
         case 'paragraph_close':
         case 'heading_close':
         case 'blockquote_close':
-        case 'bullet_list_close':
-        case 'ordered_list_close':
         case 'list_item_close':
         case 'table_close':
         case 'tr_close':
@@ -137,7 +220,7 @@ class Builder {
           this.close();
           break;
         case 'inline':
-          inlineBuilder.run(t.children ?? [], this.stack[this.stack.length - 1]!.children);
+          inlineBuilder.run(t.children ?? [], this.stack[this.stack.length - 1]!.children, this.shape);
           break;
         case 'fence':
         case 'code_block': {
@@ -160,6 +243,7 @@ class Builder {
           this.add(n.horizontal_rule!.create({ id: this.id() }));
           break;
         case 'html_block':
+          if ((t.meta as { footnote?: string } | null)?.footnote === 'definition') this.shape.footnoteDefinition();
           this.add(n.html_block!.create({ id: this.id(), html: t.content.replace(/\n+$/, '') }));
           break;
         default:
@@ -211,12 +295,17 @@ class Inlines {
   private set: readonly Mark[] = [];
   private text = '';
   private out: Node[] = [];
+  private shape!: Shape;
+  /** Link bytes of `set`, stored again with each text run or atom made under it. */
+  private setLinkBytes = 0;
 
-  run(tokens: readonly Token[], out: Node[]): void {
+  run(tokens: readonly Token[], out: Node[], shape: Shape): void {
     this.opens = [];
     this.set = Mark.none;
+    this.setLinkBytes = 0;
     this.text = '';
     this.out = out;
+    this.shape = shape;
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k]!;
       switch (t.type) {
@@ -236,10 +325,12 @@ class Inlines {
           break;
         case 'html_inline':
           this.flush();
+          if ((t.meta as { footnote?: string } | null)?.footnote === 'call') this.shape.footnoteCall();
           out.push(n.html_inline!.create({ html: t.content, marks: this.atomMarks() }));
           break;
         case 'image':
           this.flush();
+          this.shape.linkBytes((attr(t, 'src') ?? '').length + (attr(t, 'title') ?? '').length);
           out.push(n.image!.create({ src: attr(t, 'src') ?? '', alt: altText(t.children ?? []), title: attr(t, 'title'), marks: this.atomMarks() }));
           break;
         case 'link_open':
@@ -271,8 +362,16 @@ class Inlines {
   }
 
   private flush(): void {
-    if (this.text) this.out.push(schema.text(this.text, this.set));
+    if (this.text) {
+      if (this.setLinkBytes) this.shape.linkBytes(this.setLinkBytes);
+      this.out.push(schema.text(this.text, this.set));
+    }
     this.text = '';
+  }
+
+  private setMarks(set: readonly Mark[]): void {
+    this.set = set;
+    this.setLinkBytes = linkBytesOf(set);
   }
 
   private open(name: string, mark: Mark): void {
@@ -283,7 +382,7 @@ class Inlines {
       return;
     }
     this.opens.push({ name, mark });
-    this.set = mark.addToSet(this.set);
+    this.setMarks(mark.addToSet(this.set));
   }
 
   private close(name: string): void {
@@ -297,12 +396,13 @@ class Inlines {
       }
       let set: readonly Mark[] = Mark.none;
       for (const o of this.opens) if (o.mark) set = o.mark.addToSet(set);
-      this.set = set;
+      this.setMarks(set);
       return;
     }
   }
 
   private atomMarks(): unknown[] | null {
+    if (this.setLinkBytes) this.shape.linkBytes(this.setLinkBytes);
     return this.set.length ? this.set.map(markJSON) : null;
   }
 }
@@ -328,21 +428,22 @@ function altText(tokens: readonly Token[]): string {
 export type ParsedMarkdown = ReturnType<Node['toJSON']>;
 
 export function parseMarkdown(markdown: string): ParsedMarkdown {
-  return new Builder(null).run(tokenize(markdown)).toJSON();
+  return new Builder(null, new Shape(markdown.length)).run(tokenize(markdown)).toJSON();
 }
 
-/** Block nodes from JSON, with fresh ids. Depth is bounded by the nesting limit. */
+/**
+ * Block nodes from JSON, with fresh ids written into the JSON itself (it is consumed: each use
+ * needs its own copy). Depth is bounded by the nesting limit; inline content is not walked.
+ */
 function withIds(json: ParsedMarkdown, newId: () => string): Node {
-  const fill = (j: Record<string, unknown>): Record<string, unknown> => {
+  const fill = (j: Record<string, unknown>): void => {
     const attrs = j.attrs as Record<string, unknown> | undefined;
+    if (attrs && 'id' in attrs) attrs.id = newId();
     const content = j.content as Record<string, unknown>[] | undefined;
-    return {
-      ...j,
-      ...(attrs && 'id' in attrs ? { attrs: { ...attrs, id: newId() } } : {}),
-      ...(content && j.type !== 'paragraph' && j.type !== 'heading' ? { content: content.map(fill) } : {}),
-    };
+    if (content && j.type !== 'paragraph' && j.type !== 'heading') for (const c of content) fill(c);
   };
-  return schema.nodeFromJSON(fill(json as Record<string, unknown>));
+  fill(json as Record<string, unknown>);
+  return schema.nodeFromJSON(json);
 }
 
 /**
@@ -353,5 +454,5 @@ function withIds(json: ParsedMarkdown, newId: () => string): Node {
 export function markdownToDoc(markdown: string, opts?: ParseOptions): Node {
   const newId = opts?.newId ?? newBlockId;
   if (opts?.tree) return withIds(opts.tree, newId);
-  return new Builder(newId).run(tokenize(markdown));
+  return new Builder(newId, new Shape(markdown.length)).run(tokenize(markdown));
 }

@@ -313,25 +313,35 @@ function inline(block: Node, ctx: InlineContext): string {
   return joinPieces(pieces, ctx);
 }
 
+/**
+ * Joins the pieces, escaping each text knowing the characters around it. Linear: the output is
+ * gathered in an array and only its last character is tracked (reading a character of a string
+ * built by `+=` flattens it, which made this quadratic in the number of pieces).
+ */
 function joinPieces(pieces: Piece[], ctx: InlineContext): string {
-  let out = '';
+  const out: string[] = [];
+  let last = '';
+  // The next non-empty piece's first character, found once per run of empty pieces.
+  let nextFrom = -1;
+  let nextChar = END;
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i]!;
-    if (p.kind !== 'text') {
-      out += p.s;
-      continue;
-    }
-    let after = END;
-    for (let j = i + 1; j < pieces.length; j++) {
-      if (pieces[j]!.s) {
-        after = pieces[j]!.s[0]!;
-        break;
+    let s = p.s;
+    if (p.kind === 'text') {
+      if (nextFrom <= i) {
+        nextChar = END;
+        let j = i + 1;
+        while (j < pieces.length && !pieces[j]!.s) j++;
+        if (j < pieces.length) nextChar = pieces[j]!.s[0]!;
+        nextFrom = j;
       }
+      s = escapeText(s, last, nextChar, ctx, last === '' || last === '\n');
     }
-    const lineStart = out === '' || out.endsWith('\n');
-    out += escapeText(p.s, out[out.length - 1] ?? '', after, ctx, lineStart);
+    if (!s) continue;
+    out.push(s);
+    last = s[s.length - 1]!;
   }
-  return out;
+  return out.join('');
 }
 
 // ---------------------------------------------------------------------------------------------

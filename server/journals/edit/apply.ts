@@ -31,12 +31,6 @@ function mustFind(live: LiveJournal, id: string): Y.XmlElement {
   return el;
 }
 
-function lastItem(parent: Parent): Y.Item | null {
-  let item = parent._start;
-  while (item?.right) item = item.right;
-  return item;
-}
-
 function fill(live: LiveJournal, el: Y.XmlElement, node: PMNode): void {
   updateYFragment(live.doc, el, node, { mapping: new Map(), isOMark: new Map() } as never);
   indexSubtree(live, el);
@@ -49,16 +43,15 @@ function indexSubtree(live: LiveJournal, el: Y.XmlElement): void {
 }
 
 function insert(live: LiveJournal, nodes: PMNode[], refId: string | null, position: 'before' | 'after'): void {
-  let parent: Parent = live.fragment;
-  let after: Y.Item | null;
-  if (refId === null) after = lastItem(parent);
-  else {
-    const ref = mustFind(live, refId);
-    parent = ref.parent as Parent;
-    after = position === 'after' ? ref._item : ref._item!.left;
-  }
   const els = nodes.map((n) => new Y.XmlElement(n.type.name));
-  parent.insertAfter(after as never, els);
+  if (refId === null) {
+    // At the end, found through Yjs's search markers: walking the items was linear in the journal.
+    live.fragment.insert(live.fragment.length, els);
+  } else {
+    const ref = mustFind(live, refId);
+    const after = position === 'after' ? ref._item : ref._item!.left;
+    (ref.parent as Parent).insertAfter(after as never, els);
+  }
   els.forEach((el, i) => fill(live, el, nodes[i]!));
 }
 

@@ -8,6 +8,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import * as z from 'zod';
 import { markdownToDoc, type ParsedMarkdown } from '../../../shared/markdown/index.ts';
 import { schema } from '../../../shared/schema.ts';
+import { MAX_LIST_ITEMS, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS } from '../../../shared/limits.ts';
 import { invalid, parseOr422, type Loc } from '../../http/errors.ts';
 import type { EditNodeType } from './operations.ts';
 
@@ -21,6 +22,14 @@ export interface BuildContext {
 }
 
 const md = z.string().max(1024 * 1024, 'content is limited to 1 MiB of markdown');
+const fmt = (n: number) => n.toLocaleString('en-US');
+const listItems = <T extends z.ZodType>(item: T) =>
+  z.array(item).min(1).max(MAX_LIST_ITEMS, `a list has too many items: at most ${fmt(MAX_LIST_ITEMS)} per list are allowed`);
+const tableRows = z
+  .array(z.array(md).min(1).max(MAX_TABLE_COLUMNS, `a table has too many columns: at most ${fmt(MAX_TABLE_COLUMNS)} are allowed`))
+  .min(1)
+  .max(MAX_TABLE_CELLS, `a table has too many cells: at most ${fmt(MAX_TABLE_CELLS)} per table are allowed`)
+  .refine((rows) => rows.reduce((n, r) => n + r.length, 0) <= MAX_TABLE_CELLS, `a table has too many cells: at most ${fmt(MAX_TABLE_CELLS)} per table are allowed`);
 const text = z.string().max(1024 * 1024);
 const align = z.enum(['left', 'right', 'center']).nullable();
 
@@ -28,10 +37,10 @@ const payloadSchemas = {
   paragraph: z.object({ content: md.default('') }).strict(),
   heading: z.object({ level: z.number().int().min(1).max(6).default(1), content: md.default('') }).strict(),
   blockquote: z.object({ content: md.default('') }).strict(),
-  bullet_list: z.object({ items: z.array(md).min(1).optional(), content: md.optional(), tight: z.boolean().optional() }).strict(),
+  bullet_list: z.object({ items: listItems(md).optional(), content: md.optional(), tight: z.boolean().optional() }).strict(),
   ordered_list: z
     .object({
-      items: z.array(md).min(1).optional(),
+      items: listItems(md).optional(),
       content: md.optional(),
       start: z.number().int().min(0).max(999_999_999).optional(),
       tight: z.boolean().optional(),
@@ -39,7 +48,7 @@ const payloadSchemas = {
     .strict(),
   task_list: z
     .object({
-      items: z.array(z.union([md, z.object({ content: md, checked: z.boolean().default(false) }).strict()])).min(1).optional(),
+      items: listItems(z.union([md, z.object({ content: md, checked: z.boolean().default(false) }).strict()])).optional(),
       content: md.optional(),
       tight: z.boolean().optional(),
     })
@@ -50,8 +59,8 @@ const payloadSchemas = {
   image: z.object({ src: z.string().min(1).max(4096), alt: z.string().max(4096).default(''), title: z.string().max(4096).nullable().default(null) }).strict(),
   table: z
     .object({
-      rows: z.array(z.array(md).min(1)).min(1).optional(),
-      align: z.array(align).optional(),
+      rows: tableRows.optional(),
+      align: z.array(align).max(MAX_TABLE_COLUMNS).optional(),
       content: md.optional(),
     })
     .strict(),

@@ -10,9 +10,11 @@ import * as Y from 'yjs';
 import { BLOCK_NODE_TYPES, schema } from '../../../shared/schema.ts';
 import type { LiveJournal } from '../live.ts';
 import type { EditNodeType, EditOperation } from './operations.ts';
-import { MarkdownLimitError, parseMarkdown, type ParsedMarkdown } from '../../../shared/markdown/index.ts';
-import { INLINE_PARSE_CHARS } from '../markdown-offload.ts';
+import { MarkdownLimitError, parseMarkdown } from '../../../shared/markdown/index.ts';
+import { INLINE_PARSE_CHARS, ParsedTexts } from '../markdown-offload.ts';
 import { buildBlocks, ContentError, type BuildContext } from './payloads.ts';
+import { MAX_EDIT_ELEMENTS, MAX_EDIT_TEXT_RUNS } from '../../../shared/limits.ts';
+import { invalid } from '../../http/errors.ts';
 
 export type Action =
   | { kind: 'insert'; nodes: PMNode[]; refId: string | null; position: 'before' | 'after' }
@@ -203,20 +205,60 @@ class VirtualJournal {
   }
 }
 
+/**
+ * Counts what an edit builds against MAX_EDIT_ELEMENTS and MAX_EDIT_TEXT_RUNS: its blocks are
+ * applied to the live document in one Yjs transaction on the main thread, whose cost follows
+ * these counts. Past either, the whole request is a 422 naming the limit (dry runs too).
+ */
+class EditSize {
+  elements = 0;
+  textRuns = 0;
+
+  add(nodes: readonly PMNode[], opIndex: number): void {
+    for (const node of nodes) {
+      this.elements++;
+      node.descendants((d) => {
+        if (d.isText) this.textRuns++;
+        else this.elements++;
+        // Text holds no nodes; paragraphs hold only inline ones.
+        return !d.isText;
+      });
+    }
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    if (this.elements > MAX_EDIT_ELEMENTS || this.textRuns > MAX_EDIT_TEXT_RUNS) {
+      throw invalid(
+        ['body', 'operations', opIndex],
+        `the edit builds too much at once: at most ${fmt(MAX_EDIT_ELEMENTS)} elements (blocks, list items, table rows and cells, images, breaks, raw HTML) and ${fmt(MAX_EDIT_TEXT_RUNS)} text runs per edit; split it into several edits, or import the markdown as a new journal`,
+        'value_error.edit_limit',
+      );
+    }
+  }
+}
+
 const emptyData = () => ({ created: false, nodeId: '', nodeIds: [] as string[], updated: '', deleted: '' });
+
+/** Planning work between two turns of the event loop. */
+export const PLAN_SLICE_MS = 10;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Plans every operation in order. Shape errors in payloads throw a 422 (ValidationError) out of
  * here, before anything is applied; content errors fail only their operation. `trees` holds the
  * operations' markdown parsed ahead (JournalService.prepareEdit); a short text missing from it
  * (its target block changed kind meanwhile) is parsed here, a long one fails its operation.
+ *
+ * Building the blocks of many operations costs main-thread time in proportion to their content
+ * (every inline node is made), so the plan yields to the event loop between operations every
+ * PLAN_SLICE_MS. The caller runs it inside the journal's settled task: nothing changes the
+ * document meanwhile.
  */
-export function planEdit(
+export async function planEdit(
   live: LiveJournal,
   ops: EditOperation[],
   newBlockId: () => string,
-  trees: ReadonlyMap<string, ParsedMarkdown> = new Map(),
-): EditPlan {
+  trees: ParsedTexts = new ParsedTexts(),
+): Promise<EditPlan> {
   const view = new VirtualJournal(live);
   const ctx: BuildContext = {
     newId() {
@@ -234,12 +276,20 @@ export function planEdit(
   };
   const results: OperationResult[] = [];
   const actions: Action[] = [];
-  ops.forEach((op, i) => {
+  const size = new EditSize();
+  let sliceStart = performance.now();
+  for (let i = 0; i < ops.length; i++) {
+    if (performance.now() - sliceStart > PLAN_SLICE_MS) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+    const op = ops[i]!;
     const loc = ['body', 'operations', i, 'params'];
     const result: OperationResult = { operation: op.type, success: true, error: '', data: emptyData() };
     try {
       if (op.type === 'create_node') {
         const nodes = buildOrFail(op.nodeType, op.params, loc, ctx);
+        size.add(nodes, i);
         const refId = op.referenceId ?? null;
         view.insert(nodes, refId, op.position);
         actions.push({ kind: 'insert', nodes, refId, position: op.position });
@@ -250,6 +300,7 @@ export function planEdit(
         if (!target) throw new OperationFailed(`no block with id ${JSON.stringify(op.nodeId)} in this journal`);
         const nodeType = op.nodeType ?? editTypeOf(target.type);
         const nodes = buildOrFail(nodeType, op.params, loc, ctx);
+        size.add(nodes, i);
         if (nodes.length !== 1) throw new OperationFailed(`update_node replaces one block; the payload made ${nodes.length}`);
         const node = nodes[0]!.type.create({ ...nodes[0]!.attrs, id: op.nodeId }, nodes[0]!.content, nodes[0]!.marks);
         view.update(op.nodeId, node);
@@ -267,7 +318,7 @@ export function planEdit(
       result.error = err.message;
     }
     results.push(result);
-  });
+  }
   return { results, actions, failed: results.filter((r) => !r.success).length, topLevelCount: view.topLevelCount };
 }
 
