@@ -99,8 +99,13 @@ export async function whileProbingHealth<T>(url: string, attack: () => Promise<T
   return { result: await pending, worstMs, blockedMs, idleMs, probes };
 }
 
-/** The service answered /healthz within HEALTHZ_BOUND_MS throughout, as far as its own work goes. */
+/**
+ * The service answered /healthz within HEALTHZ_BOUND_MS of its idle baseline throughout, as far as
+ * its own work goes: on a quiet machine the baseline is a few ms, on a loaded one a probe already
+ * waits for a core before the attack starts, and that wait is the machine's, not the code's.
+ */
 export function expectResponsive(probe: Pick<HealthProbe<unknown>, 'worstMs' | 'blockedMs' | 'idleMs'>): void {
-  const figures = `main thread held /healthz ${probe.blockedMs.toFixed(0)} ms (wall clock ${probe.worstMs.toFixed(0)} ms, idle ${probe.idleMs.toFixed(0)} ms)`;
-  expect(probe.blockedMs, figures).toBeLessThan(HEALTHZ_BOUND_MS);
+  const heldBeyondIdle = probe.blockedMs - probe.idleMs;
+  const figures = `main thread held /healthz ${probe.blockedMs.toFixed(0)} ms (idle baseline ${probe.idleMs.toFixed(0)} ms, wall clock ${probe.worstMs.toFixed(0)} ms)`;
+  expect(heldBeyondIdle, figures).toBeLessThan(HEALTHZ_BOUND_MS);
 }
