@@ -18,6 +18,30 @@ import { readIssuesForLog, topLevelItemToDoc, type ReadIssue } from './read-mode
 /** Work between two turns of the event loop. */
 export const SLICE_MS = 10;
 
+/**
+ * A top-level block of at least this many Yjs items (characters runs, format boundaries, nested
+ * elements) is too large to read and print within a slice: the export stops with LargeBlock and
+ * the caller prints the journal in a worker instead (read-offload.ts). About 30 ms of work.
+ */
+export const LARGE_BLOCK_ITEMS = 10_000;
+
+/** A block to print is larger than LARGE_BLOCK_ITEMS. */
+export class LargeBlock extends Error {}
+
+/** Whether `item` holds at least `limit` Yjs items; stops counting there (bounded cost). */
+export function hasAtLeastItems(item: unknown, limit: number): boolean {
+  if (!(item instanceof Y.AbstractType)) return false;
+  let count = 0;
+  const stack: Y.AbstractType<unknown>[] = [item];
+  while (stack.length > 0) {
+    for (let it = stack.pop()!._start; it !== null; it = it.right) {
+      if (++count >= limit) return true;
+      if (it.content instanceof Y.ContentType) stack.push(it.content.type);
+    }
+  }
+  return false;
+}
+
 interface Entry {
   /** The marker avoided when this was printed (the previous list's). */
   avoid: string;
@@ -65,7 +89,8 @@ function printItem(item: unknown, prevType: string, prevMarker: string, tally: I
 
 /**
  * The journal's markdown. The caller runs this inside `live.settledTask` (the document must not
- * change while it reads); it yields to the event loop between slices.
+ * change while it reads); it yields to the event loop between slices. Throws LargeBlock when a
+ * block to print is too large for a slice.
  */
 export async function exportMarkdown(live: LiveJournal, logger?: Logger): Promise<string> {
   let cache = caches.get(live);
@@ -89,6 +114,7 @@ export async function exportMarkdown(live: LiveJournal, logger?: Logger): Promis
     let entry = cache.entries.get(key);
     const avoid = entry && entry.type === prevType ? prevMarker : '';
     if (!entry || entry.avoid !== avoid) {
+      if (hasAtLeastItems(item, LARGE_BLOCK_ITEMS)) throw new LargeBlock();
       entry = printItem(item, prevType, prevMarker, tally);
       // Only Yjs elements are watched for changes; anything else is read every time.
       if (item instanceof Y.XmlElement) cache.entries.set(key, entry);

@@ -101,3 +101,34 @@ describe('large journals are read off the event loop', () => {
     expect(server.svc.ctx.registry.get(id)).toBeUndefined();
   });
 });
+
+describe('a diff of two versions far apart', () => {
+  it('20,000 blocks apart: computed off the event loop and answered in pages of bounded size', async () => {
+    const id = await c.importMarkdown('# Start\n');
+    const v1 = await c.post(`/v1/journals/versions/${id}`, { name: 'start' });
+    expect(v1.status).toBe(200);
+    for (let k = 0; k < 4; k++) {
+      const content = Array.from({ length: 5000 }, (_, i) => `Paragraph ${k}-${i} with *some* text`).join('\n\n');
+      const r = await c.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content }] }]);
+      expect(r.status).toBe(200);
+    }
+    const path = `/v1/journals/versions/${id}/diff?from=${v1.body.version_id}&to=current`;
+    const probe = await probed('GET diff, 20,000 blocks apart', () => c.get(path));
+    expect(probe.result.status).toBe(200);
+    expectResponsive(probe);
+    const first = probe.result.body;
+    expect(first.total).toBe(20_000);
+    expect(first.diff.added).toHaveLength(1000);
+    expect(first.diff.added[0]).toMatchObject({ type: 'paragraph', after: 'Paragraph 0-0 with *some* text\n', changed_by: [{ actor: 'api_key' }] });
+    expect(first.next_page_token).toBe(1000);
+    expect(JSON.stringify(first).length).toBeLessThan(2 * 1024 * 1024);
+    // The next page follows on, and the last one says so.
+    const second = await c.get(`${path}&page_token=1000&page_size=500`);
+    expect(second.body.diff.added).toHaveLength(500);
+    expect(second.body.diff.added[0].after).toBe('Paragraph 0-1000 with *some* text\n');
+    expect(second.body.next_page_token).toBe(1500);
+    const last = await c.get(`${path}&page_token=19900`);
+    expect(last.body.diff.added).toHaveLength(100);
+    expect(last.body.next_page_token).toBeUndefined();
+  }, 120_000);
+});

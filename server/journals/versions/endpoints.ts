@@ -4,6 +4,7 @@ import { meteredEndpoints } from '../../billing/endpoints.ts';
 import { read } from '../../billing/prices.ts';
 import { READ_ERRORS, WRITE_ERRORS } from '../../http/endpoint.ts';
 import { pageQuery } from '../../http/paging.ts';
+import { DIFF_PAGE_ENTRIES } from './diff-task.ts';
 import { versionCreateResponseSchema, versionDiffResponseSchema, versionGetResponseSchema, versionListResponseSchema, versionRestoreResponseSchema } from './schema.ts';
 
 const JOURNAL = { journal_id: 'the journal id' };
@@ -38,8 +39,14 @@ export const versionEndpoints = meteredEndpoints('Versions', {
     path: '/v1/journals/versions/{journal_id}/diff',
     operationId: 'diffVersions',
     summary: 'Block-level changes between two versions, or a version and now',
+    description: `Paged: at most \`page_size\` entries (default and maximum ${DIFF_PAGE_ENTRIES}) and about 1 MiB of markdown per answer, in the order added, removed, changed, moved; \`next_page_token\` (pass it as \`page_token\`) while more follow, \`total\` entries in all.`,
     params: JOURNAL,
-    query: z.object({ from: z.string().min(1).max(100), to: z.string().min(1).max(100).default('current') }),
+    query: z.object({
+      from: z.string().min(1).max(100),
+      to: z.string().min(1).max(100).default('current'),
+      page_token: z.string().regex(/^\d{1,15}$/, 'page_token must be the integer next_page_token of the previous page').transform(Number).optional(),
+      page_size: z.coerce.number().int().min(1).max(DIFF_PAGE_ENTRIES).default(DIFF_PAGE_ENTRIES),
+    }),
     success: { status: 200, description: 'the changes', schema: versionDiffResponseSchema },
     errors: READ_ERRORS,
     price: read(20),

@@ -30,8 +30,8 @@ export function versionRoutes(versions: VersionService): Router {
   // Before the version's own route, which would take "diff" for a version id.
   route(r, e.diff, async (call, res) => {
     const q = call.query;
-    const out = await versions.diff(principalOf(call.req), call.param('journal_id'), q.from, q.to);
-    const answer: VersionDiffResponse = { success: true, journal_id: call.param('journal_id'), ...out };
+    const { next, ...out } = await versions.diff(principalOf(call.req), call.param('journal_id'), q.from, q.to, { offset: q.page_token ?? 0, pageSize: q.page_size });
+    const answer: VersionDiffResponse = { success: true, journal_id: call.param('journal_id'), ...out, ...(next !== undefined ? { next_page_token: next } : {}) };
     res.json(answer);
   });
 

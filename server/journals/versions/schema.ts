@@ -61,6 +61,8 @@ export const versionDiffResponseSchema = z.object({
     moved: z.array(z.object({ block_id: z.string(), type: z.string(), from_index: z.number().int(), to_index: z.number().int(), changed_by: z.array(actor) })),
   }),
   changed_by: changedBy,
+  total: z.number().int().describe('entries of the whole diff, over all pages'),
+  next_page_token: z.number().int().optional().describe('pass as page_token for the next page; absent on the last'),
 });
 
 export const versionRestoreResponseSchema = z.object({

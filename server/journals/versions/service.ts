@@ -7,21 +7,21 @@ import { randomUUID } from 'node:crypto';
 import type { Node as PMNode } from 'prosemirror-model';
 import { updateYFragment } from 'y-prosemirror';
 import * as Y from 'yjs';
-import { docToMarkdown } from '../../../shared/markdown/index.ts';
-import { FRAGMENT_NAME, schema } from '../../../shared/schema.ts';
+import { FRAGMENT_NAME } from '../../../shared/schema.ts';
 import type { Principal } from '../../auth/keys.ts';
 import type { Charge } from '../../billing/middleware.ts';
-import { notFound } from '../../http/errors.ts';
+import { invalid, notFound } from '../../http/errors.ts';
 import { encodeStateAsUpdateWithoutPending } from '../pending.ts';
 import { nowIso } from '../../time.ts';
 import type { Queryable, StorageEngine } from '../../storage/engine.ts';
 import { RestOrigin, type LiveJournal } from '../live.ts';
 import { fragmentToDoc } from '../read-model.ts';
-import { journalDoc, type JournalService } from '../service.ts';
+import type { JournalService } from '../service.ts';
 import type { ActivityRow } from '../activity.ts';
 import type { JournalRow } from '../store.ts';
 import type * as z from 'zod';
-import { diffBlocks, type BlockDiff } from './diff.ts';
+import { DIFF_PAGE_ENTRIES, versionsDiff, type AttributedDiff, type DiffInput, type DiffPage } from './diff-task.ts';
+import { WorkerTimeoutError } from '../../workers/pool.ts';
 import type { versionSchema } from './schema.ts';
 import { versionsToThin } from './retention.ts';
 import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
@@ -32,9 +32,6 @@ export type VersionView = z.infer<typeof versionSchema>;
 /** An actor's changes over a range of revisions (journal_activity). */
 export type ChangedBy = NonNullable<VersionView['changed_by']>[number];
 
-type Actor = Pick<ChangedBy, 'actor' | 'key_id'>;
-/** A block diff whose entries say who changed each block between the two versions. */
-export type AttributedDiff = { [K in keyof BlockDiff]: (BlockDiff[K][number] & { changed_by: Actor[] })[] };
 
 /** Activity rows (oldest first) summed per actor. */
 export function changedBy(rows: readonly ActivityRow[]): ChangedBy[] {
@@ -223,32 +220,48 @@ export class VersionService {
   }
 
   /**
-   * Block-level changes from one version to another, or to the journal as it is now (`current`),
-   * each with who changed the block in between; `changed_by` sums them per actor.
+   * Block-level changes from one version to another, or to the journal as it is committed now
+   * (`current`), each with who changed the block in between; `changed_by` sums them per actor.
+   * Computed whole in a worker thread (diff-task.ts), and answered one page at a time: `offset`
+   * entries in (added, removed, changed, moved, in that order), at most `pageSize` entries and
+   * about DIFF_PAGE_BYTES of markdown.
    */
   async diff(
     p: Principal,
     journalId: string,
     fromId: string,
     toId: string,
-  ): Promise<{ from: VersionView; to: VersionView | 'current'; diff: AttributedDiff; changed_by: ChangedBy[] }> {
-    const { row, live } = await this.opened(p, journalId);
+    page: { offset: number; pageSize: number } = { offset: 0, pageSize: DIFF_PAGE_ENTRIES },
+  ): Promise<{ from: VersionView; to: VersionView | 'current'; diff: AttributedDiff; changed_by: ChangedBy[]; total: number; next?: number }> {
+    const row = await this.journals.owned(p, journalId);
     const from = await this.version(row, fromId);
     const to = toId === 'current' ? undefined : await this.version(row, toId);
-    const fromDoc = await this.materialize(row.seq, from);
-    const current = to ? undefined : await live.settledTask(() => ({ doc: journalDoc(live), revision: live.revision }));
-    const toDoc = to ? await this.materialize(row.seq, to) : current!.doc;
-    const markdownOf = (block: PMNode) => docToMarkdown(schema.topNodeType.create(null, block));
-    const changes = await this.changes(row.seq, Number(from.revision), to ? Number(to.revision) : current!.revision);
-    const who = (blockId: string) => changes.filter((c) => c.blocks.includes(blockId)).map((c) => ({ actor: c.actor, key_id: c.key_id }));
-    const d = diffBlocks(fromDoc, toDoc, markdownOf);
-    const attributed: AttributedDiff = {
-      added: d.added.map((c) => ({ ...c, changed_by: who(c.block_id) })),
-      removed: d.removed.map((c) => ({ ...c, changed_by: who(c.block_id) })),
-      changed: d.changed.map((c) => ({ ...c, changed_by: who(c.block_id) })),
-      moved: d.moved.map((c) => ({ ...c, changed_by: who(c.block_id) })),
-    };
-    return { from: this.view(from, row.id), to: to ? this.view(to, row.id) : 'current', diff: attributed, changed_by: changes };
+    const fromUpdates = await this.store.chain(row.seq, Number(from.seq));
+    let toUpdates: Uint8Array[];
+    let toRevision: number;
+    if (to) {
+      toUpdates = await this.store.chain(row.seq, Number(to.seq));
+      toRevision = Number(to.revision);
+    } else {
+      // What is committed now, read from the store: the journal need not be loaded.
+      const state = await this.journals.store.loadState(row.seq);
+      if (!state) throw notFound('Journal');
+      toUpdates = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
+      toRevision = state.revision;
+    }
+    const changes = await this.changes(row.seq, Number(from.revision), toRevision);
+    const input: DiffInput = { from: fromUpdates, to: toUpdates, changes, ...page };
+    const bytes = [...fromUpdates, ...toUpdates].reduce((n, u) => n + u.byteLength, 0);
+    let out: DiffPage;
+    try {
+      out = await this.journals.markdown.pool.run(versionsDiff, input, this.journals.markdown.pool.timeLimitMs(bytes));
+    } catch (err) {
+      if (err instanceof WorkerTimeoutError) {
+        throw invalid(['query', 'to'], `the diff could not be computed within its time limit (${(err.limitMs / 1000).toFixed(1)} s for journals of this size); diff versions closer together`);
+      }
+      throw err;
+    }
+    return { from: this.view(from, row.id), to: to ? this.view(to, row.id) : 'current', diff: out.diff, changed_by: changes, total: out.total, ...(out.next !== undefined ? { next: out.next } : {}) };
   }
 
   /**
