@@ -4,6 +4,7 @@ import { meteredEndpoints } from '../../billing/endpoints.ts';
 import { read } from '../../billing/prices.ts';
 import { READ_ERRORS, WRITE_ERRORS } from '../../http/endpoint.ts';
 import { pageQuery } from '../../http/paging.ts';
+import { nameText } from '../../http/text.ts';
 import { versionCreateResponseSchema, versionDiffResponseSchema, versionGetResponseSchema, versionListResponseSchema, versionRestoreResponseSchema } from './schema.ts';
 
 const JOURNAL = { journal_id: 'the journal id' };
@@ -16,7 +17,7 @@ export const versionEndpoints = meteredEndpoints('Versions', {
     operationId: 'createVersion',
     summary: 'Take a named version of the journal',
     params: JOURNAL,
-    body: z.object({ name: z.string().trim().min(1).max(200).optional() }).strict(),
+    body: z.object({ name: nameText(200, 'name').transform((s) => s.trim()).optional() }).strict(),
     example: { name: 'Before the exam' },
     success: { status: 200, description: 'the version', schema: versionCreateResponseSchema },
     errors: WRITE_ERRORS,
