@@ -8,6 +8,7 @@ import { pagedList } from '../http/paging.ts';
 import { lineText, nameText } from '../http/text.ts';
 import { EXACTLY_ONE_SOURCE, sourceText } from '../sources/request.ts';
 import { webhookUrl } from '../webhooks/ssrf.ts';
+import { VOICE_PATTERN } from './engine/speech.ts';
 import { MAX_VIDEO_SECONDS } from './outline.ts';
 import { videoCreateResponseSchema, videoDeleteResponseSchema, videoListResponseSchema, videoStatusResponseSchema } from './schema.ts';
 
@@ -42,7 +43,10 @@ export const videoEndpoints = meteredEndpoints('Videos', {
       journal_id: z.string().min(1).max(200).optional(),
       text: sourceText(MAX_VIDEO_TEXT_CHARS).optional(),
       title: nameText(MAX_VIDEO_TITLE, 'title').optional(),
-      voice: lineText(60, 'voice').optional(),
+      voice: lineText(60, 'voice')
+        .refine((v) => new RegExp(VOICE_PATTERN).test(v), 'voice must be an eSpeak voice name such as en-us or en-gb (blank: en-us)')
+        .meta({ pattern: VOICE_PATTERN })
+        .optional(),
       max_duration_seconds: z.number().positive().max(MAX_VIDEO_SECONDS, `max_duration_seconds is at most ${MAX_VIDEO_SECONDS}`).default(MAX_VIDEO_SECONDS),
       webhook_url: webhookUrl.optional(),
     }).meta(EXACTLY_ONE_SOURCE),
