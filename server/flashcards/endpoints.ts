@@ -5,6 +5,7 @@ import { perTier } from '../billing/limits.ts';
 import { read } from '../billing/prices.ts';
 import { READ_ERRORS, WRITE_ERRORS } from '../http/endpoint.ts';
 import { pagedList } from '../http/paging.ts';
+import { idText } from '../http/text.ts';
 import { EXACTLY_ONE_SOURCE, sourceText } from '../sources/request.ts';
 import { FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX } from './extract.ts';
 import { deckCreateResponseSchema, deckDeleteResponseSchema, deckListResponseSchema, deckResponseSchema } from './schema.ts';
@@ -21,7 +22,7 @@ export const flashcardEndpoints = meteredEndpoints('Flashcards', {
     operationId: 'createDeck',
     summary: 'A stored deck of cards from a journal or text',
     body: z.object({
-      journal_id: z.string().min(1).max(200).optional(),
+      journal_id: idText(200, 'journal_id').optional(),
       text: sourceText(MAX_FLASHCARD_TEXT_CHARS).optional(),
       count: z.number().int().min(1).max(FLASHCARD_COUNT_MAX).default(FLASHCARD_COUNT_DEFAULT),
     }).meta(EXACTLY_ONE_SOURCE),

@@ -43,6 +43,15 @@ export const personText = (max: number, what: string) =>
     .refine((s) => !hasControlButLineBreaks(s), controlButLineBreaksMessage(what))
     .meta({ pattern: TEXT_PATTERN });
 
+/** An id sent in a body or query (1 to `max` characters, no C0 control: no id holds one). */
+export const idText = (max: number, what: string) =>
+  z
+    .string()
+    .min(1, `${what} must not be empty`)
+    .max(max, `${what} is limited to ${max} characters`)
+    .refine((s) => !hasControl(s), controlMessage(what))
+    .meta({ pattern: '^[^\\u0000-\\u001f]+$' });
+
 /** A one-line token that may be empty (an identifier, a voice name): no C0 control. */
 export const lineText = (max: number, what: string) =>
   z

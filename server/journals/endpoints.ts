@@ -8,7 +8,7 @@ import { perTier } from '../billing/limits.ts';
 import { read } from '../billing/prices.ts';
 import { CREATE_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../http/endpoint.ts';
 import { pagedList } from '../http/paging.ts';
-import { nameText } from '../http/text.ts';
+import { idText, nameText } from '../http/text.ts';
 import { editRequest } from './edit/operations.ts';
 import {
   editResponseSchema,
@@ -27,7 +27,7 @@ export const MAX_TITLE = 300;
 export const MAX_MARKDOWN_BYTES = 1024 * 1024;
 
 const title = nameText(MAX_TITLE, 'title');
-const journalId = z.string().min(1).max(100);
+const journalId = idText(100, 'journal_id');
 
 const JOURNAL = { journal_id: 'the journal id' };
 

@@ -32,6 +32,7 @@ export const keyListQuery = z.object({
     .describe('also list revoked keys (with their revoked_at)'),
 });
 
+/** A key id as stored (a UUID fits); any other shape is an unknown key. */
 export const keyIdParam = z.string().min(1).max(100);
 
 export const keyInfoSchema = z.object({

@@ -5,7 +5,7 @@ import { perTier } from '../billing/limits.ts';
 import { read } from '../billing/prices.ts';
 import { CREATE_ERRORS, READ_ERRORS, type ErrorStatus } from '../http/endpoint.ts';
 import { pagedList } from '../http/paging.ts';
-import { lineText, nameText } from '../http/text.ts';
+import { idText, lineText, nameText } from '../http/text.ts';
 import { EXACTLY_ONE_SOURCE, sourceText } from '../sources/request.ts';
 import { webhookUrl } from '../webhooks/ssrf.ts';
 import { VOICE_PATTERN } from './engine/speech.ts';
@@ -40,7 +40,7 @@ export const videoEndpoints = meteredEndpoints('Videos', {
     operationId: 'createVideo',
     summary: 'A narrated video from a journal or text, rendered by a job',
     body: z.object({
-      journal_id: z.string().min(1).max(200).optional(),
+      journal_id: idText(200, 'journal_id').optional(),
       text: sourceText(MAX_VIDEO_TEXT_CHARS).optional(),
       title: nameText(MAX_VIDEO_TITLE, 'title').optional(),
       voice: lineText(60, 'voice')

@@ -90,6 +90,23 @@ describe('text a person writes', () => {
   });
 });
 
+describe('ids holding controls name nothing', () => {
+  it('in a path: 404; in a body or query: 422 naming the field; never a lookup that fails', async () => {
+    const id = await c.importMarkdown('# Ids\n');
+    for (const p of ['/v1/journals/content/%00', `/v1/journals/content/${id}%00`, '/v1/journals/editor/model/a%1Fb', `/v1/journals/versions/${id}%0A`, '/v1/interactives/flashcards/%00']) {
+      expect((await c.get(p)).status, p).toBe(404);
+    }
+    expect((await c.del('/v1/journals/editor/delete/%00')).status).toBe(404);
+    expectRefused(await c.patch('/v1/journals/editor/rename', { journal_id: `${id}\u0000`, title: 'x' }), ['body', 'journal_id']);
+    expectRefused(await c.edit(`${id}\u0000`, [{ type: 'delete_node', nodeId: 'x' }]), ['body', 'journal_id']);
+    expectRefused(await c.post('/v1/journals/editor/session', { journal_id: `\u0000${id}` }), ['body', 'journal_id']);
+    expectRefused(await c.post('/v1/interactives/flashcards/create', { journal_id: `${id}\u0000` }), ['body', 'journal_id']);
+    expectRefused(await c.post('/v1/video/create', { journal_id: `${id}\u0000` }), ['body', 'journal_id']);
+    expectRefused(await c.get(`/v1/journals/versions/${id}/diff?from=a%00b`), ['query', 'from']);
+    expect((await c.get(`/v1/journals/content/${id}`)).body.title).toBe('Imported Journal');
+  });
+});
+
 describe('content keeps its controls, and never makes a 500', () => {
   const CODE = 'a\u0000b\u0001c\u0007d\u001be\tf';
 

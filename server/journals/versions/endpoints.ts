@@ -4,7 +4,7 @@ import { meteredEndpoints } from '../../billing/endpoints.ts';
 import { read } from '../../billing/prices.ts';
 import { READ_ERRORS, WRITE_ERRORS } from '../../http/endpoint.ts';
 import { pageQuery } from '../../http/paging.ts';
-import { nameText } from '../../http/text.ts';
+import { idText, nameText } from '../../http/text.ts';
 import { versionCreateResponseSchema, versionDiffResponseSchema, versionGetResponseSchema, versionListResponseSchema, versionRestoreResponseSchema } from './schema.ts';
 
 const JOURNAL = { journal_id: 'the journal id' };
@@ -40,7 +40,7 @@ export const versionEndpoints = meteredEndpoints('Versions', {
     operationId: 'diffVersions',
     summary: 'Block-level changes between two versions, or a version and now',
     params: JOURNAL,
-    query: z.object({ from: z.string().min(1).max(100), to: z.string().min(1).max(100).default('current') }),
+    query: z.object({ from: idText(100, 'from'), to: idText(100, 'to').default('current') }),
     success: { status: 200, description: 'the changes', schema: versionDiffResponseSchema },
     errors: READ_ERRORS,
     price: read(20),
