@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { matchedRoute } from '../http/endpoint.ts';
 import type { JournalRegistry } from '../journals/registry.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 
@@ -101,8 +102,9 @@ export class ServiceMetrics {
 
   /** Called by the request context when a response is finished. */
   observeRequest(req: Request, res: Response, seconds: number): void {
-    // The route template (`/v1/journals/content/:journal_id`), never the raw path with its ids.
-    const route = req.route?.path !== undefined ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+    // The route template (`/v1/journals/content/:journal_id`), never the raw path with its ids;
+    // the same for an error answer, whose req.baseUrl Express has reset by now.
+    const route = matchedRoute(req, res) ?? 'unmatched';
     this.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
   }
 
