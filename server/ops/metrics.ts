@@ -9,12 +9,19 @@ import { matchedRoute } from '../http/endpoint.ts';
 import type { JournalRegistry } from '../journals/registry.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 
+/**
+ * prom-client's gauges named like counters (`_total` is the counter suffix): the per-type gauges
+ * beside them (`nodejs_active_handles{type}`, …) hold the same counts, and their sum is the total.
+ */
+const MISNAMED_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
 /** Process metrics (CPU, memory, event loop, GC) belong to the process: collected once in it. */
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    for (const name of MISNAMED_GAUGES) processRegistry.removeSingleMetric(name);
   }
   return processRegistry;
 }
