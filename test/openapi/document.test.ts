@@ -94,6 +94,21 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.paths['/v1/journals/editor/create'].put.parameters.map((p: any) => p.name)).toEqual(['Idempotency-Key']);
   });
 
+  it('every paged list takes page_token of the type its answers give next_page_token', async () => {
+    const doc = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as any;
+    let lists = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const token = op.parameters?.find((p: any) => p.name === 'page_token');
+        if (!token) continue;
+        lists++;
+        const next = op.responses['200'].content['application/json'].schema.properties.next_page_token;
+        expect(token.schema.type, `${method} ${path}`).toBe(next.type);
+      }
+    }
+    expect(lists).toBe(7);
+  });
+
   it("every request body has an example its zod schema accepts", () => {
     const withBody = ENDPOINTS.filter((op) => op.body);
     expect(withBody.length).toBe(12);
