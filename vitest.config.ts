@@ -19,6 +19,7 @@ const STORAGE_SUITES = [
   'test/admin/**/*.test.ts',
   'test/cli/**/*.test.ts',
   'test/security/hostile-journal.test.ts',
+  'test/security/control-characters.test.ts',
   'test/webhooks/**/*.test.ts',
   'test/practice-api/**/*.test.ts',
   'test/video-api/**/*.test.ts',

@@ -22,6 +22,7 @@ import { methodNotAllowed } from './http/allowed-methods.ts';
 import { JSON_TYPES, requireJsonBodies } from './http/content-type.ts';
 import { guardJsonBody } from './http/json-guard.ts';
 import { requestContext } from './http/middleware.ts';
+import { refuseControlPaths } from './http/path-guard.ts';
 import { ServiceMetrics } from './ops/metrics.ts';
 import { opsRoutes, type Lifecycle } from './ops/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -220,6 +221,7 @@ export function createApp(
   v1.use(express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES }));
   v1.use(guardJsonBody());
   v1.use(methodNotAllowed(v1, { staticPaths: true }));
+  v1.use(refuseControlPaths());
   v1.use(journalRoutes(ctx.journals));
   v1.use(versionRoutes(ctx.versions));
   v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));

@@ -5,6 +5,8 @@ import { perTier } from '../billing/limits.ts';
 import { read } from '../billing/prices.ts';
 import { READ_ERRORS, WRITE_ERRORS } from '../http/endpoint.ts';
 import { pagedList } from '../http/paging.ts';
+import { idText } from '../http/text.ts';
+import { EXACTLY_ONE_SOURCE, sourceText } from '../sources/request.ts';
 import { FLASHCARD_COUNT_DEFAULT, FLASHCARD_COUNT_MAX } from './extract.ts';
 import { deckCreateResponseSchema, deckDeleteResponseSchema, deckListResponseSchema, deckResponseSchema } from './schema.ts';
 
@@ -20,10 +22,10 @@ export const flashcardEndpoints = meteredEndpoints('Flashcards', {
     operationId: 'createDeck',
     summary: 'A stored deck of cards from a journal or text',
     body: z.object({
-      journal_id: z.string().min(1).max(200).optional(),
-      text: z.string().max(MAX_FLASHCARD_TEXT_CHARS, `text is limited to ${MAX_FLASHCARD_TEXT_CHARS} characters`).optional(),
+      journal_id: idText(200, 'journal_id').optional(),
+      text: sourceText(MAX_FLASHCARD_TEXT_CHARS).optional(),
       count: z.number().int().min(1).max(FLASHCARD_COUNT_MAX).default(FLASHCARD_COUNT_DEFAULT),
-    }),
+    }).meta(EXACTLY_ONE_SOURCE),
     example: { journal_id: '3f0b2c1e-…', count: 10 },
     idempotent: true,
     success: { status: 200, description: 'the deck', schema: deckCreateResponseSchema },

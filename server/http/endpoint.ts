@@ -104,7 +104,19 @@ export function routePath(e: Endpoint): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/**
+ * The route template of the request's matched route, with the prefix of its router
+ * (`/v1/journals/content/:journal_id`), as noted when the route ran; undefined when none ran.
+ * Noted at once because Express resets `req.baseUrl` when an error leaves the router.
+ */
+export function matchedRoute(req: Request, res: Response): string | undefined {
+  return (res.locals.matchedRoute as string | undefined) ?? (req.route?.path !== undefined ? `${req.baseUrl}${req.route.path}` : undefined);
+}
+
 /** Registers the route of `e` on `router`: its method and path, and a Call for the handler. */
 export function route<E extends Endpoint>(router: Router, e: E, handler: (call: Call<E>, res: Response) => unknown): void {
-  router[e.method](routePath(e), (req: Request, res: Response) => handler(new Call(e, req), res));
+  router[e.method](routePath(e), (req: Request, res: Response) => {
+    res.locals.matchedRoute = `${req.baseUrl}${req.route.path}`;
+    return handler(new Call(e, req), res);
+  });
 }

@@ -28,7 +28,10 @@ export function idempotencyOf(req: { get(name: string): string | undefined; meth
 }
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
-const MAX_KEY_LENGTH = 255;
+export const MAX_KEY_LENGTH = 255;
+/** What an Idempotency-Key may hold: visible ASCII (U+0021–U+007E), no spaces; the document's `pattern` too. */
+export const KEY_PATTERN = '^[\\x21-\\x7e]+$';
+const KEY_RE = new RegExp(KEY_PATTERN);
 
 export interface StoredResponse {
   status: number;
@@ -43,7 +46,7 @@ export class IdempotencyStore {
   }
 
   static validateKey(key: string): void {
-    if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH || !KEY_RE.test(key)) {
       throw invalid(['header', 'Idempotency-Key'], `Idempotency-Key must be 1-${MAX_KEY_LENGTH} visible ASCII characters`);
     }
   }

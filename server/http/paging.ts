@@ -5,13 +5,26 @@
  */
 import * as z from 'zod';
 import type { Request, Router } from 'express';
+import { documentAs } from './documented.ts';
 import { route, type Endpoint, type ErrorStatus } from './endpoint.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
+/** Largest cursor: 15 digits (positions are row numbers, far below it). */
+const MAX_PAGE_TOKEN = 999_999_999_999_999;
+
+/**
+ * A query string is text: the cursor is read from its digits (so `1e3` or ` 5` are refused), and
+ * documented as the integer it is, the type of `next_page_token` in the answers.
+ */
+export const pageToken = documentAs(
+  z.string().regex(/^\d{1,15}$/, 'page_token must be the integer next_page_token of the previous page').transform(Number),
+  z.number().int().min(0).max(MAX_PAGE_TOKEN).describe('the integer `next_page_token` of the previous page'),
+);
+
 export const pageQuery = z.object({
-  page_token: z.string().regex(/^\d{1,15}$/, 'page_token must be the integer next_page_token of the previous page').transform(Number).optional(),
+  page_token: pageToken.optional(),
   page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
 

@@ -8,6 +8,7 @@ import { perTier } from '../billing/limits.ts';
 import { read } from '../billing/prices.ts';
 import { CREATE_ERRORS, READ_ERRORS, WRITE_ERRORS } from '../http/endpoint.ts';
 import { pagedList } from '../http/paging.ts';
+import { idText, nameText } from '../http/text.ts';
 import { editRequest } from './edit/operations.ts';
 import {
   editResponseSchema,
@@ -25,11 +26,8 @@ import {
 export const MAX_TITLE = 300;
 export const MAX_MARKDOWN_BYTES = 1024 * 1024;
 
-const title = z
-  .string()
-  .max(MAX_TITLE, `title is limited to ${MAX_TITLE} characters`)
-  .refine((t) => t.trim().length > 0, 'title must not be blank');
-const journalId = z.string().min(1).max(100);
+const title = nameText(MAX_TITLE, 'title');
+const journalId = idText(100, 'journal_id');
 
 const JOURNAL = { journal_id: 'the journal id' };
 

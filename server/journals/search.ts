@@ -79,7 +79,8 @@ export class JournalSearch {
         return false;
       }
       await tx.run('DELETE FROM journal_search WHERE rowid = ?', [row.seq]);
-      await tx.run('INSERT INTO journal_search (rowid, title, body) VALUES (?, ?, ?)', [row.seq, row.title, markdown]);
+      // NUL (kept in code blocks) cannot be stored as text: indexed as U+FFFD, like the markdown reader reads it.
+      await tx.run('INSERT INTO journal_search (rowid, title, body) VALUES (?, ?, ?)', [row.seq, row.title.replaceAll('\0', '\uFFFD'), markdown.replaceAll('\0', '\uFFFD')]);
       await tx.run('UPDATE journal_search_state SET revision = ? WHERE journal_seq = ?', [revision, row.seq]);
       return true;
     });

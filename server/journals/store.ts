@@ -246,8 +246,14 @@ export class JournalStore {
       ?.markdown;
   }
 
-  /** Keeps the newest export only; nothing when the journal is gone. */
+  /**
+   * Keeps the newest export only; nothing when the journal is gone. An export holding NUL (a code
+   * block or an editor's text may) is not cached: a text column cannot store it on PostgreSQL, and
+   * the engines refuse it on both; it is printed again when read (the cache reads by revision, so
+   * an older entry is never served for it).
+   */
   async saveMarkdownCache(seq: number, revision: number, markdown: string, q: Queryable = this.engine): Promise<void> {
+    if (markdown.includes('\0')) return;
     await q.run(
       `INSERT INTO journal_markdown_cache (journal_seq, revision, markdown) SELECT seq, ?, ? FROM journals WHERE seq = ?
        ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, markdown = excluded.markdown

@@ -2,10 +2,10 @@
 import { Router } from 'express';
 import { principalOf } from '../auth/middleware.ts';
 import { route } from '../http/endpoint.ts';
-import { invalid, parseOr422 } from '../http/errors.ts';
+import { invalid } from '../http/errors.ts';
 import { pageAnswer } from '../http/paging.ts';
 import { keyEndpoints as e } from './endpoints.ts';
-import { keyIdParam, type KeyCreateResponse, type KeyListResponse, type KeyRevokeResponse } from './schema.ts';
+import { type KeyCreateResponse, type KeyListResponse, type KeyRevokeResponse } from './schema.ts';
 import { requireAdmin, type KeyService } from './service.ts';
 
 export function keyRoutes(keys: KeyService): Router {
@@ -34,7 +34,7 @@ export function keyRoutes(keys: KeyService): Router {
   });
 
   route(r, e.revoke, async (call, res) => {
-    const keyId = parseOr422(keyIdParam, call.param('key_id'), ['path', 'key_id']);
+    const keyId = call.param('key_id');
     const out = await keys.revoke(principalOf(call.req), keyId);
     const answer: KeyRevokeResponse = { success: true, message: 'API key revoked', ...out };
     res.json(answer);

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { ROLES } from '../auth/keys.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../http/paging.ts';
+import { nameText } from '../http/text.ts';
 
 export const MAX_KEY_NAME = 100;
 
@@ -12,11 +13,7 @@ export const roleSchema = z.enum(ROLES).describe('`admin` also manages the organ
 
 export const createKeyBody = z
   .object({
-    name: z
-      .string()
-      .max(MAX_KEY_NAME, `name is limited to ${MAX_KEY_NAME} characters`)
-      .refine((s) => s.trim().length > 0, 'name must not be blank')
-      .describe('A label to tell the key apart in listings'),
+    name: nameText(MAX_KEY_NAME, 'name').describe('A label to tell the key apart in listings'),
     role: roleSchema.default('member'),
   })
   .strict()
@@ -35,6 +32,7 @@ export const keyListQuery = z.object({
     .describe('also list revoked keys (with their revoked_at)'),
 });
 
+/** A key id as stored (a UUID fits); any other shape is an unknown key. */
 export const keyIdParam = z.string().min(1).max(100);
 
 export const keyInfoSchema = z.object({

@@ -7,7 +7,7 @@
 import { API_KEY_COLUMNS, createApiKey, revokeApiKey, type ApiKeyInfo, type Principal, type Role } from '../auth/keys.ts';
 import { HttpError, invalid, notFound } from '../http/errors.ts';
 import type { StorageEngine } from '../storage/engine.ts';
-import type { KeyInfo } from './schema.ts';
+import { keyIdParam, type KeyInfo } from './schema.ts';
 
 export interface KeyPage {
   keys: KeyInfo[];
@@ -81,6 +81,8 @@ export class KeyService {
    */
   async revoke(p: Principal, keyId: string): Promise<{ key_id: string; revoked_at: string }> {
     requireAdmin(p);
+    // No key has an id of another shape: unknown, like any other (a 404, as the document says).
+    if (!keyIdParam.safeParse(keyId).success) throw notFound('API key');
     const out = await this.engine.transaction(
       async (tx) => {
         const key = await tx.get<{ role: Role; revoked_at: string | null }>('SELECT role, revoked_at FROM api_keys WHERE id = ? AND org_id = ? LIMIT 1', [

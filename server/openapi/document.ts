@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MAX_BODY_BYTES_DOC, PAGE_DOC } from './constants.ts';
 import { documentedShape } from '../http/documented.ts';
+import { KEY_PATTERN, MAX_KEY_LENGTH } from '../http/idempotency.ts';
 import type { Endpoint, ErrorStatus } from '../http/endpoint.ts';
 import { conflictSchema, errorSchema, insufficientCreditSchema, internalErrorSchema, rateLimitedSchema, validationErrorSchema } from '../http/error-schemas.ts';
 
@@ -114,8 +115,8 @@ function operationObject(op: Endpoint): JsonSchema {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'the same key and body replay the first answer without a second charge (24 h); another body is a 422',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description: 'the same key and body replay the first answer without a second charge (24 h); another body is a 422. 1-255 visible ASCII characters (no spaces)',
+      schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH, pattern: KEY_PATTERN },
     });
   }
   const responses: Record<string, JsonSchema> = {};
@@ -161,7 +162,7 @@ export function buildDocument(endpoints: readonly Endpoint[], opts: { serverUrl?
       version: opts.version ?? '0.1.0',
       description: [
         'Collaborative study journals (Yjs) over REST and WebSocket, markdown import and export, practice sets, videos and flashcards.',
-        'Every `/v1` request carries `Authorization: Bearer <API key>`; every request body is JSON sent with `Content-Type: application/json`.',
+        'Every `/v1` request carries `Authorization: Bearer <API key>`; every request body is JSON sent with `Content-Type: application/json`, at most 2 MiB, nested at most 64 levels, and its strings and keys are valid Unicode (no lone UTF-16 surrogates); otherwise 413 or 422.',
         `Errors: \`422 {detail:[{loc,msg,type}]}\` for invalid input, \`{error}\` for the rest. ${PAGE_DOC}`,
         'Key management (`/v1/keys`) needs an admin key. Docs: README.md and docs/ of the repository.',
       ].join('\n\n'),

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { Router } from 'express';
+import { methodNotAllowed } from '../http/allowed-methods.ts';
 import { route, type Endpoint } from '../http/endpoint.ts';
 import { openApiDocument } from './document.ts';
 import { openApiEndpoints } from './endpoints.ts';
@@ -68,6 +69,8 @@ export function openApiRoutes(endpoints: readonly Endpoint[]): Router {
   const assets = `/docs/assets/${version}`;
   const html = page(assets);
   let body: string | undefined;
+  // Another method on the document or the docs page: 405 with Allow; OPTIONS: 204 with Allow.
+  r.use(methodNotAllowed(r, { staticPaths: true }));
 
   route(r, openApiEndpoints.document, (_call, res) => {
     body ??= JSON.stringify(openApiDocument(endpoints));

@@ -5,8 +5,15 @@
  */
 import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { matchedRoute } from '../http/endpoint.ts';
 import type { JournalRegistry } from '../journals/registry.ts';
 import type { StorageEngine } from '../storage/engine.ts';
+
+/**
+ * prom-client's gauges named like counters (`_total` is the counter suffix): the per-type gauges
+ * beside them (`nodejs_active_handles{type}`, …) hold the same counts, and their sum is the total.
+ */
+const MISNAMED_GAUGES = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 /** Process metrics (CPU, memory, event loop, GC) belong to the process: collected once in it. */
 let processRegistry: Registry | undefined;
@@ -14,6 +21,7 @@ function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    for (const name of MISNAMED_GAUGES) processRegistry.removeSingleMetric(name);
   }
   return processRegistry;
 }
@@ -101,8 +109,9 @@ export class ServiceMetrics {
 
   /** Called by the request context when a response is finished. */
   observeRequest(req: Request, res: Response, seconds: number): void {
-    // The route template (`/v1/journals/content/:journal_id`), never the raw path with its ids.
-    const route = req.route?.path !== undefined ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+    // The route template (`/v1/journals/content/:journal_id`), never the raw path with its ids;
+    // the same for an error answer, whose req.baseUrl Express has reset by now.
+    const route = matchedRoute(req, res) ?? 'unmatched';
     this.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
   }
 

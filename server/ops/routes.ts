@@ -6,6 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
+import { methodNotAllowed } from '../http/allowed-methods.ts';
 import { route } from '../http/endpoint.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { opsEndpoints as e } from './endpoints.ts';
@@ -29,6 +30,8 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 export function opsRoutes(deps: { engine: StorageEngine; metrics: ServiceMetrics; lifecycle: Lifecycle; instance: string; metricsToken?: string }): Router {
   const r = Router();
+  // Another method on these paths: 405 with Allow; OPTIONS: 204 with Allow (server/http/allowed-methods.ts).
+  r.use(methodNotAllowed(r, { staticPaths: true }));
   route(r, e.healthz, (_call, res) => {
     res.json({ ok: true });
   });

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { meteredEndpoints } from '../billing/endpoints.ts';
 import { WRITE_ERRORS } from '../http/endpoint.ts';
+import { idText } from '../http/text.ts';
 import { sessionResponseSchema } from './schema.ts';
 
 export const realtimeEndpoints = meteredEndpoints('Realtime', {
@@ -16,7 +17,7 @@ export const realtimeEndpoints = meteredEndpoints('Realtime', {
     summary: 'An editor token and the WebSocket URL for a browser editor',
     description:
       'Connect with y-websocket to `server_url`, room = journal id, `params: { token }` (docs/realtime.md). The WebSocket endpoint itself, `GET /v1/journals/realtime/{journal_id}`, is an upgrade, not described here.',
-    body: z.object({ journal_id: z.string().min(1).max(100) }),
+    body: z.object({ journal_id: idText(100, 'journal_id') }),
     example: { journal_id: '3f0b2c1e-…' },
     success: { status: 200, description: 'a token', schema: sessionResponseSchema },
     errors: WRITE_ERRORS,

@@ -9,12 +9,17 @@ import { invalid } from '../http/errors.ts';
 import type { JournalService } from '../journals/service.ts';
 import type { PMJSON, SourceInput } from './text-blocks.ts';
 
-/** A string of at most `max` characters that is not only whitespace; messages name the field. */
-export const nonBlank = (max: number, what: string) =>
-  z
-    .string()
-    .max(max, `${what} is limited to ${max} characters`)
-    .refine((s) => s.trim().length > 0, `${what} must not be blank`);
+/**
+ * The `text` of a source: content, kept verbatim (controls included), at most `max` characters;
+ * the document says it must hold a non-blank character (exactlyOneSource checks it).
+ */
+export const sourceText = (max: number) => z.string().max(max, `text is limited to ${max} characters`).meta({ pattern: '\\S' });
+
+/** Written into the JSON Schema of a body with `journal_id` and `text`: exactly one of them. */
+export const EXACTLY_ONE_SOURCE = {
+  oneOf: [{ required: ['journal_id'] }, { required: ['text'] }],
+  description: 'exactly one of `journal_id` and `text`',
+};
 
 /** `{journal_id | text}`: exactly one, or a 422 at `body`; a blank text is a 422 at `body.text`. */
 export function exactlyOneSource(b: { journal_id?: string; text?: string }): void {

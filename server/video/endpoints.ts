@@ -5,7 +5,10 @@ import { perTier } from '../billing/limits.ts';
 import { read } from '../billing/prices.ts';
 import { CREATE_ERRORS, READ_ERRORS, type ErrorStatus } from '../http/endpoint.ts';
 import { pagedList } from '../http/paging.ts';
-import { nonBlank } from '../sources/request.ts';
+import { idText, lineText, nameText } from '../http/text.ts';
+import { EXACTLY_ONE_SOURCE, sourceText } from '../sources/request.ts';
+import { webhookUrl } from '../webhooks/ssrf.ts';
+import { VOICE_PATTERN } from './engine/speech.ts';
 import { MAX_VIDEO_SECONDS } from './outline.ts';
 import { videoCreateResponseSchema, videoDeleteResponseSchema, videoListResponseSchema, videoStatusResponseSchema } from './schema.ts';
 
@@ -37,13 +40,16 @@ export const videoEndpoints = meteredEndpoints('Videos', {
     operationId: 'createVideo',
     summary: 'A narrated video from a journal or text, rendered by a job',
     body: z.object({
-      journal_id: z.string().min(1).max(200).optional(),
-      text: z.string().max(MAX_VIDEO_TEXT_CHARS, `text is limited to ${MAX_VIDEO_TEXT_CHARS} characters`).optional(),
-      title: nonBlank(MAX_VIDEO_TITLE, 'title').optional(),
-      voice: z.string().max(60).optional(),
+      journal_id: idText(200, 'journal_id').optional(),
+      text: sourceText(MAX_VIDEO_TEXT_CHARS).optional(),
+      title: nameText(MAX_VIDEO_TITLE, 'title').optional(),
+      voice: lineText(60, 'voice')
+        .refine((v) => new RegExp(VOICE_PATTERN).test(v), 'voice must be an eSpeak voice name such as en-us or en-gb (blank: en-us)')
+        .meta({ pattern: VOICE_PATTERN })
+        .optional(),
       max_duration_seconds: z.number().positive().max(MAX_VIDEO_SECONDS, `max_duration_seconds is at most ${MAX_VIDEO_SECONDS}`).default(MAX_VIDEO_SECONDS),
-      webhook_url: z.string().optional(),
-    }),
+      webhook_url: webhookUrl.optional(),
+    }).meta(EXACTLY_ONE_SOURCE),
     example: { journal_id: '3f0b2c1e-…', max_duration_seconds: 120 },
     idempotent: true,
     success: { status: 200, description: 'accepted; poll the status', schema: videoCreateResponseSchema },

@@ -8,6 +8,7 @@
  * differently).
  */
 import net from 'node:net';
+import * as z from 'zod';
 
 const blocked = new net.BlockList();
 for (const [addr, prefix] of [
@@ -89,6 +90,22 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/**
+ * `webhook_url` in a request body: an absolute http(s) URL of at most MAX_WEBHOOK_URL_LENGTH
+ * characters without spaces or control characters, as the document says; the route then applies
+ * checkWebhookUrl (credentials, private targets).
+ */
+export const webhookUrl = z
+  .string()
+  .max(MAX_WEBHOOK_URL_LENGTH, `webhook_url is limited to ${MAX_WEBHOOK_URL_LENGTH} characters`)
+  .refine((s) => !/[\u0000-\u0020\u007f]/.test(s), 'webhook_url must not contain spaces or control characters')
+  .refine((s) => /^https?:\/\//i.test(s), 'webhook_url must be an absolute http:// or https:// URL')
+  .meta({
+    format: 'uri',
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\u0000-\\u0020\\u007f]+$',
+    description: 'an absolute http:// or https:// URL without credentials; private, loopback and link-local targets are refused unless WEBHOOK_ALLOW_PRIVATE=true',
+  });
 
 /**
  * Create-time check of a webhook URL: a message saying what is wrong, or undefined when the URL

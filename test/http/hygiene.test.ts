@@ -1,6 +1,8 @@
 /**
  * HTTP hygiene (issue 16, item 2): a body not labelled JSON is a 415 that does nothing and costs
- * nothing; a known path asked with the wrong method is a 405 naming the allowed ones.
+ * nothing; a known path asked with the wrong method is a 405 naming the allowed ones, the
+ * operations endpoints and the OpenAPI document included; OPTIONS answers 204 with the same Allow
+ * on every known path, static or with parameters.
  */
 import { describe, expect, it } from 'vitest';
 import { Client, serverSuite, type TestServer } from '../helpers/server.ts';
@@ -67,5 +69,45 @@ describe('405 for a known path with the wrong method', () => {
   it('an unknown path stays a 404, and an unauthenticated wrong method a 401', async () => {
     expect((await c.get('/v1/no/such/path')).status).toBe(404);
     expect((await new Client(c.url, undefined, c.orgId).get('/v1/interactives/flashcards/create')).status).toBe(401);
+  });
+});
+
+describe('outside /v1 and OPTIONS', () => {
+  it.each([
+    ['POST', '/healthz'],
+    ['DELETE', '/readyz'],
+    ['PUT', '/metrics'],
+    ['POST', '/v1/openapi.json'],
+    ['PATCH', '/docs'],
+  ])('%s %s answers 405 with Allow: GET, HEAD (no key needed)', async (method, path) => {
+    const r = await new Client(c.url, undefined, c.orgId).request(method, path);
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD');
+    expect(r.body.error).toContain('GET, HEAD');
+  });
+
+  it('OPTIONS answers 204 with Allow on static and parameterised paths alike; 404 on unknown ones', async () => {
+    const cases: [string, string][] = [
+      ['/v1/journals/list', 'GET, HEAD'],
+      ['/v1/journals/content/some-id', 'GET, HEAD'],
+      ['/v1/journals/editor/create', 'PUT'],
+      ['/v1/journals/editor/delete/some-id', 'DELETE'],
+      ['/v1/interactives/flashcards/create', 'POST'],
+      ['/v1/interactives/flashcards/some-deck', 'GET, HEAD'],
+      ['/v1/journals/versions/some-id', 'GET, HEAD, POST'],
+    ];
+    for (const [path, allow] of cases) {
+      const r = await c.request('OPTIONS', path);
+      expect([path, r.status, r.headers.get('allow')]).toEqual([path, 204, allow]);
+    }
+    for (const path of ['/healthz', '/metrics', '/v1/openapi.json']) {
+      const r = await new Client(c.url, undefined, c.orgId).request('OPTIONS', path);
+      expect([path, r.status, r.headers.get('allow')]).toEqual([path, 204, 'GET, HEAD']);
+    }
+    expect((await c.request('OPTIONS', '/v1/no/such/path')).status).toBe(404);
+    // Without a key, /v1 answers 401 whatever the path's shape.
+    const anonymous = new Client(c.url, undefined, c.orgId);
+    expect((await anonymous.request('OPTIONS', '/v1/journals/list')).status).toBe(401);
+    expect((await anonymous.request('OPTIONS', '/v1/journals/content/some-id')).status).toBe(401);
   });
 });

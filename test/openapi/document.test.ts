@@ -5,11 +5,14 @@
  * client on every request (test/helpers/openapi.ts); here a few answers are checked on purpose,
  * including ones the helper must refuse.
  */
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.ts';
 import { ENDPOINTS } from '../../server/endpoints.ts';
 import { assertDocumented, documentedOperations, OpenApiMismatch } from '../helpers/openapi.ts';
-import { startTestServer, type Client, type TestServer } from '../helpers/server.ts';
+import { createApiKey, createOrganization } from '../../server/auth/keys.ts';
+import { Client, startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 let c: Client;
@@ -92,6 +95,65 @@ describe('GET /v1/openapi.json', () => {
     expect(usage.responses['200'].content['application/json'].schema.properties.spend.properties.days.type).toBe('array');
     expect(doc.paths['/v1/journals/list'].get.parameters.map((p: any) => p.name).sort()).toEqual(['page_size', 'page_token']);
     expect(doc.paths['/v1/journals/editor/create'].put.parameters.map((p: any) => p.name)).toEqual(['Idempotency-Key']);
+  });
+
+  it('every paged list takes page_token of the type its answers give next_page_token', async () => {
+    const doc = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as any;
+    let lists = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const token = op.parameters?.find((p: any) => p.name === 'page_token');
+        if (!token) continue;
+        lists++;
+        const next = op.responses['200'].content['application/json'].schema.properties.next_page_token;
+        expect(token.schema.type, `${method} ${path}`).toBe(next.type);
+      }
+    }
+    expect(lists).toBe(7);
+  });
+
+  it('refuses, as the service does, blank names, controls, bad Idempotency-Keys and webhook URLs, and both or neither of journal_id and text', async () => {
+    const doc = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as any;
+    const Ajv2020 = ((Ajv2020Module as any).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
+    const ajv = new Ajv2020({ strict: false });
+    ((addFormats as any).default ?? addFormats)(ajv);
+    const body = (path: string, method: string) => ajv.compile(doc.paths[path][method].requestBody.content['application/json'].schema);
+    // An admin key: key management is among the cases.
+    const org = await createOrganization(server.svc.ctx.engine, 'document', 'enterprise');
+    const admin = new Client(server.url, (await createApiKey(server.svc.ctx.engine, org.id, 'admin', 'admin')).api_key, org.id);
+    const journal = await admin.importMarkdown('# Doc\n');
+    const cases: [string, string, unknown][] = [
+      ['put', '/v1/journals/editor/create', { title: '   ' }],
+      ['put', '/v1/journals/editor/create', { title: 'a\u0000b' }],
+      ['put', '/v1/journals/editor/import_from_markdown', { markdown: '# x', title: '\t' }],
+      ['patch', '/v1/journals/editor/rename', { journal_id: journal, title: ' \n ' }],
+      ['post', '/v1/journals/versions/{journal_id}', { name: '  ' }],
+      ['post', '/v1/keys', { name: ' ' }],
+      ['post', '/v1/interactives/practice/create', { set_description: 'algebra', set_name: ' ' }],
+      ['post', '/v1/interactives/practice/create', { set_description: '  ' }],
+      ['post', '/v1/interactives/practice/create', { set_description: 'algebra', webhook_url: 'ftp://hooks.example.com/x' }],
+      ['post', '/v1/interactives/practice/create', { set_description: 'algebra', webhook_url: 'hooks.example.com/x' }],
+      ['post', '/v1/video/create', { journal_id: journal, text: 'Cells divide.' }],
+      ['post', '/v1/video/create', { title: 'Neither' }],
+      ['post', '/v1/video/create', { text: 'Cells divide.', voice: 'not a voice!' }],
+      ['post', '/v1/video/create', { text: '   ' }],
+      ['post', '/v1/interactives/flashcards/create', { journal_id: journal, text: 'Cells divide.' }],
+      ['post', '/v1/interactives/flashcards/create', { count: 3 }],
+    ];
+    for (const [method, path, sent] of cases) {
+      const name = `${method.toUpperCase()} ${path} ${JSON.stringify(sent)}`;
+      expect(body(path, method)(sent), `the document accepts ${name}`).toBe(false);
+      const r = await admin.request(method.toUpperCase(), path.replace('{journal_id}', journal), sent);
+      expect(r.status, name).toBe(422);
+    }
+    // The Idempotency-Key: visible ASCII, as the service checks it.
+    const header = doc.paths['/v1/journals/editor/create'].put.parameters.find((p: any) => p.name === 'Idempotency-Key').schema;
+    const key = ajv.compile(header);
+    for (const bad of ['has space', 'tab\tkey', 'é']) {
+      expect(key(bad), bad).toBe(false);
+      if (!/[^\x20-\x7e]/.test(bad)) expect((await c.put('/v1/journals/editor/create', {}, { 'Idempotency-Key': bad })).status).toBe(422);
+    }
+    expect(key('retry-42_ok.~')).toBe(true);
   });
 
   it("every request body has an example its zod schema accepts", () => {

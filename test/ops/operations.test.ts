@@ -56,6 +56,27 @@ describe('open metrics', () => {
     expect(sample(text, 'webhook_deliveries', 'state="failed"')).toBe(0);
   });
 
+  it('names only counters with _total (no gauge does), and keeps the per-type gauges of active handles', async () => {
+    const text = await metrics();
+    const types = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+    const misnamed = [...types].filter(([name, type]) => name.endsWith('_total') && type !== 'counter');
+    expect(misnamed).toEqual([]);
+    expect(types.get('journal_updates_persisted_total')).toBe('counter');
+    expect(types.get('nodejs_active_handles')).toBe('gauge');
+    expect(types.get('nodejs_active_resources')).toBe('gauge');
+  });
+
+  it('labels error answers with the whole route template, /v1 included, so per-route error rates work', async () => {
+    await c.get('/v1/journals/content/no-such-journal'); // 404 from the route
+    await c.patch('/v1/journals/editor/rename', { journal_id: 'x', title: ' ' }); // 422 from the route
+    await c.request('HEAD', '/v1/journals/content/no-such-journal');
+    const text = await metrics();
+    expect(sample(text, 'http_request_duration_seconds_count', 'method="GET",route="/v1/journals/content/:journal_id",status="404"')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'http_request_duration_seconds_count', 'method="PATCH",route="/v1/journals/editor/rename",status="422"')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'http_request_duration_seconds_count', 'method="HEAD",route="/v1/journals/content/:journal_id",status="404"')).toBeGreaterThanOrEqual(1);
+    expect(text).not.toMatch(/route="\/journals\//);
+  });
+
   it('follows open editor connections', async () => {
     const id = await c.importMarkdown('# Editors\n');
     expect(sample(await metrics(), 'realtime_editor_connections')).toBe(0);

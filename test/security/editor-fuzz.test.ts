@@ -1,7 +1,9 @@
 /**
  * Random Yjs changes, valid or not, made by a stock y-websocket editor: whatever the server does
  * with them (applies them, or refuses the update and closes the connection), REST content, model,
- * edit and delete of the journal keep answering 200 with a valid document.
+ * edit and delete of the journal keep answering 200 with a valid document. Typed text and REST
+ * code blocks hold NUL and the other C0 controls too (kept verbatim): content answers 200 whether
+ * the journal is loaded or read cold, and the journal stays deletable.
  */
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
@@ -21,6 +23,9 @@ serverSuite({}, (s, client) => {
 const NAMES = [...Object.keys(schema.nodes), 'div', '__proto__', 'constructor', ''];
 const VALUES = [1, 1e9, -5, 'x', '', null, true, { href: 42 }, [1, 2]];
 const MARKS = ['em', 'strong', 'link', 'code', 'bold', 'link--abcdefgh', '__proto__'];
+/** Text with NUL and other C0 controls among ordinary and markdown characters. */
+const CONTROL_CHARS = ['\u0000', '\u0001', '\u0007', '\u0008', '\u000b', '\u001b', '\u001f', '\t', '\n', '\r', 'a', '`', '*', ' '];
+const controlText = fc.array(fc.constantFrom(...CONTROL_CHARS), { minLength: 1, maxLength: 12 }).map((cs) => cs.join(''));
 
 type Command =
   | { kind: 'element'; at: number; name: string; attr: [string, unknown] | null }
@@ -39,7 +44,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({
     kind: fc.constant('text' as const),
     at: fc.nat(),
-    text: fc.string({ minLength: 1, maxLength: 12 }),
+    text: fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), controlText),
     mark: fc.option(fc.constantFrom(...MARKS)),
     value: fc.constantFrom(...VALUES),
   }),
@@ -104,7 +109,7 @@ function expectValidModel(model: unknown): void {
 
 it('random editor updates never break REST reads, edits or delete', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.array(command, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }), async (transactions) => {
+    fc.asyncProperty(fc.array(fc.array(command, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }), controlText, async (transactions, code) => {
       const id = await c.importMarkdown('# Fuzz\n\n- one\n- two\n\n> quote\n');
       const editor = connectEditor(server.url, id, { key: c.key! });
       try {
@@ -120,14 +125,29 @@ it('random editor updates never break REST reads, edits or delete', async () => 
       } finally {
         editor.destroy();
       }
+      // Read cold as well as warm: the export of a journal holding NUL is printed again, never stored.
+      for (const cold of [true, false]) {
+        if (cold) server.svc.ctx.registry.evict(id, 'idle');
+        expect((await c.get(`/v1/journals/content/${id}`)).status).toBe(200);
+      }
       const model = await c.get(`/v1/journals/editor/model/${id}`);
       expect(model.status).toBe(200);
       expectValidModel(model.body.model);
       const content = await c.get(`/v1/journals/content/${id}`);
       expect(content.status).toBe(200);
-      const edit = await c.edit(id, [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: 'after *fuzz*' }] }]);
+      const edit = await c.edit(id, [
+        { type: 'create_node', nodeType: 'paragraph', params: [{ content: 'after *fuzz*' }] },
+        { type: 'create_node', nodeType: 'code_block', params: [{ content: code }] },
+      ]);
       expect(edit.status).toBe(200);
-      expect((await c.get(`/v1/journals/content/${id}`)).body.content).toContain('after *fuzz*');
+      server.svc.ctx.registry.evict(id, 'idle');
+      const read = await c.get(`/v1/journals/content/${id}`);
+      expect(read.status).toBe(200);
+      const after = read.body.content;
+      expect(after).toContain('after *fuzz*');
+      // Kept verbatim (line breaks aside: a code block's line endings are its lines).
+      expect(after.replace(/[\r\n]/g, '')).toContain(code.replace(/[\r\n]/g, ''));
+      server.svc.ctx.registry.evict(id, 'idle');
       expect((await c.del(`/v1/journals/editor/delete/${id}`)).status).toBe(200);
     }),
     { numRuns: 40 },

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { documentAs } from '../../http/documented.ts';
+import { idText } from '../../http/text.ts';
 
 export const MAX_OPERATIONS = 500;
 
@@ -86,7 +87,7 @@ const pickOperation = z.unknown().transform((value, ctx): EditOperation => {
 export const operation = documentAs(pickOperation, z.discriminatedUnion('type', [createNode, updateNode, deleteNode]));
 
 export const editRequest = z.object({
-  journal_id: z.string().min(1),
+  journal_id: idText(100, 'journal_id'),
   operations: z
     .array(operation)
     .min(1, 'operations must hold at least one operation')

@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { meteredEndpoints } from '../../billing/endpoints.ts';
 import { read } from '../../billing/prices.ts';
 import { READ_ERRORS, WRITE_ERRORS } from '../../http/endpoint.ts';
-import { pageQuery } from '../../http/paging.ts';
+import { pageQuery, pageToken } from '../../http/paging.ts';
+import { idText, nameText } from '../../http/text.ts';
 import { DIFF_PAGE_ENTRIES } from './diff-task.ts';
 import { versionCreateResponseSchema, versionDiffResponseSchema, versionGetResponseSchema, versionListResponseSchema, versionRestoreResponseSchema } from './schema.ts';
 
@@ -17,7 +18,7 @@ export const versionEndpoints = meteredEndpoints('Versions', {
     operationId: 'createVersion',
     summary: 'Take a named version of the journal',
     params: JOURNAL,
-    body: z.object({ name: z.string().trim().min(1).max(200).optional() }).strict(),
+    body: z.object({ name: nameText(200, 'name').transform((s) => s.trim()).optional() }).strict(),
     example: { name: 'Before the exam' },
     success: { status: 200, description: 'the version', schema: versionCreateResponseSchema },
     errors: WRITE_ERRORS,
@@ -42,9 +43,9 @@ export const versionEndpoints = meteredEndpoints('Versions', {
     description: `Paged: at most \`page_size\` entries (default and maximum ${DIFF_PAGE_ENTRIES}) and about 1 MiB of markdown per answer, in the order added, removed, changed, moved; \`next_page_token\` (pass it as \`page_token\`) while more follow, \`total\` entries in all.`,
     params: JOURNAL,
     query: z.object({
-      from: z.string().min(1).max(100),
-      to: z.string().min(1).max(100).default('current'),
-      page_token: z.string().regex(/^\d{1,15}$/, 'page_token must be the integer next_page_token of the previous page').transform(Number).optional(),
+      from: idText(100, 'from'),
+      to: idText(100, 'to').default('current'),
+      page_token: pageToken.optional(),
       page_size: z.coerce.number().int().min(1).max(DIFF_PAGE_ENTRIES).default(DIFF_PAGE_ENTRIES),
     }),
     success: { status: 200, description: 'the changes', schema: versionDiffResponseSchema },

@@ -17,11 +17,17 @@ export interface SpeechEngineInfo {
   version: string;
 }
 
+/** An eSpeak voice name (`en-us`, `en-gb-x-rp`, `en-us+f3`), case-insensitive. */
+const VOICE_NAME = '[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,12}){0,4}(?:\\+[A-Za-z0-9]{1,12})?';
+/** What a request's `voice` may be, as the OpenAPI document says it: a voice name, blank for the default, spaces around. */
+export const VOICE_PATTERN = `^ *(?:${VOICE_NAME})? *$`;
+const VOICE_RE = new RegExp(`^${VOICE_NAME}$`);
+
 /** Accepts eSpeak voice names such as `en-us`, `en-gb-x-rp`, `en-us+f3`. */
 export function normalizeVoice(voice: string | undefined): string {
   const v = (voice ?? '').trim();
   if (!v) return DEFAULT_VOICE;
-  if (!/^[a-z]{2,3}(?:-[a-z0-9]{1,12}){0,4}(?:\+[a-z0-9]{1,12})?$/i.test(v)) {
+  if (!VOICE_RE.test(v)) {
     throw new Error(`invalid voice "${v}": expected an eSpeak voice name such as en-us or en-gb`);
   }
   return v.toLowerCase();
