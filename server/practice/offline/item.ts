@@ -26,6 +26,8 @@ export interface Item {
   params: Record<string, unknown>;
   /** Where the answer comes from, said in the explanation (default: the generator family's). */
   source?: string;
+  /** School sub-topics: is a value right for this problem? Decided by the CAS from the problem itself. */
+  verify?(value: string): boolean;
 }
 
 export interface TopicGenerator {

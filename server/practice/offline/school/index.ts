@@ -1,0 +1,7 @@
+/** Every school sub-topic generator, by catalogue id. */
+import type { TopicGenerator } from '../item.ts';
+import { NUMBER_GENERATORS } from './number.ts';
+import { RATIO_GENERATORS } from './ratios.ts';
+import { ALGEBRA_GENERATORS } from './algebra.ts';
+
+export const SCHOOL_GENERATORS: readonly TopicGenerator[] = [...NUMBER_GENERATORS, ...RATIO_GENERATORS, ...ALGEBRA_GENERATORS];
