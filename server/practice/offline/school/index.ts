@@ -3,5 +3,6 @@ import type { TopicGenerator } from '../item.ts';
 import { NUMBER_GENERATORS } from './number.ts';
 import { RATIO_GENERATORS } from './ratios.ts';
 import { ALGEBRA_GENERATORS } from './algebra.ts';
+import { FUNCTION_GENERATORS } from './functions.ts';
 
-export const SCHOOL_GENERATORS: readonly TopicGenerator[] = [...NUMBER_GENERATORS, ...RATIO_GENERATORS, ...ALGEBRA_GENERATORS];
+export const SCHOOL_GENERATORS: readonly TopicGenerator[] = [...NUMBER_GENERATORS, ...RATIO_GENERATORS, ...ALGEBRA_GENERATORS, ...FUNCTION_GENERATORS];
