@@ -1,7 +1,8 @@
 /** Roots, scientific notation, expressions, equations in one variable, literal equations and inequalities. */
 import type { Difficulty } from '../../types.ts';
 import { polyCoeffs } from '../cas.ts';
-import { at, casOf, decimal, gcd, generator, linText, num, par, q, qw, sameValue, samePoly, signed, type Problem, type Rng } from './kit.ts';
+import type { TopicGenerator } from '../item.ts';
+import { at, build, casOf, decimal, gcd, generator, linText, num, par, q, qw, sameValue, samePoly, signed, type Problem, type Rng } from './kit.ts';
 
 // ---- roots and scientific notation ----------------------------------------------------------
 
@@ -93,7 +94,7 @@ function makeSci(rng: Rng, level: Difficulty): Problem {
         { value: sci(c, -e), why: 'gets the sign of the exponent wrong' },
         { value: sci(c, e + 1), why: 'counts one place too many' },
         { value: sci(c, e - 1), why: 'counts one place too few' },
-        { value: sci(String(digits), e - 1), why: 'leaves a coefficient of 10 or more' },
+        { value: sci(decimal(`${digits}/100`), e), why: 'puts the decimal point before the first digit' },
       ],
       steps: [`Move the decimal point to just after the first non-zero digit: ${c}.`, `It moved ${Math.abs(e)} places, so the exponent is ${e}.`],
       verify: (v) => isSci(v) && sameValue(casOf(v).replace('10^', '10^'), `${c}*10^(${e})`),
@@ -234,12 +235,10 @@ function makeFactorOut(rng: Rng, level: Difficulty): Problem {
     if (!m) return false;
     return polyCoeffs(casOf(m[2]!), v).map((c) => Number(c)).reduce((x, y) => gcd(x, y), 0) === 1;
   };
-  const half = g % 2 === 0 ? g / 2 : 0;
   return {
     prompt: `Factor out the greatest common factor: ${shown}.`,
     answer,
     wrongs: [
-      ...(half && Math.abs(half) > 1 ? [{ value: fmt(half, inner.map((k) => k * 2)), why: 'takes out a common factor that is not the greatest' }] : []),
       { value: fmt(g, inner.map((k, i) => (i === inner.length - 1 ? k * g : k))), why: 'does not divide the last term by the factor' },
       { value: fmt(g, inner.map((k, i) => (i === inner.length - 1 ? -k : k))), why: 'changes a sign inside the parentheses' },
       { value: fmt(-g, inner), why: 'takes out the factor with the wrong sign' },
@@ -517,7 +516,10 @@ function withProducts(expr: string): string {
 }
 
 function makeLiteral(rng: Rng, level: Difficulty): Problem {
-  const f = rng.pick(FORMULAS[level]);
+  return literalProblem(rng.pick(FORMULAS[level]));
+}
+
+function literalProblem(f: Formula): Problem {
   return {
     prompt: `Solve ${f.eq} for ${f.v}.`,
     answer: `${f.v} = ${f.sol}`,
@@ -584,9 +586,23 @@ export const ALGEBRA_GENERATORS = [
   generator('one-step-equations', makeOneStep),
   generator('two-step-equations', makeTwoStep),
   generator('multi-step-equations', makeMultiStep),
-  generator('literal-equations', makeLiteral),
+  literalEquations(),
   generator('inequalities', makeInequality),
 ];
 
-/** Distinct literal-equation problems per level (a set cannot ask more without repeating one). */
-export const LITERAL_COUNT: Record<Difficulty, number> = { easy: FORMULAS.easy.length, medium: FORMULAS.medium.length, hard: FORMULAS.hard.length };
+/**
+ * Literal equations come from a list of formulas: a set shuffles each level's list once and gives
+ * its k-th problem the k-th formula, so no formula is asked twice; a set that needs more problems
+ * than a level has formulas is refused before any is made (capacityAt).
+ */
+function literalEquations(): TopicGenerator {
+  const base = generator('literal-equations', makeLiteral);
+  return {
+    ...base,
+    capacityAt: (d) => FORMULAS[d].length,
+    forSet(setRng) {
+      const order = Object.fromEntries((['easy', 'medium', 'hard'] as const).map((d) => [d, setRng.shuffle(FORMULAS[d])])) as Record<Difficulty, Formula[]>;
+      return { ...this, forSet: undefined, make: (_rng, d, index) => build('literal-equations', literalProblem(order[d][index % order[d].length]!)) };
+    },
+  };
+}

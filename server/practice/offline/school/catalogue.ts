@@ -66,7 +66,7 @@ export const CATALOGUE: readonly SubTopicInfo[] = [
   // Expressions.
   { id: 'simplify-expressions', name: 'Simplifying expressions (like terms)', area: 'expressions', levels: L('one variable', 'with constants and negatives', 'two variables'), examples: ['combining like terms', 'simplifying expressions'] },
   { id: 'expand-expressions', name: 'Expanding (distributive property)', area: 'expressions', levels: L('a(bx + c)', 'negative factors', 'two products, then like terms'), examples: ['distributive property', 'expanding brackets'] },
-  { id: 'factor-expressions', name: 'Factoring out a common factor', area: 'expressions', levels: L('numbers', 'negative terms', 'three terms'), examples: ['factoring expressions', 'factoring out the greatest common factor'] },
+  { id: 'factor-expressions', name: 'Factoring out a common factor', area: 'expressions', levels: L('numbers', 'negative terms', 'three terms'), examples: ['factoring expressions', 'factoring out a common factor'] },
   { id: 'evaluate-expressions', name: 'Evaluating expressions', area: 'expressions', levels: L('one variable', 'negative values, powers', 'two variables'), examples: ['evaluating expressions', 'substitution into expressions'] },
   // Equations and inequalities.
   { id: 'one-step-equations', name: 'One-step equations', area: 'equations', levels: L('whole numbers', 'negatives', 'fractions and decimals'), examples: ['one-step equations', 'solving one step equations'] },
@@ -86,7 +86,7 @@ export const CATALOGUE: readonly SubTopicInfo[] = [
   { id: 'polynomial-addition', name: 'Adding polynomials', area: 'polynomials', levels: L('two binomials', 'two trinomials', 'degree 3, missing terms'), examples: ['adding polynomials'] },
   { id: 'polynomial-subtraction', name: 'Subtracting polynomials', area: 'polynomials', levels: L('two binomials', 'two trinomials', 'degree 3, missing terms'), examples: ['subtracting polynomials'] },
   { id: 'polynomial-multiplication', name: 'Multiplying polynomials', area: 'polynomials', levels: L('monomial times binomial', 'two binomials (FOIL)', 'binomial times trinomial'), examples: ['multiplying polynomials', 'multiplying binomials', 'FOIL'] },
-  { id: 'factor-gcf', name: 'Factoring out the GCF of a polynomial', area: 'polynomials', levels: L('two terms', 'powers of x in the GCF', 'three terms'), examples: ['factoring polynomials by GCF', 'greatest common factor of polynomials'] },
+  { id: 'factor-gcf', name: 'Factoring out the GCF of a polynomial', area: 'polynomials', levels: L('two terms', 'powers of x in the GCF', 'three terms'), examples: ['factoring out the GCF', 'greatest common factor of polynomials'] },
   { id: 'factor-trinomials', name: 'Factoring trinomials', area: 'polynomials', levels: L('x^2 + bx + c, positive', 'x^2 + bx + c, signs', 'ax^2 + bx + c'), examples: ['factoring trinomials', 'factoring quadratics'] },
   { id: 'difference-of-squares', name: 'Difference of squares', area: 'polynomials', levels: L('x^2 - a^2', '(ax)^2 - b^2', 'with a common factor, or two variables'), examples: ['difference of squares', 'difference of two squares'] },
   // Quadratics.

@@ -338,8 +338,6 @@ function makeGcf(rng: Rng, level: Difficulty): Problem {
     prompt: `Factor out the greatest common factor: ${shown}.`,
     answer,
     wrongs: [
-      ...(k % 2 === 0 && k > 2 ? [{ value: fmt(k / 2, p, inner.map((c) => c * 2)), why: 'takes out a common factor that is not the greatest' }] : []),
-      ...(p > 0 ? [{ value: fmt(k, p - 1, [...inner, 0]), why: 'takes out too small a power of x' }] : []),
       { value: fmt(k, p, inner.map((c, i) => (i === inner.length - 1 ? c * k : c))), why: 'does not divide the last term by the factor' },
       { value: fmt(k, p, inner.map((c, i) => (i === inner.length - 1 ? -c : c))), why: 'changes a sign inside the parentheses' },
       { value: fmt(k, p + 1, inner), why: 'takes out one power of x too many' },

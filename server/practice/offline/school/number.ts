@@ -60,7 +60,7 @@ function fractionProblem(op: Op, rng: Rng, level: Difficulty): Problem {
         ? 'Multiply the numerators and the denominators, then reduce.'
         : `Dividing by ${show(c, d)} is multiplying by its reciprocal ${d}/${c}; then reduce.`;
   return {
-    prompt: `${VERB[op][0]!.toUpperCase()}${VERB[op].slice(1)}: ${display}. Give the answer as a fraction in lowest terms${mixed ? ' (an improper fraction or a mixed number)' : ''}.`,
+    prompt: `${VERB[op][0]!.toUpperCase()}${VERB[op].slice(1)}: ${display}. Give the answer as a fraction in lowest terms.`,
     answer,
     wrongs,
     steps: [...(mixed ? ['Write the mixed numbers as improper fractions first.'] : []), how, `${display} = ${answer}.`],
