@@ -110,6 +110,8 @@ function makePointSlope(rng: Rng, level: Difficulty): Problem {
       { value: pointSlope(m, y1, x1), why: 'swaps x₁ and y₁' },
       { value: pointSlope(q(`-(${m})`), x1, y1), why: 'gets the sign of the slope wrong' },
       { value: pointSlope(qw(`1/(${m})`) || '3', x1, y1), why: 'inverts the slope' },
+      { value: pointSlope(qw(`-1/(${m})`) || '-3', x1, y1), why: 'uses the negative reciprocal (a perpendicular slope)' },
+      { value: pointSlope(q(`2*(${m})`), x1, y1), why: 'doubles the slope' },
     ],
     steps: [...(level === 'hard' ? [`Slope: (${y2} − (${y1}))/(${x2} − (${x1})) = ${m}.`] : []), `Point-slope form: y − y₁ = m(x − x₁) with m = ${m}, (x₁, y₁) = (${x1}, ${y1}).`],
     verify: (v) => /\(\s*x/.test(v) && isLine(v, [x1, y1], [x2, y2]),

@@ -171,6 +171,16 @@ export function build(subtopic: string, p: Problem): Item {
     if (p.verify(w.value)) continue;
     distractors.push(w);
   }
+  // Last resort for a plain number (with a unit or "x ="): the nearest slips, each checked wrong too.
+  const m = /^(x = )?(-?\d+(?:\.\d+)?)(\s*[^\d\s].*)?$/.exec(p.answer.trim());
+  for (const step of ['1', '-1', '2', '10']) {
+    if (distractors.length >= 3 || !m) break;
+    const v = `${m[1] ?? ''}${decimal(`${m[2]}+(${step})`)}${m[3] ?? ''}`;
+    const k = v.replace(/\s+/g, '');
+    if (seen.has(k) || p.verify(v)) continue;
+    seen.add(k);
+    distractors.push({ value: v, why: 'makes an arithmetic slip in the last step' });
+  }
   const lead = p.prompt.replace(/\s*(Give|Write|Round|Use)\b[^.]*\.\s*$/, '').replace(/[.?]\s*$/, '');
   return {
     prompt: p.prompt,

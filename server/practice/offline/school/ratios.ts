@@ -1,6 +1,6 @@
 /** Ratios, rates, unit rates, proportions, and percent (of, change, interest, conversions). */
 import type { Difficulty } from '../../types.ts';
-import { at, decimal, gcd, generator, num, q, sameValue, type Problem, type Rng } from './kit.ts';
+import { at, decimal, gcd, generator, num, q, qw, sameValue, type Problem, type Rng } from './kit.ts';
 
 const ratioValue = (r: string) => r.split(':').map((p) => Number(p.trim()));
 /** Two ratios name the same comparison (in order) when their parts are proportional. */
@@ -147,6 +147,8 @@ const unitRates = generator('unit-rates', (rng, level): Problem => {
       { value: decimal(`${cost}/${m}`), why: "divides one store's price by the other store's count" },
       { value: decimal(`(${cost}+${cost2})/(${n}+${m})`), why: 'averages the two offers' },
       { value: decimal(`${cost2}/${n}`), why: "divides one store's price by the other store's count" },
+      { value: decimal(`abs(${cost2}-${cost})`), why: 'compares the totals instead of the unit prices' },
+      { value: decimal(`${cheaper}*10`), why: 'puts the decimal point in the wrong place' },
     ],
     steps: [`A: ${cost} ÷ ${n} = ${decimal(String(unitPrice))}; B: ${cost2} ÷ ${m} = ${decimal(String(other))}.`, `The lower unit price is ${decimal(String(cheaper))}.`],
     verify: (v) => sameValue(v, `min(${cost}/${n},${cost2}/${m})`) || (sameValue(v, `${cost}/${n}`) && num(`${cost}/${n}`) <= num(`${cost2}/${m}`)) || (sameValue(v, `${cost2}/${m}`) && num(`${cost2}/${m}`) <= num(`${cost}/${n}`)),
@@ -188,7 +190,7 @@ const proportions = generator('proportions', (rng, level): Problem => {
     answer,
     wrongs: [
       { value: `x = ${q(`(${sol})*2`)}`, why: 'doubles when cross-multiplying' },
-      { value: `x = ${q(`1/(${sol})`)}`, why: 'inverts the unknown' },
+      { value: `x = ${qw(`1/(${sol})`)}`, why: 'inverts the unknown' },
       { value: `x = ${q(`(${sol})+1`)}`, why: 'makes an off-by-one slip' },
       { value: `x = ${q(`-(${sol})`)}`, why: 'gets the sign wrong' },
     ],
@@ -303,7 +305,7 @@ const interest = generator('simple-interest', (rng, level): Problem => {
   const t = rng.int(2, level === 'hard' ? 4 : 8);
   if (level === 'hard') {
     const A = `${P}*(1+${r}/100)^${t}`;
-    const round = (e: string) => decimal(`round((${e})*100)/100`);
+    const round = (e: string) => num(`round((${e})*100)/100`).toFixed(2);
     return {
       prompt: `$${P} is invested at ${r}% interest compounded yearly. What is the balance after ${t} years, in dollars? Round to the nearest cent.`,
       answer: round(A),
