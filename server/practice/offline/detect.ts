@@ -24,5 +24,6 @@ export function detectMath(description: string): MathDetection {
 }
 
 export function wantsVocabulary(description: string): boolean {
-  return /\b(vocabulary|vocab|terms|terminology|definitions?|glossary|words for|kinds of|types of|names of|parts of)\b/i.test(description);
+  // "like terms" is algebra, not a request for terms.
+  return /\b(vocabulary|vocab|terms|terminology|definitions?|glossary|words for|kinds of|types of|names of|parts of)\b/i.test(description.replace(/\blike terms\b/gi, ''));
 }

@@ -76,7 +76,8 @@ const RULES: [RegExp, string[]][] = (
     ['point[- ]slope(?: form)?', ids('point-slope')],
     ['parallel and perpendicular lines|parallel lines|perpendicular lines|parallel and perpendicular', ids('parallel-perpendicular')],
     ['slopes?(?: of (?:a )?lines?)?|slope formula|rate of change', ids('slope')],
-    ['linear functions?|equations? of (?:a )?lines?|graphing lines', ids('slope', 'slope-intercept', 'point-slope', 'parallel-perpendicular')],
+    ['graph\\w* (?:linear )?(?:equations?|functions?)|graph\\w* lines?', ids('slope', 'slope-intercept')],
+    ['linear functions?|equations? of (?:a )?lines?', ids('slope', 'slope-intercept', 'point-slope', 'parallel-perpendicular')],
     // Equations
     ['one[- ]step (?:linear )?equations?', ids('one-step-equations')],
     ['two[- ]step (?:linear )?equations?', ids('two-step-equations')],
@@ -84,7 +85,7 @@ const RULES: [RegExp, string[]][] = (
     ['literal equations?|rearrang\\w* formula[es]*|chang\\w* the subject(?: of (?:a |the )?formula[es]*)?|solv\\w* formula[es]* for (?:a )?(?:given )?variables?', ids('literal-equations')],
     ['systems? of (?:linear )?inequalities|compound inequalities|absolute value inequalities|quadratic inequalities', []],
     ['(?:linear |one[- ]variable )?inequalit(?:y|ies)', ids('inequalities')],
-    ['linear equations?|solving equations|equations? in one variable|solve for x|equations?', ids('one-step-equations', 'two-step-equations', 'multi-step-equations')],
+    ['(?:solv\\w* )?(?:linear )?equations? (?:with|involving|containing) (?:fractions|decimals|fractions and decimals|rational coefficients)|linear equations?|solving equations|equations? in one variable|solve for x|equations?', ids('one-step-equations', 'two-step-equations', 'multi-step-equations')],
     // Ratios and rates
     ['proportions?|proportional relationships?', ids('proportions')],
     ['unit rates?|unit prices?|unit pricing|better buys?|best buys?', ids('unit-rates')],
