@@ -15,6 +15,7 @@ import {
   practiceSetDeleteResponseSchema,
   practiceSetListResponseSchema,
   practiceSetStatusResponseSchema,
+  practiceTopicsResponseSchema,
 } from './schema.ts';
 
 export const MAX_DESCRIPTION = 2000;
@@ -77,6 +78,17 @@ export const practiceEndpoints = meteredEndpoints('Practice', {
     success: { status: 200, description: 'deleted', schema: practiceSetDeleteResponseSchema },
     errors: READ_ERRORS,
     price: { base: 50, billing: 'request', note: 'a pending set is stopped: the problems made are charged, the rest refunded' },
+  },
+  topics: {
+    method: 'get',
+    path: '/v1/interactives/practice/topics',
+    operationId: 'practiceTopics',
+    summary: 'The mathematics sub-topics the offline engine makes, for pickers',
+    description:
+      'Each sub-topic with its difficulty levels and example descriptions; a set_description naming a sub-topic (or several) gets problems of those only (docs/practice-engines.md). Free: a static list.',
+    success: { status: 200, description: 'the catalogue', schema: practiceTopicsResponseSchema },
+    errors: [],
+    price: { base: 0, billing: 'request', note: 'free: the catalogue is static' },
   },
   grade: {
     method: 'post',

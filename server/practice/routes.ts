@@ -10,7 +10,8 @@ import { nowIso } from '../time.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { practiceEndpoints as e } from './endpoints.ts';
 import { GradingInputError } from './grading/errors.ts';
-import type { GradeResponse, PracticeSetCreateResponse, PracticeSetDeleteResponse, PracticeSetStatusResponse } from './schema.ts';
+import { AREAS, CATALOGUE } from './offline/school/catalogue.ts';
+import type { GradeResponse, PracticeTopicsResponse, PracticeSetCreateResponse, PracticeSetDeleteResponse, PracticeSetStatusResponse } from './schema.ts';
 import type { PracticeService } from './service.ts';
 
 export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWebhooks: boolean }): Router {
@@ -59,6 +60,13 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
 
   route(r, e.status, async (call, res) => {
     const answer: PracticeSetStatusResponse = await practice.status(principalOf(call.req), call.param('set_id'));
+    res.json(answer);
+  });
+
+  // The catalogue is metadata (no CAS): listing it loads no generator.
+  const topics = CATALOGUE.map((t) => ({ id: t.id, name: t.name, area: t.area, area_name: AREAS[t.area] ?? t.area, levels: t.levels, examples: t.examples }));
+  route(r, e.topics, async (_call, res) => {
+    const answer: PracticeTopicsResponse = { success: true, count: topics.length, topics, timestamp: nowIso() };
     res.json(answer);
   });
 

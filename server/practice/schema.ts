@@ -131,3 +131,22 @@ export const gradeResponseSchema = z.object({
 });
 export type PracticeSetStatusResponse = z.infer<typeof practiceSetStatusResponseSchema>;
 export type GradeResponse = z.infer<typeof gradeResponseSchema>;
+
+/** One sub-topic of GET /v1/interactives/practice/topics (the offline catalogue, offline/school/catalogue.ts). */
+export const practiceTopicSchema = z.object({
+  id: z.string().describe('the sub-topic id; a set of it names it in its engine, `offline:<id>`'),
+  name: z.string(),
+  area: z.string().describe('the broader topic (a description naming it mixes all its sub-topics)'),
+  area_name: z.string(),
+  levels: z.object({ easy: z.string(), medium: z.string(), hard: z.string() }).describe('what each difficulty holds'),
+  examples: z.array(z.string()).describe('set descriptions that ask for exactly this sub-topic'),
+});
+
+/** Answer of GET /v1/interactives/practice/topics. */
+export const practiceTopicsResponseSchema = z.object({
+  success: z.literal(true),
+  count: z.number().int(),
+  topics: z.array(practiceTopicSchema),
+  timestamp: z.string(),
+});
+export type PracticeTopicsResponse = z.infer<typeof practiceTopicsResponseSchema>;

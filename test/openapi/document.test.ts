@@ -60,8 +60,8 @@ describe('GET /v1/openapi.json', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const doc = (await res.json()) as any;
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toHaveLength(37);
-    expect(documentedOperations()).toHaveLength(39);
+    expect(Object.keys(doc.paths)).toHaveLength(38);
+    expect(documentedOperations()).toHaveLength(40);
     expect(doc.servers).toBeUndefined(); // same origin: the docs page's "Try it out" calls this service
     expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['Conflict', 'Error', 'InsufficientCredit', 'InternalError', 'RateLimited', 'ValidationError']);

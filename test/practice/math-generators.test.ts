@@ -6,51 +6,19 @@ import { planSet } from '../../server/practice/offline/index.ts';
 import { arithmetic } from '../../server/practice/offline/math/arithmetic.ts';
 import { derivatives } from '../../server/practice/offline/math/derivatives.ts';
 import { exponents } from '../../server/practice/offline/math/exponents.ts';
-import { fractions } from '../../server/practice/offline/math/fractions.ts';
 import { integrals } from '../../server/practice/offline/math/integrals.ts';
-import { linear } from '../../server/practice/offline/math/linear.ts';
-import { percentages } from '../../server/practice/offline/math/percentages.ts';
-import { quadratic } from '../../server/practice/offline/math/quadratic.ts';
-import { systems } from '../../server/practice/offline/math/systems.ts';
 import { makeRng } from '../../server/practice/offline/rng.ts';
 import type { Difficulty } from '../../server/practice/types.ts';
-import { close, evalExpr, solutions } from './helpers.ts';
+import { close, evalExpr } from './helpers.ts';
 
 const LEVELS: Difficulty[] = ['easy', 'medium', 'hard'];
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
-function* items(gen: TopicGenerator) {
-  for (const d of LEVELS) for (const s of SEEDS) yield { d, item: gen.make(makeRng(s * 101 + d.length), d, s) };
+function* items(gen: TopicGenerator, seeds = SEEDS) {
+  for (const d of LEVELS) for (const s of seeds) yield { d, item: gen.make(makeRng(s * 101 + d.length), d, s) };
 }
 
 describe('math generators compute correct answers (checked independently with kas arithmetic)', () => {
-  it('linear equations: the solution satisfies a·x + b = c·x + d', () => {
-    for (const { item } of items(linear)) {
-      const { a, b, c, d } = item.params as Record<string, number>;
-      const [x] = solutions(item.answer).x;
-      expect(close(a * x + b, c * x + d), `${item.prompt} -> ${item.answer}`).toBe(true);
-    }
-  });
-
-  it('quadratic equations: both roots substitute to zero and are distinct', () => {
-    for (const { item } of items(quadratic)) {
-      const [c, b, a] = item.params.coeffs as number[];
-      const xs = solutions(item.answer).x;
-      expect(xs).toHaveLength(2);
-      expect(xs[0]).not.toBe(xs[1]);
-      for (const x of xs) expect(close(a * x * x + b * x + c, 0), `${item.prompt} -> ${item.answer}`).toBe(true);
-    }
-  });
-
-  it('systems: the solution satisfies both equations', () => {
-    for (const { item } of items(systems)) {
-      const { a, b, c, d, e, f } = item.params as Record<string, number>;
-      const s = solutions(item.answer);
-      const [x, y] = [s.x[0], s.y[0]];
-      expect(close(a * x + b * y, e) && close(c * x + d * y, f), `${item.prompt} -> ${item.answer}`).toBe(true);
-    }
-  });
-
   it("derivatives: f'(x) matches a numeric central difference of f", () => {
     for (const { item } of items(derivatives)) {
       const f = item.params.f as string;
@@ -83,8 +51,8 @@ describe('math generators compute correct answers (checked independently with ka
     }
   });
 
-  it('arithmetic, fractions, percentages and exponents: the answer equals the expression evaluated by kas', () => {
-    for (const gen of [arithmetic, fractions, percentages, exponents]) {
+  it('arithmetic and exponents: the answer equals the expression evaluated by kas', () => {
+    for (const gen of [arithmetic, exponents]) {
       for (const { item } of items(gen)) {
         const expr = item.params.expression as string;
         for (const x of [1.3, 2.1]) {
@@ -96,7 +64,7 @@ describe('math generators compute correct answers (checked independently with ka
 
   it('every generator: own answer grades full, each distractor is distinct and grades below full', () => {
     for (const gen of MATH_GENERATORS) {
-      for (const { item } of items(gen)) {
+      for (const { item } of items(gen, SEEDS.slice(0, 3))) {
         const ds = distinctDistractors(item.answer, item.distractors);
         expect(ds.length, `${gen.id}: ${item.prompt}`).toBeGreaterThanOrEqual(2);
         expect(new Set(ds.map((d) => d.value)).size).toBe(ds.length);
@@ -106,22 +74,12 @@ describe('math generators compute correct answers (checked independently with ka
         expect(item.explanation.length).toBeGreaterThan(20);
       }
     }
-  });
+    // Every sub-topic, a few hundred grades: tens of seconds on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('multiple choice is always possible', () => {
   it('a set asked for mcq gets mcq for every seed, though some draws leave fewer than two distinct wrong choices', () => {
-    let degenerate = 0;
-    for (const gen of MATH_GENERATORS) {
-      for (const d of LEVELS) {
-        for (let seed = 1; seed <= 150; seed++) {
-          const item = gen.make(makeRng(seed * 7919 + d.length), d, seed % 5);
-          if (distinctDistractors(item.answer, item.distractors).length < 2) degenerate++;
-        }
-      }
-    }
-    // Such draws exist (1/2 − 1/2, a system whose x equals y): the set draws again for them.
-    expect(degenerate).toBeGreaterThan(0);
     for (const description of ['fractions', 'systems of linear equations', 'exponents', 'linear equations']) {
       for (let seed = 1; seed <= 16; seed++) {
         const plan = planSet({ description, count: 15, problemType: 'mcq', difficulty: (['easy', 'medium', 'hard'] as const)[seed % 3], seed });

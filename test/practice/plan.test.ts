@@ -25,13 +25,13 @@ function gradeOwn(p: PracticeProblem, user: string) {
 }
 
 const DESCRIPTIONS: [string, string][] = [
-  ['grade 8 linear equations', 'linear-equations'],
-  ['quadratic equations by factoring', 'quadratic-equations'],
-  ['systems of linear equations', 'systems-of-equations'],
+  ['grade 8 linear equations', 'one-step-equations+two-step-equations+multi-step-equations'],
+  ['quadratic equations by factoring', 'quadratic-factoring'],
+  ['systems of linear equations', 'systems-substitution+systems-elimination'],
   ['derivatives of polynomials', 'derivatives'],
   ['integration of polynomials', 'integrals'],
-  ['percentages word problems', 'percentages'],
-  ['adding and subtracting fractions', 'fractions'],
+  ['percentages word problems', 'percent-of+percent-change+simple-interest+percent-conversion'],
+  ['adding and subtracting fractions', 'fraction-addition+fraction-subtraction'],
   ['laws of exponents', 'exponents'],
   ['order of operations', 'arithmetic'],
   ['vocabulary: cell organelles', 'vocabulary:organelle'],
@@ -109,7 +109,7 @@ describe('planSet (offline engine)', () => {
     expect(JSON.stringify(plan.next(5))).toBe(JSON.stringify(a.problems[5]));
     const c = run({ description: 'systems of equations and quadratics', seed: 10, count: 8 });
     expect(JSON.stringify(c.problems)).not.toBe(JSON.stringify(a.problems));
-    expect(a.engine).toBe('offline:systems-of-equations+quadratic-equations');
+    expect(a.engine).toBe('offline:quadratic-factoring+quadratic-formula+completing-the-square+systems-substitution+systems-elimination');
   });
 
   it('no question twice: easy draws that repeat an earlier problem are drawn again, deterministically', () => {
@@ -166,6 +166,6 @@ describe('planSet (offline engine)', () => {
       expect(wrong.score).toBeLessThan(wrong.max_score);
     }
     const withMath = run({ description: 'linear equations', context, count: 4 });
-    expect(withMath.engine).toBe('offline:linear-equations');
+    expect(withMath.engine).toBe('offline:one-step-equations+two-step-equations+multi-step-equations');
   });
 });

@@ -6,8 +6,9 @@
  */
 import type { Difficulty, GenerateRequest, PlanResult, PracticeProblem, ProblemType } from '../types.ts';
 import { contextGenerator, extractFacts, type Fact } from './context.ts';
-import { capacityReason, noFactsReason, partialMathReason, refusal, vocabReason } from './coverage.ts';
+import { capacityReason, mathOnlyReason, noFactsReason, partialMathReason, refusal, vocabReason } from './coverage.ts';
 import { detectMath, wantsVocabulary } from './detect.ts';
+import { looksMathematical } from './school/match.ts';
 import { assembleChoiceOrFree, assembleSelectAll, distinctDistractors, FAMILY_SOURCE, problemTypeAt, type Item, type TopicGenerator } from './item.ts';
 import { makeRng, problemSeed, type Rng } from './rng.ts';
 import { questionKey } from './question-key.ts';
@@ -63,8 +64,14 @@ function layout(generators: readonly TopicGenerator[], setType: GenerateRequest[
 }
 
 /** Why the list-based generators cannot fill the layout without repeating a question, if they cannot. */
-function capacityProblem(slots: readonly Slot[], total: number): string | undefined {
+function capacityProblem(slots: readonly Slot[], total: number, difficulty: Difficulty): string | undefined {
   for (const gen of new Set(slots.map((s) => s.gen))) {
+    if (gen.capacityAt) {
+      const questions = slots.filter((s) => s.gen === gen && s.type !== 'select_all').length;
+      const cap = gen.capacityAt(difficulty);
+      if (questions > cap) return capacityReason(`the ${difficulty} problems of ${gen.title.toLowerCase()}`, cap, questions, total);
+      continue;
+    }
     if (gen.capacity === undefined) continue;
     const questions = slots.filter((s) => s.gen === gen && s.type !== 'select_all').length;
     const selectAll = slots.some((s) => s.gen === gen && s.type === 'select_all');
@@ -91,11 +98,14 @@ export function planSet(req: GenerateRequest): PlanResult {
   const explicitVocab = wantsVocabulary(description);
 
   const math = explicitVocab ? { generators: [], leftover: [] } : detectMath(description);
-  if (math.generators.length > 0) {
-    // A description that asks for more than the generators make is refused, not half-answered.
+  if (math.generators.length > 0 || math.leftover.length > 0) {
+    // A description that asks for more than the sub-topics make is refused, not half-answered.
     if (math.leftover.length > 0) return { ok: false, message: refusal(partialMathReason(description, math)) };
-    generators.push(...math.generators);
+    generators.push(...math.generators.map((g) => g.forSet?.(planRng) ?? g));
     setName = `${math.generators.map((g) => g.title).join(', ')} (${req.difficulty})`;
+  } else if (!explicitVocab && looksMathematical(description)) {
+    // A mathematical description no sub-topic covers is never answered with a vocabulary set.
+    if (facts.length === 0) return { ok: false, message: refusal(mathOnlyReason(description)) };
   } else if (facts.length === 0 || explicitVocab) {
     // With journal context and no explicit vocabulary request, the notes are the subject.
     const vocab = findVocabTopics(description, explicitVocab);
@@ -114,7 +124,7 @@ export function planSet(req: GenerateRequest): PlanResult {
     if (!setName) setName = `From your journals: ${description}`;
   }
   const slots = layout(generators, req.problemType, total);
-  const tooFew = capacityProblem(slots, total);
+  const tooFew = capacityProblem(slots, total, req.difficulty);
   if (tooFew) return { ok: false, message: tooFew };
   const engine = `${OFFLINE_ENGINE}:${generators.map((g) => g.id).join('+')}`;
   const difficulty = req.difficulty;
@@ -129,7 +139,13 @@ export function planSet(req: GenerateRequest): PlanResult {
     if (type === 'select_all') {
       // Statements from the same topic; list-based generators take neighbouring entries, shifted on a redraw.
       const n = gen.capacity === undefined ? SELECT_ALL_ITEMS : Math.min(SELECT_ALL_ITEMS, gen.capacity);
-      items = Array.from({ length: n }, (_, k) => gen.make(rng, difficulty, rank * n + k + draw));
+      items = [];
+      for (let k = 0; k < n; k++) {
+        // A computed generator may draw the same problem twice: a statement is not repeated within one problem.
+        let item = gen.make(rng, difficulty, rank * n + k + draw);
+        for (let t = 0; gen.family === 'math' && t < 20 && items.some((it) => it.prompt === item.prompt); t++) item = gen.make(rng, difficulty, rank * n + k + draw + 100 * (t + 1));
+        items.push(item);
+      }
       problem = assembleSelectAll(items, `${gen.title}.`, difficulty, rng);
     } else {
       items = [type === 'mcq' ? withChoices(gen, rng, difficulty, rank) : gen.make(rng, difficulty, rank)];

@@ -26,6 +26,8 @@ export interface Item {
   params: Record<string, unknown>;
   /** Where the answer comes from, said in the explanation (default: the generator family's). */
   source?: string;
+  /** School sub-topics: is a value right for this problem? Decided by the CAS from the problem itself. */
+  verify?(value: string): boolean;
 }
 
 export interface TopicGenerator {
@@ -39,6 +41,10 @@ export interface TopicGenerator {
   make(rng: Rng, difficulty: Difficulty, index: number): Item;
   /** How many distinct entries a list-based generator holds (undefined: computed, unbounded). */
   capacity?: number;
+  /** A computed generator drawing from a short list: how many distinct problems a level has. */
+  capacityAt?(difficulty: Difficulty): number;
+  /** The generator as one set uses it (a list order of its own, so slot k asks entry k). */
+  forSet?(rng: Rng): TopicGenerator;
 }
 
 /** Where each family's answers come from, for the explanation's "Source:" line. */
