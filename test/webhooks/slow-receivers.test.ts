@@ -119,7 +119,7 @@ describe('a whole-delivery timeout', () => {
     expect(rx.finished, 'closed while the receiver still had bytes to send').toBe(0);
     const msg = await until(async () => {
       const m = await server.svc.ctx.webhooks.message(id!);
-      return m?.last_error && m;
+      return m?.last_error ? m : undefined;
     }, 'the attempt to be recorded');
     expect(msg.state).toBe('pending');
     expect(msg.attempts).toBe(1);
