@@ -119,10 +119,16 @@ export class OrgQuotas {
     return undefined;
   }
 
-  /** A refusal when `p`'s organization has used its realtime bytes of this minute, or had a message refused in it (the upgrade asks). */
-  realtimeFull(p: Principal): QuotaRefusal | undefined {
+  /**
+   * A refusal when `p`'s organization has used its realtime bytes of this minute, or had a message
+   * refused in it (the upgrade asks). Reads every instance's total first, so that an instance new
+   * to the organization knows it from its first message.
+   */
+  async realtimeFull(p: Principal): Promise<QuotaRefusal | undefined> {
+    const c = this.count(p.orgId, this.clock.now());
+    const row = await this.engine.get<{ window_start: number; count: number }>(COUNT, [p.orgId, REALTIME_BYTES_COUNTER]);
+    if (this.realtime.get(p.orgId) === c && row && Number(row.window_start) === c.start) c.known = Math.max(c.known, Number(row.count));
     const now = this.clock.now();
-    const c = this.count(p.orgId, now);
     const limit = this.table[p.tier].realtimeBytesPerMinute;
     return c.refused || c.known + c.pending >= limit ? this.realtimeRefusal(p.tier, limit, now) : undefined;
   }
@@ -145,9 +151,23 @@ export class OrgQuotas {
     return { used: stored + (c && c.start === start ? c.pending : 0), windowStart: start, resetIn };
   }
 
-  /** Adds what was received since the last flush to the store, and learns every instance's total. */
+  /**
+   * Adds what was received since the last flush to the store, and learns every instance's total
+   * (for organizations whose editors sent nothing here since, by reading it); forgets windows that
+   * ended.
+   */
   flush(): Promise<void> {
     return this.flushes.run(async () => {
+      const start = windowAt('minute', this.clock.now()).start;
+      for (const [orgId, c] of [...this.realtime]) {
+        if (c.start !== start) {
+          this.realtime.delete(orgId);
+          this.dirty.delete(orgId);
+        } else if (!this.dirty.has(orgId)) {
+          const row = await this.engine.get<{ window_start: number; count: number }>(COUNT, [orgId, REALTIME_BYTES_COUNTER]);
+          if (this.realtime.get(orgId) === c && row && Number(row.window_start) === c.start) c.known = Math.max(c.known, Number(row.count));
+        }
+      }
       for (const orgId of [...this.dirty]) {
         this.dirty.delete(orgId);
         const c = this.realtime.get(orgId);

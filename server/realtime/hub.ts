@@ -122,7 +122,7 @@ export class RealtimeHub {
     if (admission && !admission.ok) return rejectUpgrade(socket, admission);
     // The organization's quotas (server/billing/quotas.ts): past its realtime bytes of the minute,
     // a 429 until it ends; its stored bytes measured now, for the updates' check.
-    const overQuota = this.billing?.quotas.realtimeFull(auth.principal);
+    const overQuota = await this.billing?.quotas.realtimeFull(auth.principal);
     if (overQuota) {
       this.billing!.refundAdmission(auth.principal, admission!.charged, admission!.endpoint);
       return refuse(socket, 429, overQuota.message, { 'Retry-After': String(overQuota.retryAfter ?? 60) });
