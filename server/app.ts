@@ -132,7 +132,7 @@ export async function createContext(
   const clock = options.clock ?? systemClock;
   // One process on embedded SQLite: rate-limit counts in memory, written each second (no I/O per
   // request). Shared stores: one conditional upsert per admission, exact across instances.
-  const billing = new BillingService(engine, clock, ENDPOINT_CATALOG, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined);
+  const billing = new BillingService(engine, clock, ENDPOINT_CATALOG, config.databaseUrl === undefined ? new ProcessRateLimitStore(engine) : undefined, config.orgQuotas);
   const editorTokens = new EditorTokens(await loadTokenSecret(engine, config.dataDir, config.editorTokenSecret), config.editorTokenTtlSeconds);
   // One job worker and one webhook outbox for every feature: each registers its job kind and event types.
   const jobs = new JobWorker(new JobStore(engine), config.jobs, logger);

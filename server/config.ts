@@ -5,10 +5,19 @@
 import path from 'node:path';
 import * as z from 'zod';
 import type { EditorLimits } from './realtime/limits.ts';
+import { ORG_QUOTAS, type OrgQuota } from './billing/limits.ts';
+import type { Tier } from './auth/keys.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
+
+/** Three byte counts, `developer,scale,enterprise` (each a positive integer). */
+const perTierBytes = z
+  .string()
+  .regex(/^\d+,\d+,\d+$/, 'three byte counts: developer,scale,enterprise (e.g. 16777216,134217728,1073741824)')
+  .transform((v) => v.split(',').map(Number) as [number, number, number])
+  .refine((v) => v.every((n) => Number.isSafeInteger(n) && n > 0), 'each must be a positive integer');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -58,6 +67,9 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
   /** Flood guard: requests refused before doing any work (402, 405, 413, 415, 422) allowed per API key and minute, per instance. */
   REFUSED_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Per-organization quotas by tier (server/billing/limits.ts ORG_QUOTAS): realtime bytes per minute, stored bytes. */
+  ORG_REALTIME_BYTES_PER_MINUTE: perTierBytes.optional(),
+  ORG_STORED_BYTES: perTierBytes.optional(),
   EDITOR_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(600),
   /** Key that signs editor tokens (hex, at least 32 bytes); unset = one the first instance makes in the store of record (server/realtime/credentials.ts). */
   EDITOR_TOKEN_SECRET: z
@@ -127,6 +139,8 @@ export type Config = {
   editorTokenTtlSeconds: number;
   /** RefusalGuard's limit (server/billing/refusal-guard.ts). */
   refusedRequestsPerMinute: number;
+  /** Realtime bytes per minute and stored bytes per organization, by tier (server/billing/quotas.ts). */
+  orgQuotas: Record<Tier, OrgQuota>;
   /** Trash: how long a trashed journal is kept, how often the sweep runs (server/journals/service.ts purgeTrash). */
   trash: { retentionMs: number; sweepMs: number };
   /** Quiet time before a checkpoint version (0 = no checkpoints); see docs/versions.md. */
@@ -184,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
     editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
     refusedRequestsPerMinute: e.REFUSED_REQUESTS_PER_MINUTE,
+    orgQuotas: quotasFrom(e.ORG_REALTIME_BYTES_PER_MINUTE, e.ORG_STORED_BYTES),
     metricsToken: e.METRICS_TOKEN,
     versionQuietMs: Math.round(e.VERSION_QUIET_SECONDS * 1000),
     trash: { retentionMs: Math.round(e.TRASH_RETENTION_DAYS * 86_400_000), sweepMs: Math.round(e.TRASH_SWEEP_SECONDS * 1000) },
@@ -212,4 +227,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     video: { b64MaxBytes: e.VIDEO_B64_MAX_BYTES, ffmpegThreads: e.VIDEO_FFMPEG_THREADS },
   };
+}
+
+function quotasFrom(realtime: [number, number, number] | undefined, stored: [number, number, number] | undefined): Record<Tier, OrgQuota> {
+  const tiers = ['developer', 'scale', 'enterprise'] as const;
+  const out = { ...ORG_QUOTAS };
+  tiers.forEach((tier, i) => {
+    out[tier] = { realtimeBytesPerMinute: realtime?.[i] ?? ORG_QUOTAS[tier].realtimeBytesPerMinute, storedBytes: stored?.[i] ?? ORG_QUOTAS[tier].storedBytes };
+  });
+  return out;
 }

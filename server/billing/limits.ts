@@ -22,6 +22,26 @@ export interface LimitClass {
   day?: PerTier;
 }
 
+/**
+ * What an organization may use beside requests, at each tier (docs/billing.md, "Realtime bytes and
+ * stored bytes"): bytes received from its editors per UTC minute (past it: editors closed 1013,
+ * upgrades 429), and bytes its journals keep in the store of record (past it: journal writes 413,
+ * editor updates closed 4402). ORG_REALTIME_BYTES_PER_MINUTE and ORG_STORED_BYTES replace them.
+ */
+export interface OrgQuota {
+  realtimeBytesPerMinute: number;
+  storedBytes: number;
+}
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+export const ORG_QUOTAS: Record<Tier, OrgQuota> = {
+  developer: { realtimeBytesPerMinute: 16 * MiB, storedBytes: 256 * MiB },
+  scale: { realtimeBytesPerMinute: 128 * MiB, storedBytes: 10 * GiB },
+  enterprise: { realtimeBytesPerMinute: 1 * GiB, storedBytes: 100 * GiB },
+};
+
 /** Endpoints the specification's tables do not list. */
 export const DEFAULT_MINUTE_LIMIT: PerTier = perTier(60, 600, 6_000);
 

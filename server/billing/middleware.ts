@@ -12,6 +12,7 @@ import type { Principal } from '../auth/keys.ts';
 import type { AdmissionSettlement } from '../http/errors.ts';
 import type { Queryable } from '../storage/engine.ts';
 import type { EndpointKey } from './endpoints.ts';
+import type { QuotaRefusal } from './quotas.ts';
 import type { RefusalGuard } from './refusal-guard.ts';
 import type { Admission, BillingService } from './service.ts';
 
@@ -98,17 +99,53 @@ export function meterRequests(billing: BillingService, guard: RefusalGuard) {
       });
       return;
     }
-    let a: Admission | Promise<Admission>;
+    let endpoint: EndpointKey;
     try {
-      a = billing.admitNow(p, billing.catalog.match(req.method, pathOf(req)));
+      endpoint = billing.catalog.match(req.method, pathOf(req));
     } catch (e) {
       next(e);
       return;
     }
-    // Synchronous when nothing needed storage: no await on the path of every request.
-    if (a instanceof Promise) a.then((admission) => proceed(billing, guard, p, res, next, admission), next);
-    else proceed(billing, guard, p, res, next, a);
+    // A write that adds to the organization's stored bytes: refused while they are at the quota.
+    const full = STORING.test(endpoint) ? billing.quotas.storageFull(p) : undefined;
+    if (full instanceof Promise) {
+      full.then((refusal) => {
+        if (refusal) return refuseStorage(billing, guard, p, res, refusal);
+        billing.quotas.noteWrite(p.orgId);
+        admit(billing, guard, p, res, next, endpoint);
+      }, next);
+    } else if (full) refuseStorage(billing, guard, p, res, full);
+    else {
+      if (STORING.test(endpoint)) billing.quotas.noteWrite(p.orgId);
+      admit(billing, guard, p, res, next, endpoint);
+    }
   };
+}
+
+/**
+ * Journal writes that store bytes (create, import, edit, rename, versions and their restore);
+ * deletions, purges and restoring a trashed journal (its bytes still count) free or keep storage
+ * and are never refused for it.
+ */
+const STORING = /^(PUT|PATCH|POST) \/journals\/(?!editor\/restore\/)/;
+
+function admit(billing: BillingService, guard: RefusalGuard, p: Principal, res: Response, next: NextFunction, endpoint: EndpointKey): void {
+  let a: Admission | Promise<Admission>;
+  try {
+    a = billing.admitNow(p, endpoint);
+  } catch (e) {
+    next(e);
+    return;
+  }
+  // Synchronous when nothing needed storage: no await on the path of every request.
+  if (a instanceof Promise) a.then((admission) => proceed(billing, guard, p, res, next, admission), next);
+  else proceed(billing, guard, p, res, next, a);
+}
+
+/** 413 for a write while the organization's journals store their tier's quota (counted by the flood guard like other refusals). */
+function refuseStorage(billing: BillingService, guard: RefusalGuard, p: Principal, res: Response, refusal: QuotaRefusal): void {
+  guard.note(p.keyId, billing.clock.now());
+  res.status(413).json({ error: `Storage quota reached: ${refusal.message}` });
 }
 
 /** Characters after which parseurl, behind Express's `req.path`, does not return the URL whole. */

@@ -16,6 +16,7 @@ import { WINDOW_SECONDS, windowAt, type EffectiveLimits, type LimitOverrides, ty
 import { chargedOnAdmission, usd } from './prices.ts';
 import { SpendLog, utcDay, type SpendRow } from './spend.ts';
 import { DEFAULT_SPEND_DAYS, type UsageReport } from './usage-schema.ts';
+import { OrgQuotas, REALTIME_BYTES_COUNTER, type QuotaTable } from './quotas.ts';
 import { SharedRateLimitStore, type CountedWindow, type HitResult, type RateLimitStore, type WindowCheck } from './rate-limit-store.ts';
 
 /** How often counts and read charges held in memory are written. */
@@ -93,6 +94,8 @@ export class BillingService {
   readonly credits: CreditLedger;
   /** What each organization paid per UTC day and endpoint (GET /v1/usage's `spend`). */
   readonly spend: SpendLog;
+  /** Realtime bytes per minute and stored bytes per organization (quotas.ts). */
+  readonly quotas: OrgQuotas;
   /**
    * Stored balance and own limits per organization and endpoint, so that admission runs no SQL.
    * Dropped per organization when this process changes them (CreditLedger, setLimit), entirely
@@ -117,8 +120,10 @@ export class BillingService {
     readonly clock: Clock,
     readonly catalog: EndpointCatalog,
     readonly store: RateLimitStore = new SharedRateLimitStore(engine),
+    quotaTable?: QuotaTable,
   ) {
     this.spend = new SpendLog(engine, () => clock.now());
+    this.quotas = new OrgQuotas(engine, clock, quotaTable);
     this.credits = new CreditLedger(
       engine,
       (orgId) => this.drop(orgId),
@@ -134,13 +139,14 @@ export class BillingService {
 
   /** Writes the counts and read charges held in memory. */
   async flush(): Promise<void> {
-    const results = await Promise.allSettled([this.store.flush(), this.credits.flush(), this.spend.flush()]);
+    const results = await Promise.allSettled([this.store.flush(), this.credits.flush(), this.spend.flush(), this.quotas.flush()]);
     for (const r of results) if (r.status === 'rejected') throw r.reason;
   }
 
   /** Final flush; call before closing the engine. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    await this.quotas.close();
     await this.flush();
   }
 
@@ -370,7 +376,7 @@ export class BillingService {
     const minute = windowAt('minute', now);
     const day = windowAt('day', now);
     const dates = Array.from({ length: days }, (_, i) => utcDay(now - (days - 1 - i) * 86_400_000));
-    const [balance, minuteCounts, dayCounts, overrideRows, spent] = await Promise.all([
+    const [balance, minuteCounts, dayCounts, overrideRows, spent, realtime, storedBytes] = await Promise.all([
       this.credits.balance(p.orgId),
       this.store.counts(p.orgId, 'minute', minute.start),
       this.store.counts(p.orgId, 'day', day.start),
@@ -378,7 +384,13 @@ export class BillingService {
         p.orgId,
       ]),
       this.spend.read(p.orgId, dates[0]!, dates[dates.length - 1]!),
+      this.quotas.realtimeUsed(p.orgId),
+      this.quotas.storedBytes(p.orgId),
     ]);
+    // The realtime bytes counter shares the table of request counts; it is reported under `quotas`.
+    delete minuteCounts[REALTIME_BYTES_COUNTER];
+    delete dayCounts[REALTIME_BYTES_COUNTER];
+    const quota = this.quotas.quota(org.tier);
     const own = new Map<string, LimitOverrides>();
     for (const r of overrideRows) {
       let o = own.get(r.endpoint);
@@ -429,6 +441,16 @@ export class BillingService {
       credit_balance_micros: balance,
       limits,
       usage: { minute: window('minute', minute.start, minuteCounts), day: window('day', day.start, dayCounts) },
+      quotas: {
+        realtime_bytes_per_minute: {
+          limit: quota.realtimeBytesPerMinute,
+          used: realtime.used,
+          remaining: Math.max(0, quota.realtimeBytesPerMinute - realtime.used),
+          window_start: new Date(realtime.windowStart * 1000).toISOString(),
+          resets_at: new Date((realtime.windowStart + WINDOW_SECONDS.minute) * 1000).toISOString(),
+        },
+        stored_bytes: { limit: quota.storedBytes, used: storedBytes, remaining: Math.max(0, quota.storedBytes - storedBytes) },
+      },
       spend: { from: dates[0]!, to: dates[dates.length - 1]!, total_usd: usd(totalMicros), total_micros: totalMicros, days: spendDays },
       prices: this.catalog.priceTable(),
     };

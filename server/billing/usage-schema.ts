@@ -37,6 +37,27 @@ export const usageLimitSchema = z.object({
     .describe('requests left in the current windows before a 429 (day: null when there is no daily limit)'),
 });
 
+export const quotasSchema = z
+  .object({
+    realtime_bytes_per_minute: z
+      .object({
+        limit: z.number().int(),
+        used: z.number().int().describe("bytes received from the organization's editors in the current UTC minute, every instance"),
+        remaining: z.number().int(),
+        window_start: z.string(),
+        resets_at: z.string(),
+      })
+      .describe('past the limit, editors are closed with 1013 and upgrades answer 429 until the minute ends'),
+    stored_bytes: z
+      .object({
+        limit: z.number().int(),
+        used: z.number().int().describe("bytes the organization's journals keep: snapshots, update logs and versions, trash included"),
+        remaining: z.number().int(),
+      })
+      .describe('at or past the limit, journal writes answer 413 and editor updates close the editor with 4402'),
+  })
+  .describe("the tier's quotas beside its request limits (docs/billing.md)");
+
 export const spendEndpointSchema = z.object({
   endpoint: z.string(),
   usd: z.number(),
@@ -59,6 +80,7 @@ export const usageResponseSchema = z
     credit_balance_micros: z.number().int(),
     limits: z.array(usageLimitSchema),
     usage: z.object({ minute: windowCounts, day: windowCounts }),
+    quotas: quotasSchema,
     spend: z
       .object({
         from: z.string(),
@@ -91,6 +113,16 @@ export const usageResponseSchema = z
         usage: {
           minute: { window_start: '2030-06-01T04:00:00.000Z', resets_at: '2030-06-01T04:01:00.000Z', requests: { 'GET /journals/content/{id}': 3 } },
           day: { window_start: '2030-06-01T00:00:00.000Z', resets_at: '2030-06-02T00:00:00.000Z', requests: { 'GET /journals/content/{id}': 41 } },
+        },
+        quotas: {
+          realtime_bytes_per_minute: {
+            limit: 16777216,
+            used: 5120,
+            remaining: 16772096,
+            window_start: '2030-06-01T04:00:00.000Z',
+            resets_at: '2030-06-01T04:01:00.000Z',
+          },
+          stored_bytes: { limit: 268435456, used: 1048576, remaining: 267386880 },
         },
         spend: {
           from: '2030-06-01',

@@ -78,17 +78,17 @@ export class FlashcardService {
         };
         return { status: 200, body };
       },
-      async () => this.extract(await readSource(this.journals, p, input), input.count, input.journal_id !== undefined ? 'journal_id' : 'text'),
+      async () => this.extract(await readSource(this.journals, p, input), input.count, input.journal_id !== undefined ? 'journal_id' : 'text', p.orgId),
     );
   }
 
   /** Cards from `input`, off the event loop when it is long; 422 at `field` for unusable input. */
-  private async extract(input: SourceInput, count: number, field: 'journal_id' | 'text'): Promise<Flashcard[]> {
+  private async extract(input: SourceInput, count: number, field: 'journal_id' | 'text', orgId: string): Promise<Flashcard[]> {
     const what = field === 'text' ? 'text' : 'journal';
     try {
       const size = 'text' in input ? input.text.length : JSON.stringify(input.doc).length;
       if (size <= INLINE_CHARS) return extractFlashcards(input, count);
-      return await this.pool.run(extractOperation, { input, count }, this.pool.timeLimitMs(size));
+      return await this.pool.run(extractOperation, { input, count }, this.pool.timeLimitMs(size), orgId);
     } catch (err) {
       if (err instanceof SourceTextError) {
         throw invalid(['body', field], `the ${what} has no text to take flashcards from`, 'value_error');

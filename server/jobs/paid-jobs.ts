@@ -143,7 +143,7 @@ export class PaidJobs<Row extends JobResourceRow> extends OwnedResources<Row> {
     await q.transaction(async (tx) => {
       const reservation = await this.o.credits.reserve(owner.orgId, micros, `${this.o.reservation} ${id}`, tx);
       await insert(reservation.id, tx);
-      const job = await this.o.jobs.enqueue({ kind: this.o.kind, payload: { [this.o.idField]: id } }, tx);
+      const job = await this.o.jobs.enqueue({ kind: this.o.kind, payload: { [this.o.idField]: id }, orgId: owner.orgId }, tx);
       await this.store.attachJob(id, job.id, tx);
     });
   }

@@ -5,8 +5,13 @@
  * again, so a crash delays a job but never loses it.
  *
  * Several processes (instances on one PostgreSQL database) may claim from the same table: a claim
- * is one statement that locks the rows it picks, skipping rows another claim holds (`FOR UPDATE
- * SKIP LOCKED`; on SQLite the statement holds the write lock), so a job is taken by exactly one.
+ * is one statement whose update takes only rows still runnable (a row another claim took
+ * meanwhile is running under a live lease, and PostgreSQL re-checks the condition on the row it
+ * waited for; on SQLite the statement holds the write lock), so a job is taken by exactly one.
+ *
+ * Organizations take turns: a claim ranks the runnable jobs within each organization (oldest
+ * first) and takes the first of every organization before the second of any, so one
+ * organization's backlog delays another's job by at most the jobs running when it was queued.
  * Every later write is conditional on the lease owner, so a worker that lost its lease cannot
  * touch the job any more. Lease times are epoch ms of the instances' clocks, which must agree
  * (NTP) to well within a lease.
@@ -39,6 +44,8 @@ export interface NewJob {
   maxAttempts?: number;
   /** Epoch ms before which the job is not run. */
   runAt?: number;
+  /** The organization the job works for: organizations take turns (claim). */
+  orgId?: string;
 }
 
 export class JobStore {
@@ -48,9 +55,9 @@ export class JobStore {
   async enqueue(job: NewJob, defaultMaxAttempts: number, q: Queryable = this.engine): Promise<JobRow> {
     const iso = nowIso();
     const row = await q.get<JobRow>(
-      `INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, created_at, updated_at)
-       VALUES (?, ?, ?, 'queued', 0, ?, ?, ?, ?) RETURNING *`,
-      [randomUUID(), job.kind, JSON.stringify(job.payload ?? null), job.maxAttempts ?? defaultMaxAttempts, job.runAt ?? Date.now(), iso, iso],
+      `INSERT INTO jobs (id, kind, payload, state, attempts, max_attempts, run_at, created_at, updated_at, org_id)
+       VALUES (?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?) RETURNING *`,
+      [randomUUID(), job.kind, JSON.stringify(job.payload ?? null), job.maxAttempts ?? defaultMaxAttempts, job.runAt ?? Date.now(), iso, iso, job.orgId ?? ''],
     );
     return row!;
   }
@@ -61,22 +68,24 @@ export class JobStore {
 
   /**
    * Leases up to `limit` runnable jobs of the given kinds (queued and due, or running with an
-   * expired lease), oldest first, to `owner`; [] when none. One statement: the CTE locks the rows
-   * it picks, skipping those another instance's claim holds, so no job is claimed twice. It is
-   * MATERIALIZED so that PostgreSQL runs it once (a subquery under IN could be re-scanned).
+   * expired lease) to `owner`, organizations in turns (each one's oldest first); [] when none.
+   * One statement: the update takes only rows still runnable, so no job is claimed twice (a row
+   * another instance's claim took meanwhile runs under a fresh lease). The CTE is MATERIALIZED so
+   * that PostgreSQL runs it once (a subquery under IN could be re-scanned).
    */
   async claim(owner: string, kinds: readonly string[], leaseMs: number, limit = 1, now = Date.now()): Promise<JobRow[]> {
     if (kinds.length === 0 || limit < 1) return [];
+    const runnable = `((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_expires_at < ?))`;
     const rows = await this.engine.all<JobRow>(
       `WITH picked AS MATERIALIZED (
-         SELECT id FROM jobs
-          WHERE ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_expires_at < ?))
-            AND kind IN (${kinds.map(() => '?').join(', ')})
-          ORDER BY run_at, created_at LIMIT ?${this.engine.dialect.forUpdateSkipLocked})
+         SELECT id FROM (
+           SELECT id, run_at, created_at, ROW_NUMBER() OVER (PARTITION BY org_id ORDER BY run_at, created_at, id) AS turn
+             FROM jobs WHERE ${runnable} AND kind IN (${kinds.map(() => '?').join(', ')})) due
+          ORDER BY turn, run_at, created_at LIMIT ?)
        UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, lease_expires_at = ?, updated_at = ?
-        WHERE id IN (SELECT id FROM picked)
+        WHERE id IN (SELECT id FROM picked) AND ${runnable}
        RETURNING *`,
-      [now, now, ...kinds, limit, owner, now + leaseMs, nowIso()],
+      [now, now, ...kinds, limit, owner, now + leaseMs, nowIso(), now, now],
     );
     // RETURNING has no order: oldest first, as picked.
     return rows.sort((a, b) => a.run_at - b.run_at || (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));

@@ -34,10 +34,10 @@ export const INLINE_PARSE_CHARS = 1024;
 export class MarkdownConverter {
   constructor(readonly pool: WorkerPool) {}
 
-  /** The first Yjs state of a journal imported from `markdown`, and its export. */
-  async toJournal(markdown: string): Promise<ImportedJournal> {
+  /** The first Yjs state of a journal imported from `markdown`, and its export; `tenant` (organization) takes turns in the pool. */
+  async toJournal(markdown: string, tenant?: string): Promise<ImportedJournal> {
     if (markdown.length <= INLINE_PARSE_CHARS) return importedJournal(markdown);
-    return this.run(markdownImport, markdown, markdown.length);
+    return this.run(markdownImport, markdown, markdown.length, tenant);
   }
 
   /**
@@ -45,18 +45,18 @@ export class MarkdownConverter {
    * into blocks. One time limit for all of them, from their total size. Large batches come back
    * from the worker as JSON text, parsed one text at a time when the planner asks for it.
    */
-  async parseAll(texts: readonly string[]): Promise<ParsedTexts> {
+  async parseAll(texts: readonly string[], tenant?: string): Promise<ParsedTexts> {
     const unique = [...new Set(texts)];
     const total = unique.reduce((n, t) => n + t.length, 0);
     if (total <= INLINE_PARSE_CHARS) return new ParsedTexts(new Map(unique.map((t) => [t, parseMarkdown(t)])));
-    const json = await this.run(markdownParse, unique, total);
+    const json = await this.run(markdownParse, unique, total, tenant);
     return new ParsedTexts(new Map(unique.map((t, i) => [t, json[i]!])));
   }
 
   /** A pool task whose time limit follows `chars`; its refusals (thrown as they are) and time-outs are MarkdownLimitError. */
-  private async run<I, O>(op: WorkerOperation<I, O>, input: I, chars: number): Promise<O> {
+  private async run<I, O>(op: WorkerOperation<I, O>, input: I, chars: number, tenant?: string): Promise<O> {
     try {
-      return await this.pool.run(op, input, this.pool.timeLimitMs(chars));
+      return await this.pool.run(op, input, this.pool.timeLimitMs(chars), tenant);
     } catch (err) {
       if (err instanceof WorkerTimeoutError) {
         const { baseMs, perKibMs } = this.pool.limits;

@@ -108,7 +108,7 @@ export function journalRoutes(journals: JournalService): Router {
         const answer: JournalImportResponse = { success: true, message: 'Journal imported', journal_id: row.id, journal_url: journals.journalUrl(row), timestamp: nowIso() };
         return { status: 200, body: answer };
       },
-      () => journals.importJournal(b.markdown),
+      () => journals.importJournal(b.markdown, p.orgId),
     );
     res.status(out.status).json(out.body);
   });

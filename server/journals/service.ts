@@ -100,15 +100,18 @@ export class JournalService {
 
   /** Imports `markdown` as a new journal; 422 when it is past the time or nesting limit. */
   async importMarkdown(p: Principal, markdown: string, title: string | undefined, teamSlug: string | undefined, charge?: Charge): Promise<JournalRow> {
-    return this.insertImported(p, await this.importJournal(markdown), title, teamSlug, charge);
+    return this.insertImported(p, await this.importJournal(markdown, p.orgId), title, teamSlug, charge);
   }
 
   // ---- import in two steps, for Idempotency-Key (the conversion runs outside the transaction) ----
 
-  /** The Yjs snapshot of `markdown` and its export; 422 when it is past the time or nesting limit. */
-  async importJournal(markdown: string): Promise<ImportedJournal> {
+  /**
+   * The Yjs snapshot of `markdown` and its export; 422 when it is past the time or nesting limit.
+   * `orgId`: the organization whose turn a conversion in the worker pool waits for.
+   */
+  async importJournal(markdown: string, orgId?: string): Promise<ImportedJournal> {
     try {
-      return await this.markdown.toJournal(markdown);
+      return await this.markdown.toJournal(markdown, orgId);
     } catch (err) {
       if (err instanceof MarkdownLimitError) throw invalid(['body', 'markdown'], err.message, 'value_error.markdown_limit');
       throw err;
@@ -299,7 +302,7 @@ export class JournalService {
       }
     });
     try {
-      return await this.markdown.parseAll(texts);
+      return await this.markdown.parseAll(texts, p.orgId);
     } catch (err) {
       if (err instanceof MarkdownLimitError) throw invalid(['body', 'operations'], err.message, 'value_error.markdown_limit');
       throw err;

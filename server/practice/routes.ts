@@ -75,7 +75,7 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
     needsLlm(b.engine);
     let grade;
     try {
-      grade = await practice.grade(b.problem, b.engine);
+      grade = await practice.grade(b.problem, b.engine, undefined, principalOf(call.req).orgId);
     } catch (err) {
       if (err instanceof GradingInputError) throw invalid(err.loc, err.message, 'missing');
       throw err;

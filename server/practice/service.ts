@@ -357,7 +357,7 @@ export class PracticeService {
    * offline grader answers with `fallback_reason`, or, when it cannot (no reference answer or
    * rubric), a 502 says both reasons. GradingInputError (422) is left to the route.
    */
-  async grade(input: GradeInput, engine?: EngineChoice, signal?: AbortSignal): Promise<GradeView> {
+  async grade(input: GradeInput, engine?: EngineChoice, signal?: AbortSignal, orgId?: string): Promise<GradeView> {
     const type = input.problem_type.toLowerCase().replace(/[\s-]+/g, '_');
     const choice = ['mcq', 'multiple_choice', 'select_all', 'multi_select'].includes(type);
     const llm = this.deps.llm;
@@ -378,7 +378,7 @@ export class PracticeService {
       }
     }
     try {
-      const g = await this.gradeOffline(input);
+      const g = await this.gradeOffline(input, orgId);
       return { ...g, engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };
     } catch (err) {
       if (fallback && err instanceof GradingInputError) {
@@ -388,15 +388,15 @@ export class PracticeService {
     }
   }
 
-  /** The offline grade: inline for a small request (a few ms), in the worker pool for a long one. */
-  private async gradeOffline(input: GradeInput): Promise<GradeResult> {
+  /** The offline grade: inline for a small request (a few ms), in the worker pool (in `orgId`'s turn) for a long one. */
+  private async gradeOffline(input: GradeInput, orgId?: string): Promise<GradeResult> {
     const chars = gradeInputChars(input);
     const workers = this.deps.workers;
     // The grader loads on first use, like planSet.
     if (!workers || chars <= INLINE_GRADE_CHARS) return (await import('./grading/index.ts')).gradeAnswer(input);
     const limitMs = GRADE_LIMIT_FACTOR * workers.timeLimitMs(chars);
     try {
-      return gradeOf(await workers.run(gradeOperation, input, limitMs));
+      return gradeOf(await workers.run(gradeOperation, input, limitMs, orgId));
     } catch (err) {
       if (err instanceof WorkerTimeoutError) {
         throw invalid(['body', 'problem', 'user_answer'], `the answer could not be graded within its time limit (${(err.limitMs / 1000).toFixed(1)} s for this size)`, 'value_error.time_limit');

@@ -31,6 +31,13 @@ export const CloseCode = {
    * Same code as TRY_AGAIN_LATER.
    */
   PENDING_LIMIT: 1013,
+  /**
+   * The organization's editors sent more than its tier's realtime bytes per minute (every
+   * instance together; docs/billing.md); the reason names the quota and the seconds until the
+   * minute ends. The stock client reconnects with backoff; upgrades answer 429 with Retry-After
+   * until then. Same code as TRY_AGAIN_LATER.
+   */
+  ORG_REALTIME_QUOTA: 1013,
   /** The API key behind this connection was revoked. Permanent. */
   KEY_REVOKED: 4401,
   /**
@@ -39,6 +46,12 @@ export const CloseCode = {
    * editor holds. Nothing of the message was applied. Permanent.
    */
   AWARENESS_FORBIDDEN: 4403,
+  /**
+   * Update refused: the organization's journals store its tier's quota of bytes (docs/billing.md).
+   * Nothing of it was applied. Permanent until storage is freed (the stock client stops
+   * reconnecting); viewing editors are not closed.
+   */
+  STORAGE_QUOTA: 4402,
   /** The journal was deleted. Permanent. */
   JOURNAL_DELETED: 4404,
   /** Awareness refused: a state's JSON over WS_MAX_AWARENESS_STATE_BYTES. Nothing applied. Permanent. */

@@ -30,6 +30,16 @@ const HANDLE_SLICE_MS = 10;
 
 const utf8 = new TextDecoder();
 
+/**
+ * The organization's quotas on what its editors send (server/billing/quotas.ts): bytes per
+ * minute, counted on every message, and stored bytes, checked before an update is applied.
+ * Each answers a refusal (its message) or undefined, synchronously.
+ */
+export interface EditorMeter {
+  receive(p: Principal, bytes: number): { message: string } | undefined;
+  storageFull(p: Principal): { message: string } | undefined | Promise<unknown>;
+}
+
 export class Connection implements RoomMember {
   /** Awareness client ids this connection holds; their states are removed when it closes. */
   readonly awarenessClients = new Set<number>();
@@ -57,6 +67,7 @@ export class Connection implements RoomMember {
     readonly principal: Principal,
     private readonly logger: Logger,
     private readonly limits: EditorLimits = DEFAULT_EDITOR_LIMITS,
+    private readonly meter?: EditorMeter,
   ) {
     this.rate = new MessageRateLimiter(limits);
   }
@@ -176,6 +187,12 @@ export class Connection implements RoomMember {
       );
       return;
     }
+    const quota = this.meter?.receive(this.principal, data.byteLength);
+    if (quota) {
+      this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, limit: 'org-realtime-bytes' }, 'organization over its realtime bytes per minute');
+      this.refuse(CloseCode.ORG_REALTIME_QUOTA, quota.message);
+      return;
+    }
     this.inbox.push(data);
     if (!this.draining) this.drain();
   }
@@ -220,10 +237,18 @@ export class Connection implements RoomMember {
           .settledTask(() => this.send(encodeSyncStep2(encodeStateAsUpdateWithoutPending(live.doc, message.stateVector))))
           .catch(() => {}); // unloaded meanwhile: the room closes this connection
         return;
-      case 'update':
+      case 'update': {
         this.opening = false;
+        // A promise: the first measure of the organization's storage is under way (the upgrade started it).
+        const full = this.meter?.storageFull(this.principal);
+        if (full && !(full instanceof Promise)) {
+          this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, limit: 'org-stored-bytes' }, 'organization over its storage quota');
+          this.refuse(CloseCode.STORAGE_QUOTA, full.message);
+          return;
+        }
         live.intake(() => this.applyUpdate(message.update, message.structs));
         return;
+      }
       case 'awareness': {
         let entries: AwarenessEntry[];
         try {

@@ -120,6 +120,14 @@ export class RealtimeHub {
     const orgId = auth.principal.orgId;
     const admission = await this.billing?.checkRateLimit(auth.principal, meterNameOf(realtimeEndpoints.upgrade));
     if (admission && !admission.ok) return rejectUpgrade(socket, admission);
+    // The organization's quotas (server/billing/quotas.ts): past its realtime bytes of the minute,
+    // a 429 until it ends; its stored bytes measured now, for the updates' check.
+    const overQuota = await this.billing?.quotas.realtimeFull(auth.principal);
+    if (overQuota) {
+      this.billing!.refundAdmission(auth.principal, admission!.charged, admission!.endpoint);
+      return refuse(socket, 429, overQuota.message, { 'Retry-After': String(overQuota.retryAfter ?? 60) });
+    }
+    await this.billing?.quotas.storageFull(auth.principal);
     const refuseAndRefund = (message: string) => {
       if (admission?.ok) this.billing!.refundAdmission(auth.principal, admission.charged, admission.endpoint);
       refuse(socket, 429, message, { 'Retry-After': '5' });
@@ -170,7 +178,7 @@ export class RealtimeHub {
       return;
     }
     const room = this.roomFor(live);
-    const conn = new Connection(ws, room, principal, this.logger, this.limits);
+    const conn = new Connection(ws, room, principal, this.logger, this.limits, this.billing?.quotas);
     room.add(conn);
     this.connections.add(conn);
     ws.on('message', (data, isBinary) => conn.handle(toBytes(data), isBinary));

@@ -375,4 +375,12 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   );
   `,
   },
+  // Organizations take turns (issue 26): jobs name the organization they work for, and the claim
+  // ranks runnable jobs within each one (server/jobs/store.ts).
+  {
+    name: 'tenant-fairness',
+    sql: `
+  ALTER TABLE jobs ADD COLUMN org_id TEXT COLLATE "C" NOT NULL DEFAULT '';
+  `,
+  },
 ];

@@ -5,10 +5,18 @@
  * next_attempt_at is pushed past the request timeout), so a crash mid-delivery only delays it.
  * Any domain can use it: an event is a type, an organization, a URL and JSON data.
  *
- * Instances sharing one database all pump the same outbox: a claim is one statement that locks
- * the due rows it picks, skipping rows another instance's claim holds (`FOR UPDATE SKIP LOCKED`),
- * and pushes their next_attempt_at past the lease, so each attempt is made by one instance. The
- * outcome is recorded only by the holder of that attempt (`attempts` unchanged since its claim).
+ * Instances sharing one database all pump the same outbox: a claim is one statement whose update
+ * takes only rows still due (a row another instance claimed meanwhile has its next_attempt_at
+ * pushed past the lease, and PostgreSQL re-checks the condition on the row it waited for), so
+ * each attempt is made by one instance. The outcome is recorded only by the holder of that
+ * attempt (`attempts` unchanged since its claim).
+ *
+ * Fairness between organizations: a claim takes the organizations' due messages in turns (each
+ * organization's oldest first, then each one's second, ...), and one organization holds at most
+ * `perOrgConcurrency(concurrency)` of this process's delivery slots; every attempt, connection,
+ * headers and body, ends within the timeout (`post`). So a receiver that answers slowly, or
+ * trickles its answer, delays other organizations' deliveries by nothing while slots are free
+ * and never by more than one timeout.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -64,11 +72,18 @@ export interface WebhookEvent {
 
 class Shutdown extends Error {}
 
+/** Delivery slots of one process that one organization may hold at once: half of them (at least one). */
+export function perOrgConcurrency(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
+
 export class WebhookOutbox {
   // Polling finds work whose retry time came, whose lease expired (a crashed process), or that
   // another instance queued.
   private readonly pump: Pump;
   private readonly active: Pump['active'];
+  /** Deliveries running in this process, per organization. */
+  private readonly activeByOrg = new Map<string, number>();
   /** Tests and deployments with their own DNS may replace the resolver. */
   resolver: Resolver = systemResolver;
 
@@ -108,18 +123,29 @@ export class WebhookOutbox {
   }
 
   /**
-   * Leases up to `limit` due messages: one statement, whose CTE (run once: MATERIALIZED) locks the
-   * rows it picks and skips those another instance's claim holds.
+   * Leases up to `limit` due messages, organizations in turns: ranked by their place in their
+   * organization's queue (oldest first), an organization past its share of this process's slots
+   * left out. The update takes only rows still due, so a row another instance leased meanwhile
+   * is skipped (its next_attempt_at moved past `now`).
    */
   private claim(limit: number, now: number): Promise<OutboxRow[]> {
+    const cap = perOrgConcurrency(this.opts.concurrency);
+    // An organization with deliveries running here gets only what is left of its share.
+    const busy = [...this.activeByOrg].filter(([, n]) => n > 0);
+    // (Typed: PostgreSQL cannot infer a CASE of parameters.)
+    const room = busy.length === 0 ? 'CAST(? AS INTEGER)' : `CASE org_id ${busy.map(() => 'WHEN ? THEN CAST(? AS INTEGER)').join(' ')} ELSE CAST(? AS INTEGER) END`;
+    const roomParams = [...busy.flatMap(([org, n]) => [org, cap - n]), cap];
     return this.engine.all<OutboxRow>(
       `WITH picked AS MATERIALIZED (
-         SELECT id FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= ?
-          ORDER BY next_attempt_at LIMIT ?${this.engine.dialect.forUpdateSkipLocked})
+         SELECT id FROM (
+           SELECT id, org_id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY org_id ORDER BY next_attempt_at, id) AS turn
+             FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= ?) due
+          WHERE turn <= ${room}
+          ORDER BY turn, next_attempt_at LIMIT ?)
        UPDATE webhook_outbox SET attempts = attempts + 1, next_attempt_at = ?
-        WHERE id IN (SELECT id FROM picked)
+        WHERE id IN (SELECT id FROM picked) AND state = 'pending' AND next_attempt_at <= ?
        RETURNING *`,
-      [now, limit, now + this.opts.timeoutMs + 30_000],
+      [now, ...roomParams, limit, now + this.opts.timeoutMs + 30_000, now],
     );
   }
 
@@ -140,6 +166,7 @@ export class WebhookOutbox {
       rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at);
       for (const msg of rows) {
         const controller = new AbortController();
+        this.activeByOrg.set(msg.org_id, (this.activeByOrg.get(msg.org_id) ?? 0) + 1);
         const done = this.attempt(msg, controller.signal)
           .catch((err) => {
             // The outcome could not be recorded: the lease runs out and the attempt is made again.
@@ -147,6 +174,9 @@ export class WebhookOutbox {
           })
           .finally(() => {
             this.active.delete(msg.id);
+            const n = (this.activeByOrg.get(msg.org_id) ?? 1) - 1;
+            if (n > 0) this.activeByOrg.set(msg.org_id, n);
+            else this.activeByOrg.delete(msg.org_id);
             this.kick();
           });
         this.active.set(msg.id, { controller, done });
@@ -237,9 +267,13 @@ export class WebhookOutbox {
   }
 }
 
-const MAX_RESPONSE_BYTES = 64 * 1024;
-
-/** POSTs to `url` connecting to the already checked `target` address; resolves with the status. */
+/**
+ * POSTs to `url` connecting to the already checked `target` address; resolves with the status as
+ * soon as the receiver's status line and headers arrive (the body is not read: it is never used,
+ * and a receiver trickling it would hold the delivery). The whole attempt (connection, request,
+ * status and headers) ends within `timeoutMs`, however slowly the receiver sends: a timer, not
+ * only the socket's idle timeout, which every trickled byte resets.
+ */
 function post(
   url: URL,
   target: { address: string; family: 4 | 6 },
@@ -266,17 +300,19 @@ function post(
         signal,
       },
       (res) => {
-        let seen = 0;
-        res.on('data', (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > MAX_RESPONSE_BYTES) res.destroy();
-        });
-        res.on('close', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve(res.statusCode ?? 0));
+        clearTimeout(deadline);
+        resolve(res.statusCode ?? 0);
+        // Nothing more is read: the connection (never reused, agent: false) is closed now.
+        res.on('error', () => {});
+        res.destroy();
       },
     );
+    const deadline = setTimeout(() => req.destroy(new Error(`the delivery did not complete within ${timeoutMs} ms`)), timeoutMs);
     req.on('timeout', () => req.destroy(new Error(`no response within ${timeoutMs} ms`)));
-    req.on('error', reject);
+    req.on('error', (err) => {
+      clearTimeout(deadline);
+      reject(err);
+    });
     req.end(body);
   });
 }

@@ -5,6 +5,10 @@
  * terminated and the task rejects with WorkerTimeoutError. Workers start on demand and are unref'd
  * while idle, so they never hold a shutdown.
  *
+ * Organizations take turns: queued tasks wait in one queue per tenant (the organization the work
+ * is for), served round-robin, so one tenant's backlog delays another tenant's task by at most
+ * the task a worker is running now (one task's time limit), however many it queued.
+ *
  * The pool knows no task: a domain declares each operation it sends (workerOperation: a name, the
  * types of its input and result, the error class it refuses with), and the worker entry
  * (server/worker.ts) maps each declaration to the function that runs it (WorkerTasks).
@@ -57,6 +61,7 @@ export class WorkerTimeoutError extends Error {
 }
 
 interface Task {
+  tenant: string;
   op: WorkerOperation<unknown, unknown>;
   input: unknown;
   timeoutMs: number;
@@ -72,7 +77,12 @@ interface Slot {
 
 export class WorkerPool {
   private readonly slots = new Set<Slot>();
-  private readonly queue: Task[] = [];
+  /**
+   * Queued tasks per tenant; the map's order is the order of turns: a tenant served goes to the
+   * back (deleted and set again) while it has tasks left.
+   */
+  private readonly queues = new Map<string, Task[]>();
+  private queuedCount = 0;
 
   constructor(
     /** The worker thread's entry (server/worker.mjs from source, dist/server/worker.mjs built): given by the composition, which knows where it stands. */
@@ -85,10 +95,22 @@ export class WorkerPool {
     return Math.round(this.limits.baseMs + (this.limits.perKibMs * chars) / 1024);
   }
 
-  /** Runs `op` in a worker; `timeoutMs` 0 means no limit. Rejects with the operation's refusal class when the task refuses. */
-  run<I, O>(op: WorkerOperation<I, O>, input: I, timeoutMs: number): Promise<O> {
+  /** Tasks waiting for a worker, all tenants together. */
+  get queued(): number {
+    return this.queuedCount;
+  }
+
+  /**
+   * Runs `op` in a worker; `timeoutMs` 0 means no limit. Rejects with the operation's refusal class
+   * when the task refuses. `tenant` (an organization id) is whose turn the task waits for.
+   */
+  run<I, O>(op: WorkerOperation<I, O>, input: I, timeoutMs: number, tenant = ''): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ op: op as WorkerOperation<unknown, unknown>, input, timeoutMs, resolve: resolve as (v: unknown) => void, reject });
+      const task: Task = { tenant, op: op as WorkerOperation<unknown, unknown>, input, timeoutMs, resolve: resolve as (v: unknown) => void, reject };
+      const queue = this.queues.get(tenant);
+      if (queue) queue.push(task);
+      else this.queues.set(tenant, [task]);
+      this.queuedCount++;
       this.dispatch();
     });
   }
@@ -96,18 +118,37 @@ export class WorkerPool {
   /** Terminates every worker (shutdown); queued tasks fail. */
   async close(): Promise<void> {
     const err = new Error('worker pool stopped: the server is shutting down');
-    for (const t of this.queue.splice(0)) t.reject(err);
+    this.failQueued(err);
     await Promise.all([...this.slots].map((s) => this.retire(s, err)));
   }
 
+  private failQueued(err: Error): void {
+    const all = [...this.queues.values()].flat();
+    this.queues.clear();
+    this.queuedCount = 0;
+    for (const t of all) t.reject(err);
+  }
+
+  /** The next task: the oldest of the tenant whose turn it is; that tenant then goes to the back. */
+  private take(): Task | undefined {
+    const first = this.queues.entries().next();
+    if (first.done) return undefined;
+    const [tenant, queue] = first.value;
+    const task = queue.shift()!;
+    this.queues.delete(tenant);
+    if (queue.length > 0) this.queues.set(tenant, queue);
+    this.queuedCount--;
+    return task;
+  }
+
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    while (this.queuedCount > 0) {
       const slot = [...this.slots].find((s) => s.ready && !s.task);
       if (!slot) {
         if (this.slots.size < this.limits.workers && ![...this.slots].some((s) => !s.ready)) this.spawn();
         return;
       }
-      const task = this.queue.shift()!;
+      const task = this.take()!;
       slot.task = task;
       slot.worker.ref();
       if (task.timeoutMs > 0) {
@@ -142,7 +183,7 @@ export class WorkerPool {
       this.slots.delete(slot);
       this.finish(slot)?.reject(err);
       // One that never started would fail again: fail what waits instead of respawning forever.
-      if (!slot.ready) for (const t of this.queue.splice(0)) t.reject(err);
+      if (!slot.ready) this.failQueued(err);
       this.dispatch();
     };
     worker.on('error', failed);

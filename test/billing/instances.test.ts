@@ -16,6 +16,7 @@ import { ManualClock } from '../../server/billing/clock.ts';
 import { CreditLedger } from '../../server/billing/credits.ts';
 import { ProcessRateLimitStore, SharedRateLimitStore } from '../../server/billing/rate-limit-store.ts';
 import { BillingService, ORG_CACHE_TTL_MS } from '../../server/billing/service.ts';
+import { ORG_QUOTAS } from '../../server/billing/limits.ts';
 import type { StorageEngine } from '../../server/storage/engine.ts';
 import { engineCases, type FreshDatabase } from '../helpers/databases.ts';
 import { DAY_START } from './helpers.ts';
@@ -109,6 +110,32 @@ describe.each(cases)('$title engine', (c) => {
         expect(await next.hit(principal.orgId, 'x', checks)).toEqual({ ok: true, counts: { day: 4, minute: 4 } });
         expect(await next.hit(principal.orgId, 'x', checks)).toEqual({ ok: true, counts: { day: 5, minute: 5 } });
         expect(await next.hit(principal.orgId, 'x', checks)).toEqual({ ok: false, window: 'minute', count: 5 });
+      });
+    });
+
+    describe('organization quotas', () => {
+      it("realtime bytes per minute are one total over the instances: each refuses once every instance's flushed bytes reach the quota", async () => {
+        const table = { ...ORG_QUOTAS, developer: { realtimeBytesPerMinute: 100_000, storedBytes: ORG_QUOTAS.developer.storedBytes } };
+        const [a, b, c3] = engines.map((e) => new BillingService(e, clock, ENDPOINT_CATALOG, undefined, table));
+        services.push(a!, b!, c3!);
+        const { principal } = await newOrg('developer');
+        expect(a!.quotas.receive(principal, 60_000)).toBeUndefined();
+        await a!.quotas.flush();
+        expect(b!.quotas.receive(principal, 30_000)).toBeUndefined();
+        await b!.quotas.flush(); // b learns the total: 90,000
+        expect(b!.quotas.receive(principal, 20_000)?.message).toMatch(/realtime quota: 100000 bytes per minute/);
+        expect(b!.quotas.receive(principal, 10_000)).toBeUndefined(); // exactly to the quota
+        await b!.quotas.flush();
+        // An instance that received nothing since learns the total on its next flush; one new to
+        // the organization on the upgrade of its first editor.
+        await a!.quotas.flush();
+        expect(a!.quotas.receive(principal, 1)?.message).toMatch(/realtime quota/);
+        expect(await c3!.quotas.realtimeFull(principal)).toBeDefined();
+        expect(c3!.quotas.receive(principal, 1)?.message).toMatch(/realtime quota/);
+        expect((await c3!.quotas.realtimeUsed(principal.orgId)).used).toBe(100_000);
+        // The next minute starts from zero everywhere.
+        clock.advance(60_000);
+        expect(a!.quotas.receive(principal, 50_000)).toBeUndefined();
       });
     });
 
