@@ -30,6 +30,8 @@ import { JournalRegistry } from './journals/registry.ts';
 import { LastUsedRecorder } from './keys/last-used.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { KeyService } from './keys/service.ts';
+import { commentRoutes } from './journals/comments/routes.ts';
+import { CommentService } from './journals/comments/service.ts';
 import { journalRoutes } from './journals/routes.ts';
 import { versionRoutes } from './journals/versions/routes.ts';
 import { VersionService } from './journals/versions/service.ts';
@@ -222,6 +224,7 @@ export function createApp(
   v1.use(methodNotAllowed(v1, { staticPaths: true }));
   v1.use(journalRoutes(ctx.journals));
   v1.use(versionRoutes(ctx.versions));
+  v1.use(commentRoutes(new CommentService(ctx.engine, ctx.journals)));
   v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(flashcardRoutes(new FlashcardService(ctx.engine, ctx.journals, ctx.workers)));

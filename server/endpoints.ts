@@ -7,6 +7,7 @@ import { EndpointCatalog } from './billing/endpoints.ts';
 import { billingEndpoints } from './billing/usage-schema.ts';
 import { flashcardEndpoints } from './flashcards/endpoints.ts';
 import type { Endpoint } from './http/endpoint.ts';
+import { commentEndpoints } from './journals/comments/endpoints.ts';
 import { journalEndpoints } from './journals/endpoints.ts';
 import { versionEndpoints } from './journals/versions/endpoints.ts';
 import { keyEndpoints } from './keys/endpoints.ts';
@@ -22,6 +23,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   journalEndpoints,
   realtimeEndpoints,
   versionEndpoints,
+  commentEndpoints,
   practiceEndpoints,
   flashcardEndpoints,
   videoEndpoints,

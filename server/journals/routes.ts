@@ -55,7 +55,7 @@ export function journalRoutes(journals: JournalService): Router {
 
   route(r, e.delete, async (call, res) => {
     const { permanent } = call.query;
-    const { row, markdown, trashedAt } = await journals.delete(principalOf(call.req), call.param('journal_id'), chargeFor(call.req), { permanent });
+    const { row, markdown, comments, trashedAt } = await journals.delete(principalOf(call.req), call.param('journal_id'), chargeFor(call.req), { permanent });
     const answer: JournalDeleteResponse = {
       success: true,
       message: permanent ? 'Journal deleted for good, with its history' : 'Journal moved to the trash',
@@ -65,7 +65,7 @@ export function journalRoutes(journals: JournalService): Router {
         type: 'journal',
         title: row.title,
         content: markdown,
-        comments: [],
+        comments,
         created_at: row.created_at,
         is_trashed: true,
         updated_at: row.updated_at,

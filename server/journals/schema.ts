@@ -4,6 +4,7 @@
  * with their routes (routes.ts, edit/operations.ts).
  */
 import * as z from 'zod';
+import { commentSchema } from './comments/schema.ts';
 
 const stamp = z.string().describe('ISO 8601 time of the answer');
 
@@ -84,7 +85,7 @@ export const journalDeleteResponseSchema = z.object({
     type: z.literal('journal'),
     title: z.string(),
     content: z.string(),
-    comments: z.array(z.unknown()),
+    comments: z.array(commentSchema).describe('its comments with their replies, as GET …/comments answered them'),
     created_at: z.string(),
     is_trashed: z.boolean(),
     updated_at: z.string(),

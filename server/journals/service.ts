@@ -23,6 +23,8 @@ import { exportMarkdown } from './markdown-export.ts';
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
 import type { Logger } from '../logger.ts';
 import { docToSnapshot, type ImportedJournal } from './snapshot.ts';
+import { readComments } from './comments/read.ts';
+import type { CommentView } from './comments/schema.ts';
 import type { JournalRegistry } from './registry.ts';
 import type { JournalRow, JournalStore } from './store.ts';
 
@@ -181,10 +183,12 @@ export class JournalService {
    * and restore), or with `permanent` purges it and its history at once, from the trash too.
    * Its editors are closed either way.
    */
-  async delete(p: Principal, id: string, charge?: Charge, opts: { permanent?: boolean } = {}): Promise<{ row: JournalRow; markdown: string; trashedAt: string }> {
+  async delete(p: Principal, id: string, charge?: Charge, opts: { permanent?: boolean } = {}): Promise<{ row: JournalRow; markdown: string; comments: CommentView[]; trashedAt: string }> {
     const row = (await this.store.findOwned(id, p.keyId)) ?? (opts.permanent ? await this.store.findOwned(id, p.keyId, this.engine, { trashed: true }) : undefined);
     if (!row) throw notFound('Journal');
     const { markdown } = await this.content(row);
+    const live = await this.live(row);
+    const comments = await live.settledTask(() => readComments(live));
     const at = row.trashed_at ?? nowIso();
     // The charge comes first: when it is refused (402) nothing is deleted.
     const done = await this.engine.transaction(async (tx) => {
@@ -194,7 +198,7 @@ export class JournalService {
     // Another request may have deleted it meanwhile: that one answered, this one is a 404.
     if (!done) throw notFound('Journal');
     this.registry.deleted(row.id);
-    return { row, markdown, trashedAt: at };
+    return { row, markdown, comments, trashedAt: at };
   }
 
   /** The key's trashed journals, newest first. */
