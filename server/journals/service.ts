@@ -57,7 +57,7 @@ export class JournalService {
     private readonly engine: StorageEngine,
     readonly store: JournalStore,
     readonly registry: JournalRegistry,
-    private readonly publicBaseUrl: string,
+    readonly publicBaseUrl: string,
     readonly markdown: MarkdownConverter,
     private readonly logger?: Logger,
   ) {
