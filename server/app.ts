@@ -33,6 +33,8 @@ import { KeyService } from './keys/service.ts';
 import { commentRoutes } from './journals/comments/routes.ts';
 import { CommentService } from './journals/comments/service.ts';
 import { journalRoutes } from './journals/routes.ts';
+import { nestingRoutes } from './journals/nesting/routes.ts';
+import { NestingService } from './journals/nesting/service.ts';
 import { publishedPages, publishRoutes } from './journals/publish/routes.ts';
 import { PublishService } from './journals/publish/service.ts';
 import { versionRoutes } from './journals/versions/routes.ts';
@@ -231,6 +233,7 @@ export function createApp(
   v1.use(versionRoutes(ctx.versions));
   v1.use(commentRoutes(new CommentService(ctx.engine, ctx.journals)));
   v1.use(publishRoutes(publish));
+  v1.use(nestingRoutes(new NestingService(ctx.engine, ctx.journals)));
   v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(flashcardRoutes(new FlashcardService(ctx.engine, ctx.journals, ctx.workers)));

@@ -9,6 +9,7 @@ import { flashcardEndpoints } from './flashcards/endpoints.ts';
 import type { Endpoint } from './http/endpoint.ts';
 import { commentEndpoints } from './journals/comments/endpoints.ts';
 import { journalEndpoints } from './journals/endpoints.ts';
+import { nestingEndpoints } from './journals/nesting/endpoints.ts';
 import { publishEndpoints } from './journals/publish/endpoints.ts';
 import { versionEndpoints } from './journals/versions/endpoints.ts';
 import { keyEndpoints } from './keys/endpoints.ts';
@@ -26,6 +27,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   versionEndpoints,
   commentEndpoints,
   publishEndpoints,
+  nestingEndpoints,
   practiceEndpoints,
   flashcardEndpoints,
   videoEndpoints,

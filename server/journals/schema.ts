@@ -34,7 +34,13 @@ export const journalImportResponseSchema = z.object({
   timestamp: stamp,
 });
 
-export const journalListItemSchema = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() });
+const placeFields = {
+  parent_item: z.string().describe('the parent journal id; "" at the top (docs/nesting.md)'),
+  order_index: z.number().int().nullable().describe('its place among its siblings; null until first moved'),
+  publish_status: z.enum(['private', 'published']).describe('docs/publishing.md'),
+};
+
+export const journalListItemSchema = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string(), ...placeFields });
 
 export const journalListResponseSchema = z.object({
   success: z.literal(true),
@@ -58,6 +64,7 @@ export const journalContentResponseSchema = z.object({
   content: z.string().describe('the journal as CommonMark/GFM markdown'),
   timestamp: stamp,
   revision: z.number().int(),
+  ...placeFields,
 });
 
 export const journalModelResponseSchema = z.object({
@@ -95,7 +102,7 @@ export const journalDeleteResponseSchema = z.object({
     color: z.string(),
     trashed_at: z.string().nullable(),
     parent_item: z.string(),
-    order_indexes: z.null(),
+    order_indexes: z.array(z.string()).nullable().describe("its children's ids in order; null when it has none"),
     pending_invites: z.null(),
   }),
 });
