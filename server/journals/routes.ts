@@ -20,10 +20,16 @@ import type { JournalService } from './service.ts';
 import type { JournalRow } from './store.ts';
 
 /** Where a journal sits (docs/nesting.md) and whether it is published (docs/publishing.md). */
-const place = (j: JournalRow) => ({ parent_item: j.parent_id ?? '', order_index: j.order_index, publish_status: j.publish_slug ? ('published' as const) : ('private' as const) });
+const placeOf = (baseUrl: string) => (j: JournalRow) => ({
+  parent_item: j.parent_id ?? '',
+  order_index: j.order_index,
+  publish_status: j.publish_slug ? ('published' as const) : ('private' as const),
+  publish_url: j.publish_slug ? `${baseUrl}/p/${j.publish_slug}` : null,
+});
 
 export function journalRoutes(journals: JournalService): Router {
   const r = Router();
+  const place = placeOf(journals.publicBaseUrl);
 
   route(r, e.create, async (call, res) => {
     const { req } = call;

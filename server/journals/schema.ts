@@ -38,6 +38,7 @@ const placeFields = {
   parent_item: z.string().describe('the parent journal id; "" at the top (docs/nesting.md)'),
   order_index: z.number().int().nullable().describe('its place among its siblings; null until first moved'),
   publish_status: z.enum(['private', 'published']).describe('docs/publishing.md'),
+  publish_url: z.string().nullable().describe('the public page while published, else null'),
 };
 
 export const journalListItemSchema = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string(), ...placeFields });
