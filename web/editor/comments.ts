@@ -37,7 +37,12 @@ export class CommentsPanel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly map: Y.Map<StoredComment>;
   private readonly observer = () => this.schedule();
+  /** The text changed: where each comment sits (its quote, detached) is read again a little later. */
+  private readonly onUpdate = () => {
+    if (this.map.size > 0) this.schedule(400);
+  };
   private destroyed = false;
+  private readonly doc: Y.Doc;
 
   constructor(
     doc: Y.Doc,
@@ -55,6 +60,8 @@ export class CommentsPanel {
     );
     this.dom = h('section', { class: 'comments', id: 'comments', 'aria-label': 'Comments' }, h('div', { class: 'comments-head' }, h('h2', {}, 'Comments'), api ? this.addButton : null), this.list);
     this.map.observe(this.observer);
+    if (api) doc.on('update', this.onUpdate);
+    this.doc = doc;
     this.schedule(0);
   }
 
@@ -71,9 +78,17 @@ export class CommentsPanel {
   }
 
   private schedule(ms = 60): void {
+    // A sooner refresh replaces a later one; a later one never delays a sooner one.
+    const at = Date.now() + ms;
+    if (this.timer !== undefined && this.due <= at) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refresh(), ms);
+    this.due = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, ms);
   }
+  private due = 0;
 
   private async refresh(): Promise<void> {
     if (this.destroyed) return;
@@ -174,6 +189,7 @@ export class CommentsPanel {
     this.destroyed = true;
     clearTimeout(this.timer);
     this.map.unobserve(this.observer);
+    this.doc.off('update', this.onUpdate);
   }
 }
 
