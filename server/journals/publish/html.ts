@@ -131,13 +131,17 @@ const STYLE =
   'blockquote{border-left:3px solid #ccc;margin-left:0;padding-left:1rem;color:#444}img{max-width:100%}' +
   'table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem}footer{margin-top:3rem;color:#777;font-size:.85rem}';
 
-/** The whole page of a published journal. */
+const plain = (n: PMJson): string => (n.text ?? '') + (n.content ?? []).map(plain).join('');
+
+/** The whole page of a published journal (its title as a heading unless the journal opens with that heading). */
 export function publishedPage(title: string, doc: unknown, updatedAt: string): string {
+  const first = (doc as PMJson).content?.[0];
+  const opensWithTitle = first?.type === 'heading' && plain(first).trim() === title.trim();
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>\n<body><article>\n` +
-    `<h1 class="journal-title">${escapeHtml(title)}</h1>\n` +
+    (opensWithTitle ? '' : `<h1 class="journal-title">${escapeHtml(title)}</h1>\n`) +
     render(doc as PMJson) +
     `</article>\n<footer>Published journal · updated ${escapeHtml(updatedAt)}</footer>\n</body></html>\n`
   );
