@@ -31,7 +31,13 @@ import { JournalRegistry } from './journals/registry.ts';
 import { LastUsedRecorder } from './keys/last-used.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { KeyService } from './keys/service.ts';
+import { commentRoutes } from './journals/comments/routes.ts';
+import { CommentService } from './journals/comments/service.ts';
 import { journalRoutes } from './journals/routes.ts';
+import { nestingRoutes } from './journals/nesting/routes.ts';
+import { NestingService } from './journals/nesting/service.ts';
+import { publishedPages, publishRoutes } from './journals/publish/routes.ts';
+import { PublishService } from './journals/publish/service.ts';
 import { versionRoutes } from './journals/versions/routes.ts';
 import { VersionService } from './journals/versions/service.ts';
 import { MarkdownConverter } from './journals/markdown-offload.ts';
@@ -215,6 +221,9 @@ export function createApp(
   app.use(openApiRoutes(ENDPOINTS));
   // The browser app at /app/ and the redirects to it (server/web, built from web/).
   app.use(webApp());
+  // Published journals at /p/{slug}, without a key (server/journals/publish).
+  const publish = new PublishService(ctx.engine, ctx.journals);
+  app.use(publishedPages(publish));
   const v1 = express.Router();
   for (const handler of admission) v1.use(handler);
   v1.use(requireJsonBodies());
@@ -224,6 +233,9 @@ export function createApp(
   v1.use(refuseControlPaths());
   v1.use(journalRoutes(ctx.journals));
   v1.use(versionRoutes(ctx.versions));
+  v1.use(commentRoutes(new CommentService(ctx.engine, ctx.journals)));
+  v1.use(publishRoutes(publish));
+  v1.use(nestingRoutes(new NestingService(ctx.engine, ctx.journals)));
   v1.use(practiceRoutes(ctx.practice, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(videoRoutes(ctx.videos, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivate }));
   v1.use(flashcardRoutes(new FlashcardService(ctx.engine, ctx.journals, ctx.workers)));

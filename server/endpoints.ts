@@ -7,7 +7,10 @@ import { EndpointCatalog } from './billing/endpoints.ts';
 import { billingEndpoints } from './billing/usage-schema.ts';
 import { flashcardEndpoints } from './flashcards/endpoints.ts';
 import type { Endpoint } from './http/endpoint.ts';
+import { commentEndpoints } from './journals/comments/endpoints.ts';
 import { journalEndpoints } from './journals/endpoints.ts';
+import { nestingEndpoints } from './journals/nesting/endpoints.ts';
+import { publishEndpoints } from './journals/publish/endpoints.ts';
 import { versionEndpoints } from './journals/versions/endpoints.ts';
 import { keyEndpoints } from './keys/endpoints.ts';
 import { openApiEndpoints } from './openapi/endpoints.ts';
@@ -22,6 +25,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   journalEndpoints,
   realtimeEndpoints,
   versionEndpoints,
+  commentEndpoints,
+  publishEndpoints,
+  nestingEndpoints,
   practiceEndpoints,
   flashcardEndpoints,
   videoEndpoints,

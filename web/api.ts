@@ -13,11 +13,51 @@ import type {
   JournalRenameResponse,
 } from '../server/journals/schema.ts';
 import type { UsageReport } from '../server/billing/usage-schema.ts';
+import type { CommentView } from '../server/journals/comments/schema.ts';
+import type { PublishResponse } from '../server/journals/publish/endpoints.ts';
+import type { ChildrenResponse, MoveResponse } from '../server/journals/nesting/endpoints.ts';
+import type { JournalTrashResponse, JournalRestoreResponse } from '../server/journals/schema.ts';
+import type { VersionCreateResponse, VersionDiffResponse, VersionListResponse, VersionRestoreResponse } from '../server/journals/versions/schema.ts';
+import type { PracticeSetCreateResponse, PracticeSetListResponse } from '../server/practice/schema.ts';
+import type { VideoCreateResponse, VideoListResponse } from '../server/video/schema.ts';
 import type { SessionResponse } from '../server/realtime/schema.ts';
 
 export type { KeyCreateResponse, KeyListResponse, UsageReport, SessionResponse, JournalListResponse };
 export type KeyInfo = KeyListResponse['keys'][number];
 export type JournalListItem = JournalListResponse['journals'][number];
+export type { CommentView, PublishResponse, VersionDiffResponse, JournalTrashResponse };
+export type VersionInfo = VersionListResponse['versions'][number];
+export type TrashItem = JournalTrashResponse['journals'][number];
+
+/** Answers the app reads only in part (typed by what it reads). */
+export interface PracticeStatus {
+  set_id: string;
+  status: 'pending' | 'completed' | 'failed' | 'status_error';
+  total_problems: number;
+  completed_problems: number;
+  message: string;
+  set_name: string | null;
+  response?: { problems: { problem_statement: string; correct_answer: string; answer_choices: Record<string, string>; explanation: string }[] };
+}
+export interface VideoStatus {
+  video_id: string;
+  status: 'pending' | 'completed' | 'failed' | 'status_error';
+  message: string;
+  completion_percentage: number;
+  response?: { title: string; transcript: string; duration_seconds: number };
+}
+export interface Deck {
+  deck_id: string;
+  flashcards: { front: string; back: string }[];
+  journal_id: string | null;
+  created_at?: string;
+}
+export interface DeckListItem {
+  deck_id: string;
+  journal_id: string | null;
+  card_count: number;
+  created_at: string;
+}
 
 export class ApiError extends Error {
   constructor(
@@ -97,6 +137,96 @@ export class Api {
   }
   deleteJournal(id: string): Promise<JournalDeleteResponse> {
     return this.request('DELETE', `/v1/journals/editor/delete/${encodeURIComponent(id)}`);
+  }
+  trash(): Promise<JournalTrashResponse> {
+    return this.request('GET', '/v1/journals/trash?page_size=100');
+  }
+  restore(id: string): Promise<JournalRestoreResponse> {
+    return this.request('POST', `/v1/journals/editor/restore/${encodeURIComponent(id)}`);
+  }
+  purge(id: string): Promise<JournalDeleteResponse> {
+    return this.request('DELETE', `/v1/journals/editor/delete/${encodeURIComponent(id)}?permanent=true`);
+  }
+  versions(id: string): Promise<VersionListResponse> {
+    return this.request('GET', `/v1/journals/versions/${encodeURIComponent(id)}?page_size=100`);
+  }
+  saveVersion(id: string, name?: string): Promise<VersionCreateResponse> {
+    return this.request('POST', `/v1/journals/versions/${encodeURIComponent(id)}`, name ? { name } : {});
+  }
+  diff(id: string, from: string, to = 'current'): Promise<VersionDiffResponse> {
+    return this.request('GET', `/v1/journals/versions/${encodeURIComponent(id)}/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+  }
+  restoreVersion(id: string, versionId: string): Promise<VersionRestoreResponse> {
+    return this.request('POST', `/v1/journals/versions/${encodeURIComponent(id)}/${encodeURIComponent(versionId)}/restore`, { sync_realtime_state: true });
+  }
+  comments(id: string): Promise<{ comments: CommentView[] }> {
+    return this.request('GET', `/v1/journals/${encodeURIComponent(id)}/comments`);
+  }
+  comment(id: string, body: { block_id: string; from?: number; to?: number; body: string; author_name?: string }): Promise<CommentView> {
+    return this.request('POST', `/v1/journals/${encodeURIComponent(id)}/comments`, body);
+  }
+  reply(id: string, commentId: string, body: string, authorName?: string): Promise<{ comment: CommentView }> {
+    return this.request('POST', `/v1/journals/${encodeURIComponent(id)}/comments/${encodeURIComponent(commentId)}/replies`, { body, ...(authorName ? { author_name: authorName } : {}) });
+  }
+  resolveComment(id: string, commentId: string, resolved: boolean): Promise<{ comment: CommentView }> {
+    return this.request('POST', `/v1/journals/${encodeURIComponent(id)}/comments/${encodeURIComponent(commentId)}/${resolved ? 'resolve' : 'reopen'}`);
+  }
+  deleteComment(id: string, commentId: string): Promise<unknown> {
+    return this.request('DELETE', `/v1/journals/${encodeURIComponent(id)}/comments/${encodeURIComponent(commentId)}`);
+  }
+  publish(id: string, slug?: string): Promise<PublishResponse> {
+    return this.request('POST', `/v1/journals/${encodeURIComponent(id)}/publish`, slug ? { slug } : {});
+  }
+  unpublish(id: string): Promise<PublishResponse> {
+    return this.request('POST', `/v1/journals/${encodeURIComponent(id)}/unpublish`);
+  }
+  move(id: string, parent: string | null, index?: number): Promise<MoveResponse> {
+    return this.request('PATCH', '/v1/journals/editor/move', { journal_id: id, parent_item: parent, ...(index !== undefined ? { index } : {}) });
+  }
+  children(id: string): Promise<ChildrenResponse> {
+    return this.request('GET', `/v1/journals/${encodeURIComponent(id)}/children`);
+  }
+  createPractice(description: string, count: number, name: string): Promise<PracticeSetCreateResponse> {
+    return this.request('POST', '/v1/interactives/practice/create', { set_description: description, count, set_name: name, search_for_problems: true });
+  }
+  practiceStatus(setId: string): Promise<PracticeStatus> {
+    return this.request('GET', `/v1/interactives/practice/status/${encodeURIComponent(setId)}`);
+  }
+  practiceSets(): Promise<PracticeSetListResponse> {
+    return this.request('GET', '/v1/interactives/practice/list?page_size=100');
+  }
+  deletePractice(setId: string): Promise<unknown> {
+    return this.request('DELETE', `/v1/interactives/practice/delete/${encodeURIComponent(setId)}`);
+  }
+  createVideo(journalId: string, maxSeconds: number): Promise<VideoCreateResponse> {
+    return this.request('POST', '/v1/video/create', { journal_id: journalId, max_duration_seconds: maxSeconds });
+  }
+  videoStatus(videoId: string): Promise<VideoStatus> {
+    return this.request('GET', `/v1/video/status/${encodeURIComponent(videoId)}`);
+  }
+  videos(): Promise<VideoListResponse> {
+    return this.request('GET', '/v1/video/list?page_size=100');
+  }
+  deleteVideo(videoId: string): Promise<unknown> {
+    return this.request('DELETE', `/v1/video/delete/${encodeURIComponent(videoId)}`);
+  }
+  /** The MP4 as a Blob (the key goes in the header, so a <video> plays it from an object URL). */
+  async videoFile(videoId: string): Promise<Blob> {
+    const res = await fetch(`/v1/video/download/${encodeURIComponent(videoId)}`, { headers: { authorization: `Bearer ${this.key}` }, cache: 'no-store' });
+    if (!res.ok) throw new ApiError(res.status, errorMessage(res.status, await res.json().catch(() => undefined), null));
+    return res.blob();
+  }
+  createDeck(journalId: string, count: number): Promise<Deck> {
+    return this.request('POST', '/v1/interactives/flashcards/create', { journal_id: journalId, count });
+  }
+  deck(deckId: string): Promise<Deck> {
+    return this.request('GET', `/v1/interactives/flashcards/${encodeURIComponent(deckId)}`);
+  }
+  decks(): Promise<{ decks: DeckListItem[] }> {
+    return this.request('GET', '/v1/interactives/flashcards/list?page_size=100');
+  }
+  deleteDeck(deckId: string): Promise<unknown> {
+    return this.request('DELETE', `/v1/interactives/flashcards/delete/${encodeURIComponent(deckId)}`);
   }
   editorSession(id: string): Promise<SessionResponse> {
     return this.request('POST', '/v1/journals/editor/session', { journal_id: id });

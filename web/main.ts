@@ -1,11 +1,16 @@
 /**
- * The app's entry: a router over three pages, all served as the same index.html under /app/:
- * `/app/` the journal list, `/app/journals/{id}` the live editor, `/app/settings` keys and usage.
+ * The app's entry: a router over its pages, all served as the same index.html under /app/:
+ * `/app/` the journal list and tree, `/app/journals/{id}` the live editor (`/history` its
+ * versions, `/study` practice sets, videos and flashcards made from it), `/app/trash`,
+ * `/app/settings` keys and usage.
  * Links marked `data-nav` change the page without a reload.
  */
 import './styles/app.css';
 import { Api } from './api.ts';
+import { historyPage } from './pages/history.ts';
 import { journalsPage } from './pages/journals.ts';
+import { studyPage } from './pages/study.ts';
+import { trashPage } from './pages/trash.ts';
 import { settingsPage } from './pages/settings.ts';
 import { signInPage } from './pages/sign-in.ts';
 import * as session from './session.ts';
@@ -31,6 +36,7 @@ async function render(): Promise<void> {
   const current = ++generation;
   const path = location.pathname;
   const journal = /^\/app\/journals\/([^/]+)\/?$/.exec(path);
+  const sub = /^\/app\/journals\/([^/]+)\/(history|study)\/?$/.exec(path);
   const key = session.apiKey();
   if (journal) {
     const id = decodeURIComponent(journal[1]!);
@@ -56,7 +62,12 @@ async function render(): Promise<void> {
     return;
   }
   const api = new Api(key);
-  if (path === '/app/' || path === '/app') journalsPage(api, signOut);
+  if (sub) {
+    const id = decodeURIComponent(sub[1]!);
+    if (sub[2] === 'history') historyPage(api, id, signOut);
+    else cleanup = studyPage(api, id, signOut);
+  } else if (path === '/app/' || path === '/app') journalsPage(api, signOut);
+  else if (/^\/app\/trash\/?$/.test(path)) trashPage(api, signOut);
   else if (/^\/app\/settings\/?$/.test(path)) settingsPage(api, signOut);
   else {
     const { main } = frame({ signedIn: true, onSignOut: signOut });

@@ -1,23 +1,33 @@
 /**
- * What the app remembers. The API key lives in sessionStorage only (gone when the tab closes, never
- * in a URL or a cookie); a `#token=` editor token is kept there too, per journal, once it has been
- * taken out of the address bar. The display name shown to other editors is not a secret and is
- * kept across sessions (localStorage).
+ * What the app remembers. The API key lives in sessionStorage (gone when the tab closes, never in
+ * a URL or a cookie), and also in localStorage when the user ticks "Remember this key on this
+ * device" (opt-in), so that other tabs and later visits are signed in; signing out forgets both.
+ * A `#token=` editor token is kept in sessionStorage, per journal, once it has been taken out of
+ * the address bar. The display name shown to other editors is not a secret and is kept across
+ * sessions (localStorage).
  */
 const KEY = 'study.apiKey';
 const NAME = 'study.displayName';
 const tokenSlot = (journalId: string) => `study.editorToken.${journalId}`;
 
 export function apiKey(): string | null {
-  return sessionStorage.getItem(KEY);
+  return sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY);
 }
 
-export function signIn(key: string): void {
+/** Whether the key is remembered on this device (localStorage). */
+export function remembered(): boolean {
+  return localStorage.getItem(KEY) !== null;
+}
+
+export function signIn(key: string, remember = false): void {
   sessionStorage.setItem(KEY, key);
+  if (remember) localStorage.setItem(KEY, key);
+  else localStorage.removeItem(KEY);
 }
 
 export function signOut(): void {
   sessionStorage.removeItem(KEY);
+  localStorage.removeItem(KEY);
 }
 
 export function editorToken(journalId: string): string | null {

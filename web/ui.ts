@@ -11,7 +11,7 @@ export interface Frame {
 
 export interface FrameOptions {
   signedIn: boolean;
-  active?: 'journals' | 'settings';
+  active?: 'journals' | 'settings' | 'trash';
   onSignOut?: () => void;
 }
 
@@ -25,6 +25,7 @@ export function frame(opts: FrameOptions): Frame {
         'nav',
         { 'aria-label': 'Main' },
         link('/app/', 'Journals', opts.active === 'journals'),
+        link('/app/trash', 'Trash', opts.active === 'trash'),
         link('/app/settings', 'Keys and usage', opts.active === 'settings'),
         h('a', { href: '/docs', target: '_blank', rel: 'noopener' }, 'API docs'),
         h('button', { type: 'button', class: 'link', id: 'sign-out', onclick: () => opts.onSignOut?.() }, 'Sign out'),
@@ -36,10 +37,14 @@ export function frame(opts: FrameOptions): Frame {
   return { main, messages };
 }
 
-/** Shows an error in the API's words (status first; a 429 says when to retry). */
+/**
+ * Shows an error in the API's words (status first; a 429 says when to retry). One error banner at
+ * a time: a new error replaces the one shown.
+ */
 export function showError(where: HTMLElement, err: unknown): HTMLElement {
   const status = err instanceof ApiError ? err.status : 0;
   const text = err instanceof Error ? err.message : String(err);
+  for (const old of where.querySelectorAll(':scope > .error')) old.remove();
   const box = h('div', { class: 'error', role: 'alert', dataset: { status: String(status) } }, text, h('button', { type: 'button', class: 'close', 'aria-label': 'Dismiss', onclick: () => box.remove() }, '×'));
   where.prepend(box);
   return box;
@@ -81,11 +86,15 @@ export function inlineForm(messages: HTMLElement, action: () => Promise<void>, .
  */
 export function ask(
   title: string,
-  fields: { name: string; label: string; value?: string; required?: boolean; type?: string }[],
+  fields: { name: string; label: string; value?: string; required?: boolean; type?: string; options?: { value: string; label: string }[] }[],
   opts: { message?: string; ok?: string } = {},
 ): Promise<Record<string, string> | null> {
   return new Promise((resolve) => {
-    const inputs = fields.map((f) => h('input', { name: f.name, value: f.value ?? '', required: f.required, type: f.type ?? 'text', autocomplete: 'off' }));
+    const inputs: (HTMLInputElement | HTMLSelectElement)[] = fields.map((f) =>
+      f.options
+        ? h('select', { name: f.name }, ...f.options.map((o) => h('option', { value: o.value, selected: o.value === f.value }, o.label)))
+        : h('input', { name: f.name, value: f.value ?? '', required: f.required, type: f.type ?? 'text', autocomplete: 'off' }),
+    );
     const form = h(
       'form',
       {
@@ -109,7 +118,8 @@ export function ask(
     });
     document.body.append(dialog);
     dialog.showModal();
-    if (inputs[0]) inputs[0].select();
+    if (inputs[0] instanceof HTMLInputElement) inputs[0].select();
+    else if (inputs[0]) inputs[0].focus();
     else form.querySelector<HTMLButtonElement>('button[type=submit]')!.focus();
   });
 }

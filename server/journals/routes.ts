@@ -17,9 +17,19 @@ import type {
   JournalRestoreResponse,
 } from './schema.ts';
 import type { JournalService } from './service.ts';
+import type { JournalRow } from './store.ts';
+
+/** Where a journal sits (docs/nesting.md) and whether it is published (docs/publishing.md). */
+const placeOf = (baseUrl: string) => (j: JournalRow) => ({
+  parent_item: j.parent_id ?? '',
+  order_index: j.order_index,
+  publish_status: j.publish_slug ? ('published' as const) : ('private' as const),
+  publish_url: j.publish_slug ? `${baseUrl}/p/${j.publish_slug}` : null,
+});
 
 export function journalRoutes(journals: JournalService): Router {
   const r = Router();
+  const place = placeOf(journals.publicBaseUrl);
 
   route(r, e.create, async (call, res) => {
     const { req } = call;
@@ -36,13 +46,13 @@ export function journalRoutes(journals: JournalService): Router {
 
   listRoute(r, e.list, 'journals', (n) => `${n} journals`, async (req, token, size) => {
     const page = await journals.list(principalOf(req), token, size);
-    return { items: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at })), next: page.next };
+    return { items: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at, ...place(j) })), next: page.next };
   });
 
   route(r, e.content, async (call, res) => {
     const row = await journals.owned(principalOf(call.req), call.param('journal_id'));
     const { markdown, revision } = await journals.content(row);
-    const answer: JournalContentResponse = { success: true, message: null, title: row.title, journal_id: row.id, content: markdown, timestamp: nowIso(), revision };
+    const answer: JournalContentResponse = { success: true, message: null, title: row.title, journal_id: row.id, content: markdown, timestamp: nowIso(), revision, ...place(row) };
     res.json(answer);
   });
 
@@ -55,7 +65,7 @@ export function journalRoutes(journals: JournalService): Router {
 
   route(r, e.delete, async (call, res) => {
     const { permanent } = call.query;
-    const { row, markdown, trashedAt } = await journals.delete(principalOf(call.req), call.param('journal_id'), chargeFor(call.req), { permanent });
+    const { row, markdown, comments, children, trashedAt } = await journals.delete(principalOf(call.req), call.param('journal_id'), chargeFor(call.req), { permanent });
     const answer: JournalDeleteResponse = {
       success: true,
       message: permanent ? 'Journal deleted for good, with its history' : 'Journal moved to the trash',
@@ -65,17 +75,17 @@ export function journalRoutes(journals: JournalService): Router {
         type: 'journal',
         title: row.title,
         content: markdown,
-        comments: [],
+        comments,
         created_at: row.created_at,
         is_trashed: true,
         updated_at: row.updated_at,
         font_family: 'default',
-        publish_status: 'private',
-        publish_subdomain: '',
+        publish_status: row.publish_slug ? 'published' : 'private',
+        publish_subdomain: row.publish_slug ?? '',
         color: '',
         trashed_at: trashedAt,
-        parent_item: '',
-        order_indexes: null,
+        parent_item: row.parent_id ?? '',
+        order_indexes: children.length ? children : null,
         pending_invites: null,
       },
     };
@@ -84,7 +94,7 @@ export function journalRoutes(journals: JournalService): Router {
 
   listRoute(r, e.trash, 'journals', (n) => `${n} journals in the trash`, async (req, token, size) => {
     const page = await journals.trashList(principalOf(req), token, size);
-    return { items: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at, trashed_at: j.trashed_at })), next: page.next };
+    return { items: page.journals.map((j) => ({ id: j.id, title: j.title, created_at: j.created_at, updated_at: j.updated_at, ...place(j), trashed_at: j.trashed_at })), next: page.next };
   });
 
   route(r, e.restore, async (call, res) => {

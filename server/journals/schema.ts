@@ -4,6 +4,7 @@
  * with their routes (routes.ts, edit/operations.ts).
  */
 import * as z from 'zod';
+import { commentSchema } from './comments/schema.ts';
 
 const stamp = z.string().describe('ISO 8601 time of the answer');
 
@@ -33,7 +34,14 @@ export const journalImportResponseSchema = z.object({
   timestamp: stamp,
 });
 
-export const journalListItemSchema = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string() });
+const placeFields = {
+  parent_item: z.string().describe('the parent journal id; "" at the top (docs/nesting.md)'),
+  order_index: z.number().int().nullable().describe('its place among its siblings; null until first moved'),
+  publish_status: z.enum(['private', 'published']).describe('docs/publishing.md'),
+  publish_url: z.string().nullable().describe('the public page while published, else null'),
+};
+
+export const journalListItemSchema = z.object({ id: z.string(), title: z.string(), created_at: z.string(), updated_at: z.string(), ...placeFields });
 
 export const journalListResponseSchema = z.object({
   success: z.literal(true),
@@ -57,6 +65,7 @@ export const journalContentResponseSchema = z.object({
   content: z.string().describe('the journal as CommonMark/GFM markdown'),
   timestamp: stamp,
   revision: z.number().int(),
+  ...placeFields,
 });
 
 export const journalModelResponseSchema = z.object({
@@ -84,7 +93,7 @@ export const journalDeleteResponseSchema = z.object({
     type: z.literal('journal'),
     title: z.string(),
     content: z.string(),
-    comments: z.array(z.unknown()),
+    comments: z.array(commentSchema).describe('its comments with their replies, as GET …/comments answered them'),
     created_at: z.string(),
     is_trashed: z.boolean(),
     updated_at: z.string(),
@@ -94,7 +103,7 @@ export const journalDeleteResponseSchema = z.object({
     color: z.string(),
     trashed_at: z.string().nullable(),
     parent_item: z.string(),
-    order_indexes: z.null(),
+    order_indexes: z.array(z.string()).nullable().describe("its children's ids in order; null when it has none"),
     pending_invites: z.null(),
   }),
 });

@@ -24,6 +24,9 @@ import { journalExport, journalModel, LARGE_READ_BYTES, readInWorker, stateBytes
 import { fragmentToDoc, readIssuesForLog } from './read-model.ts';
 import type { Logger } from '../logger.ts';
 import { docToSnapshot, type ImportedJournal } from './snapshot.ts';
+import { readComments } from './comments/read.ts';
+import { descendants } from './nesting/tree.ts';
+import type { CommentView } from './comments/schema.ts';
 import type { JournalRegistry } from './registry.ts';
 import type { JournalRow, JournalStore, StoredState } from './store.ts';
 
@@ -56,7 +59,7 @@ export class JournalService {
     private readonly engine: StorageEngine,
     readonly store: JournalStore,
     readonly registry: JournalRegistry,
-    private readonly publicBaseUrl: string,
+    readonly publicBaseUrl: string,
     readonly markdown: MarkdownConverter,
     private readonly logger?: Logger,
   ) {
@@ -233,20 +236,40 @@ export class JournalService {
    * and restore), or with `permanent` purges it and its history at once, from the trash too.
    * Its editors are closed either way.
    */
-  async delete(p: Principal, id: string, charge?: Charge, opts: { permanent?: boolean } = {}): Promise<{ row: JournalRow; markdown: string; trashedAt: string }> {
+  async delete(
+    p: Principal,
+    id: string,
+    charge?: Charge,
+    opts: { permanent?: boolean } = {},
+  ): Promise<{ row: JournalRow; markdown: string; comments: CommentView[]; children: string[]; trashedAt: string }> {
     const row = (await this.store.findOwned(id, p.keyId)) ?? (opts.permanent ? await this.store.findOwned(id, p.keyId, this.engine, { trashed: true }) : undefined);
     if (!row) throw notFound('Journal');
     const { markdown } = await this.content(row);
+    const live = await this.live(row);
+    const comments = await live.settledTask(() => readComments(live));
+    const children = (await this.store.children(p.keyId, row.id)).map((c) => c.id);
     const at = row.trashed_at ?? nowIso();
-    // The charge comes first: when it is refused (402) nothing is deleted.
+    // The charge comes first: when it is refused (402) nothing is deleted. The journal's subtree
+    // goes with it (docs/nesting.md): to the trash with the same trashed_at, or purged.
+    let subtree: { seq: number; id: string }[] = [];
     const done = await this.engine.transaction(async (tx) => {
       await charge?.(tx);
-      return opts.permanent ? this.store.delete(tx, row.seq) : (await this.store.trash(tx, row.seq, at)) !== undefined;
+      const links = await this.store.parents(p.keyId, tx);
+      const under = new Set(descendants(links, row.id));
+      subtree = links.filter((l) => under.has(l.id) && (opts.permanent || l.trashed_at === null));
+      if (opts.permanent) {
+        for (const d of subtree) await this.store.delete(tx, d.seq);
+        return this.store.delete(tx, row.seq);
+      }
+      if ((await this.store.trash(tx, row.seq, at)) === undefined) return false;
+      for (const d of subtree) await this.store.trash(tx, d.seq, at);
+      return true;
     });
     // Another request may have deleted it meanwhile: that one answered, this one is a 404.
     if (!done) throw notFound('Journal');
     this.registry.deleted(row.id);
-    return { row, markdown, trashedAt: at };
+    for (const d of subtree) this.registry.deleted(d.id);
+    return { row, markdown, comments, children, trashedAt: at };
   }
 
   /** The key's trashed journals, newest first. */
@@ -257,13 +280,24 @@ export class JournalService {
     return { journals, next: more ? journals[journals.length - 1]!.seq : undefined };
   }
 
-  /** Brings a journal back from the trash with its history. */
+  /**
+   * Brings a journal back from the trash with its history, and the journals of its subtree that
+   * went to the trash with it (same trashed_at). A journal whose parent is not there (in the trash,
+   * or gone) comes back at the top.
+   */
   async restore(p: Principal, id: string, charge?: Charge): Promise<JournalRow> {
     const row = await this.store.findOwned(id, p.keyId, this.engine, { trashed: true });
     if (!row) throw notFound('Journal in the trash');
     const restored = await this.engine.transaction(async (tx) => {
       await charge?.(tx);
-      return this.store.untrash(tx, row.seq);
+      let back = await this.store.untrash(tx, row.seq);
+      if (!back) return undefined;
+      const links = await this.store.parents(p.keyId, tx);
+      const under = new Set(descendants(links, row.id));
+      for (const d of links) if (under.has(d.id) && d.trashed_at === row.trashed_at) await this.store.untrash(tx, d.seq);
+      const parent = row.parent_id ? links.find((l) => l.id === row.parent_id) : undefined;
+      if (row.parent_id && (!parent || parent.trashed_at !== null)) back = await this.store.setPlace(tx, row.seq, null, null);
+      return back;
     });
     if (!restored) throw notFound('Journal in the trash');
     return restored;

@@ -20,6 +20,12 @@ export interface JournalRow {
   revision: number;
   /** When the journal was moved to the trash; null while it is not. */
   trashed_at: string | null;
+  /** Its page is at /p/{publish_slug}; null while private (docs/publishing.md). */
+  publish_slug: string | null;
+  /** The parent journal's id; null at the top (docs/nesting.md). */
+  parent_id: string | null;
+  /** Its place among its parent's children; null until first moved. */
+  order_index: number | null;
 }
 
 export interface StoredState {
@@ -36,7 +42,7 @@ export interface LoggedUpdate {
   quiet: number;
 }
 
-const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision, trashed_at';
+const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision, trashed_at, publish_slug, parent_id, order_index';
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
 
@@ -121,6 +127,46 @@ export class JournalStore {
       await tx.run('DELETE FROM journal_activity WHERE journal_seq = ?', [seq]);
       return (await tx.run('DELETE FROM journals WHERE seq = ?', [seq])).changes > 0;
     });
+  }
+
+  // ---- publishing (docs/publishing.md) ----
+
+  /** The published journal at `slug` (not in the trash), whoever created it. */
+  findPublished(slug: string, q: Queryable = this.engine): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`SELECT ${ROW_COLUMNS} FROM journals WHERE publish_slug = ? AND trashed_at IS NULL`, [slug]);
+  }
+
+  /** Whether another journal holds `slug` (in the trash too: a restore publishes it again). */
+  async slugTaken(slug: string, exceptSeq: number, q: Queryable = this.engine): Promise<boolean> {
+    return (await q.get('SELECT seq FROM journals WHERE publish_slug = ? AND seq <> ?', [slug, exceptSeq])) !== undefined;
+  }
+
+  setPublished(q: Queryable, seq: number, slug: string | null): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`UPDATE journals SET publish_slug = ?, published_at = ? WHERE seq = ? AND trashed_at IS NULL RETURNING ${ROW_COLUMNS}`, [
+      slug,
+      slug ? nowIso() : null,
+      seq,
+    ]);
+  }
+
+  // ---- nesting (docs/nesting.md) ----
+
+  /** The key's journals under `parentId` (null: the top) not in the trash, in their order. */
+  children(keyId: string, parentId: string | null, q: Queryable = this.engine): Promise<JournalRow[]> {
+    return q.all<JournalRow>(
+      `SELECT ${ROW_COLUMNS} FROM journals WHERE key_id = ? AND parent_id ${parentId === null ? 'IS NULL' : '= ?'} AND trashed_at IS NULL
+       ORDER BY CASE WHEN order_index IS NULL THEN 1 ELSE 0 END, order_index, seq`,
+      parentId === null ? [keyId] : [keyId, parentId],
+    );
+  }
+
+  /** The key's journal ids with their parents (the tree, trashed ones included), for cycle and subtree checks. */
+  parents(keyId: string, q: Queryable = this.engine): Promise<{ seq: number; id: string; parent_id: string | null; trashed_at: string | null }[]> {
+    return q.all('SELECT seq, id, parent_id, trashed_at FROM journals WHERE key_id = ?', [keyId]);
+  }
+
+  setPlace(q: Queryable, seq: number, parentId: string | null, orderIndex: number | null): Promise<JournalRow | undefined> {
+    return q.get<JournalRow>(`UPDATE journals SET parent_id = ?, order_index = ? WHERE seq = ? RETURNING ${ROW_COLUMNS}`, [parentId, orderIndex, seq]);
   }
 
   /** Snapshot plus the updates logged after it, in order, read in one transaction; undefined when the journal is gone. */

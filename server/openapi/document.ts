@@ -50,7 +50,21 @@ const RATE_HEADERS = {
   RateLimit: { description: 'requests left and seconds to the reset of that window: `"minute";r=7;t=42`', schema: { type: 'string' } },
 };
 
-const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const json = (schema: JsonSchema, example?: unknown) => ({ 'application/json': { schema, ...(example !== undefined ? { example } : {}) } });
+
+/** What each error status answers, word for word as the service says it (the component's own example is a 404's). */
+const ERROR_EXAMPLES: Record<number, unknown> = {
+  401: { error: 'Invalid or revoked API key' },
+  403: { error: "Forbidden: only an admin key manages the organization's keys; this key's role is member" },
+  404: { error: 'Journal not found' },
+  405: { error: 'Method DELETE not allowed on /v1/journals/list; allowed: GET' },
+  410: { error: 'The file of this video is no longer stored' },
+  413: { error: 'Request body too large: the limit is 2097152 bytes' },
+  415: { error: 'Missing Content-Type: request bodies must be JSON, sent with Content-Type: application/json' },
+  500: { error: 'Internal server error', request_id: '6f1c2a9e-…' },
+  502: { error: 'The LLM provider failed; the offline grader cannot take over: …' },
+  503: { error: 'Storage temporarily unavailable; retry', request_id: '6f1c2a9e-…' },
+};
 
 /** The answers every /v1 operation can give, besides its own. */
 function errorResponse(status: number | ErrorStatus): JsonSchema {
@@ -59,24 +73,24 @@ function errorResponse(status: number | ErrorStatus): JsonSchema {
       return {
         description: 'missing, malformed, unknown or revoked key',
         headers: { 'WWW-Authenticate': { schema: { type: 'string' } } },
-        content: json(ref('Error')),
+        content: json(ref('Error'), ERROR_EXAMPLES[401]),
       };
     case 402:
       return { description: 'the credit balance does not cover the price (nothing was done)', headers: RATE_HEADERS, content: json(ref('InsufficientCredit')) };
     case 403:
-      return { description: "the key's role may not do this (key management needs an admin key)", content: json(ref('Error')) };
+      return { description: "the key's role may not do this (key management needs an admin key)", content: json(ref('Error'), ERROR_EXAMPLES[403]) };
     case 404:
-      return { description: 'unknown id, or one of another key (or organization)', content: json(ref('Error')) };
+      return { description: 'unknown id, or one of another key (or organization)', content: json(ref('Error'), ERROR_EXAMPLES[404]) };
     case 405:
-      return { description: 'a known path with another method', headers: { Allow: { schema: { type: 'string' } } }, content: json(ref('Error')) };
+      return { description: 'a known path with another method', headers: { Allow: { schema: { type: 'string' } } }, content: json(ref('Error'), ERROR_EXAMPLES[405]) };
     case 409:
       return { description: 'conflict with the current state (see the operation)', content: json(ref('Conflict')) };
     case 410:
-      return { description: 'the file is no longer stored', content: json(ref('Error')) };
+      return { description: 'the file is no longer stored', content: json(ref('Error'), ERROR_EXAMPLES[410]) };
     case 413:
-      return { description: `request body over ${MAX_BODY_BYTES_DOC}`, content: json(ref('Error')) };
+      return { description: `request body over ${MAX_BODY_BYTES_DOC}`, content: json(ref('Error'), ERROR_EXAMPLES[413]) };
     case 415:
-      return { description: 'a body sent without Content-Type: application/json (nothing done, nothing charged)', content: json(ref('Error')) };
+      return { description: 'a body sent without Content-Type: application/json (nothing done, nothing charged)', content: json(ref('Error'), ERROR_EXAMPLES[415]) };
     case 422:
       return { description: 'invalid input, malformed JSON (FastAPI-style detail)', content: json(ref('ValidationError')) };
     case 429:
@@ -86,11 +100,11 @@ function errorResponse(status: number | ErrorStatus): JsonSchema {
         content: json(ref('RateLimited')),
       };
     case 502:
-      return { description: 'the LLM provider failed and the offline engine could not take over (both reasons given)', content: json(ref('Error')) };
+      return { description: 'the LLM provider failed and the offline engine could not take over (both reasons given)', content: json(ref('Error'), ERROR_EXAMPLES[502]) };
     case 500:
-      return { description: 'a bug (details only in the log)', content: json(ref('InternalError')) };
+      return { description: 'a bug (details only in the log)', content: json(ref('InternalError'), ERROR_EXAMPLES[500]) };
     case 503:
-      return { description: 'storage temporarily unavailable; retry', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: json(ref('InternalError')) };
+      return { description: 'storage temporarily unavailable; retry', headers: { 'Retry-After': { schema: { type: 'integer' } } }, content: json(ref('InternalError'), ERROR_EXAMPLES[503]) };
     default:
       throw new Error(`no error response for ${status}`);
   }
@@ -156,7 +170,6 @@ export function buildDocument(endpoints: readonly Endpoint[], opts: { serverUrl?
   for (const [name, schema] of Object.entries(ERROR_COMPONENTS)) schemas[name] = jsonSchemaOf(schema, 'output');
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Study Content Service',
       version: opts.version ?? '0.1.0',

@@ -408,4 +408,18 @@ export const migrations: readonly Migration[] = [
   ALTER TABLE jobs ADD COLUMN org_id TEXT NOT NULL DEFAULT '';
   `,
   },
+  // Publishing and nesting (docs/publishing.md, docs/nesting.md): a published journal's slug
+  // (its page at /p/{slug}; NULL while private), and its parent journal with its place among its
+  // siblings (NULL at the top; order_index NULL until it is first moved).
+  {
+    name: 'journal-publish-and-nesting',
+    sql: `
+  ALTER TABLE journals ADD COLUMN publish_slug TEXT;
+  ALTER TABLE journals ADD COLUMN published_at TEXT;
+  ALTER TABLE journals ADD COLUMN parent_id TEXT;
+  ALTER TABLE journals ADD COLUMN order_index INTEGER;
+  CREATE UNIQUE INDEX journals_publish_slug ON journals(publish_slug);
+  CREATE INDEX journals_parent ON journals(parent_id, order_index);
+  `,
+  },
 ];

@@ -383,4 +383,18 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   ALTER TABLE jobs ADD COLUMN org_id TEXT COLLATE "C" NOT NULL DEFAULT '';
   `,
   },
+  // Publishing and nesting (docs/publishing.md, docs/nesting.md): a published journal's slug
+  // (its page at /p/{slug}; NULL while private), and its parent journal with its place among its
+  // siblings (NULL at the top; order_index NULL until it is first moved).
+  {
+    name: 'journal-publish-and-nesting',
+    sql: `
+  ALTER TABLE journals ADD COLUMN publish_slug TEXT COLLATE "C";
+  ALTER TABLE journals ADD COLUMN published_at TEXT COLLATE "C";
+  ALTER TABLE journals ADD COLUMN parent_id TEXT COLLATE "C";
+  ALTER TABLE journals ADD COLUMN order_index BIGINT;
+  CREATE UNIQUE INDEX journals_publish_slug ON journals(publish_slug);
+  CREATE INDEX journals_parent ON journals(parent_id, order_index);
+  `,
+  },
 ];

@@ -5,7 +5,7 @@
  * - `GET /` -> 302 `/app/`; `GET /journals/{id}` (the `journal_url` the API hands out) -> 302
  *   `/app/journals/{id}`, query kept.
  * - `GET /app/assets/{name}-{hash}.{ext}`: fingerprinted files, cached for a year (immutable).
- * - `GET /app/`, `/app/journals/{id}`, `/app/settings`: the page (index.html, `no-cache`, so a new
+ * - `GET /app/`, `/app/journals/{id}` (and its `/history`, `/study`), `/app/settings`, `/app/trash`: the page (index.html, `no-cache`, so a new
  *   build is picked up at the next load while its assets stay cached).
  *
  * One middleware, not Express routes: these are pages, not API operations, so they stay out of
@@ -18,11 +18,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 
 /** Same origin for scripts, styles and connections (REST and the editor's WebSocket); images of journals may live anywhere. */
 export const APP_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src * data: blob:; connect-src 'self'; " +
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src * data: blob:; media-src 'self' blob:; connect-src 'self'; " +
   "object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** Client-side routes that answer the page; anything else under /app is a 404. */
-const PAGES = [/^\/app\/$/, /^\/app\/settings\/?$/, /^\/app\/journals\/[^/]+\/?$/];
+const PAGES = [/^\/app\/$/, /^\/app\/settings\/?$/, /^\/app\/trash\/?$/, /^\/app\/journals\/[^/]+(?:\/(?:history|study))?\/?$/];
 const ASSET_NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** dist/web under the package root: the first ancestor of this module with a package.json (source and bundle alike). */
@@ -82,7 +82,7 @@ export function webApp(webDir: string = defaultWebDir()): express.RequestHandler
       return assets(req, res, next);
     }
     if (!PAGES.some((re) => re.test(p))) return next();
-    label(req, p.startsWith('/app/journals/') ? '/app/journals/:journal_id' : p.startsWith('/app/settings') ? '/app/settings' : '/app/');
+    label(req, p.startsWith('/app/journals/') ? '/app/journals/:journal_id' : p.startsWith('/app/settings') ? '/app/settings' : p.startsWith('/app/trash') ? '/app/trash' : '/app/');
     const html = readPage();
     if (!html) {
       res.status(503).set('Cache-Control', 'no-store').type('text/plain').send('The web app is not built: run `npm run build:web` (npm install and npm start do it).\n');

@@ -90,8 +90,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * A new context (its own storage: a separate browser user) with one page, watched. `key` is put
  * in sessionStorage before the app runs (signed in); `name` is the editor name shown to others.
  */
-export async function openPage(browser: Browser, opts: { key?: string; name?: string } = {}): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+export async function openPage(browser: Browser, opts: { key?: string; name?: string; width?: number; height?: number } = {}): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, acceptDownloads: true });
   await context.addInitScript(
     ([key, name]) => {
       // Runs in the page (the test code is type-checked without the DOM's types).
@@ -139,6 +139,25 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** The screenshots of the app's screens that the docs show (docs/screenshots/, committed). */
+export const DOC_SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/screenshots');
+
+/** Saves a screenshot of a screen for the docs (docs/screenshots/{name}.png). */
+export async function docScreenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(DOC_SCREENSHOTS, { recursive: true });
+  const file = path.join(DOC_SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Puts the caret after `skip` characters of the block holding `text`, and selects the next `select`. */
+export async function selectInBlock(page: Page, text: string, skip: number, select: number): Promise<void> {
+  await page.locator('.ProseMirror > *', { hasText: text }).first().click();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < skip; i++) await page.keyboard.press('ArrowRight');
+  for (let i = 0; i < select; i++) await page.keyboard.press('Shift+ArrowRight');
 }
 
 /** Waits until the editor of the page is mounted and its connection is synced. */

@@ -23,7 +23,7 @@ it('pages newest first over 45+ journals with no duplicates or gaps while journa
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     for (const j of r.body.journals) {
-      expect(Object.keys(j).sort()).toEqual(['created_at', 'id', 'title', 'updated_at']);
+      expect(Object.keys(j).sort()).toEqual(['created_at', 'id', 'order_index', 'parent_item', 'publish_status', 'publish_url', 'title', 'updated_at']);
       seen.push(j.id);
     }
     token = r.body.next_page_token;

@@ -42,11 +42,23 @@ export function createEditor(mount: HTMLElement, collab: Collab): { view: Editor
       undoSteps,
     ],
   });
+  let destroyed = false;
   view = new EditorView(mount, {
     state,
     nodeViews: { list_item: (node, v, getPos) => new ListItemView(node, v, getPos) },
     attributes: { class: 'journal', 'aria-label': 'Journal', spellcheck: 'true' },
+    // A plugin may still dispatch while the page tears the view down (the cursor plugin clears its
+    // awareness field on destroy, and listeners answer): a destroyed view takes no transaction.
+    dispatchTransaction(this: EditorView, tr) {
+      if (destroyed) return;
+      this.updateState(this.state.apply(tr));
+    },
   });
+  const destroy = view.destroy.bind(view);
+  view.destroy = () => {
+    destroyed = true;
+    destroy();
+  };
   toolbar.attach(view);
   // Undo and redo stacks change after the Yjs transaction that the view update came from: the
   // undo and redo buttons are refreshed when they do.

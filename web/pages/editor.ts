@@ -1,10 +1,14 @@
 /**
  * `/app/journals/{id}`: the journal in the live editor, with who is here, the connection state,
- * the formatting toolbar, export, and (with a key) a link that opens it with an editor token alone.
+ * the formatting toolbar, comments in the margin, export, and (with a key) publish/unpublish with
+ * the public link, history, study material, and a link that opens it with an editor token alone.
+ * When the connection closes for good (the journal deleted, the key revoked) the editor turns
+ * read-only and says why: nothing typed afterwards could be saved.
  */
 import type { Api } from '../api.ts';
 import { download, h, markdownFileName } from '../dom.ts';
 import { Collab, type Status } from '../editor/collab.ts';
+import { CommentsPanel } from '../editor/comments.ts';
 import { colourFor, presenceList } from '../editor/presence.ts';
 import { createEditor } from '../editor/view.ts';
 import * as session from '../session.ts';
@@ -44,11 +48,24 @@ export function editorPage(opts: EditorPageOptions): () => void {
   const actions = h('div', { class: 'editor-actions' });
   const mount = h('div', { class: 'editor-mount', id: 'editor' }, h('p', { class: 'loading' }, 'Opening the journal…'));
   const side = h('aside', { class: 'side' }, h('h2', {}, 'Who is here'));
+  const readOnlyNote = h('p', { class: 'read-only-note', id: 'read-only', role: 'status', hidden: true });
   main.append(
     h('div', { class: 'editor-head' }, h('a', { href: '/app/', dataset: { nav: '' }, class: 'back' }, opts.api ? '← Journals' : ''), title, actions),
     h('div', { class: 'editor-status' }, stateBadge, stateDetail, h('label', { class: 'name' }, 'Your name ', nameInput)),
+    readOnlyNote,
     h('div', { class: 'editor-layout' }, h('div', { class: 'editor-column' }, mount), side),
   );
+  let readOnly = false;
+  let setEditable: ((editable: boolean) => void) | undefined;
+  /** The connection is gone for good: the editor stops taking input, and says why. */
+  const turnReadOnly = (why: string) => {
+    if (readOnly) return;
+    readOnly = true;
+    readOnlyNote.hidden = false;
+    readOnlyNote.textContent = `Read-only: ${why} What you see is the last saved state; nothing can be typed here any more.`;
+    setEditable?.(false);
+    comments?.setReadOnly(true);
+  };
 
   const onStatus = (s: Status) => {
     stateBadge.textContent = STATE_TEXT[s.state] + (s.unsent && s.state !== 'connected' ? ' · unsent changes kept here' : '');
@@ -56,6 +73,7 @@ export function editorPage(opts: EditorPageOptions): () => void {
     stateBadge.dataset.state = s.state;
     stateBadge.dataset.unsent = String(s.unsent);
     stateDetail.textContent = s.detail ?? '';
+    if (s.state === 'closed') turnReadOnly(s.detail ?? 'the connection was closed.');
   };
 
   const collab = new Collab({ journalId: opts.journalId, api: opts.api, token: opts.token, user: { name: session.displayName(), color: '#000000' }, onStatus });
@@ -64,6 +82,8 @@ export function editorPage(opts: EditorPageOptions): () => void {
   collab.awareness.setLocalStateField('user', { name: session.displayName(), color });
   const presence = presenceList(collab.awareness);
   side.append(presence.dom);
+  const comments: CommentsPanel | undefined = new CommentsPanel(collab.doc, opts.journalId, opts.api, messages, () => session.displayName());
+  side.append(comments.dom);
 
   let destroyed = false;
   let destroyView: (() => void) | undefined;
@@ -71,10 +91,41 @@ export function editorPage(opts: EditorPageOptions): () => void {
   if (opts.api) {
     const api = opts.api;
     // The title (and a first check that the key reaches the journal).
+    const publishLink = h('a', { id: 'publish-link', target: '_blank', rel: 'noopener', hidden: true });
+    const publishButton = h('button', { type: 'button', id: 'publish', disabled: true }, 'Publish');
+    const showPublished = (url: string | null) => {
+      publishLink.hidden = !url;
+      if (url) {
+        publishLink.href = url;
+        publishLink.textContent = url;
+      }
+      publishButton.textContent = url ? 'Unpublish' : 'Publish';
+      publishButton.dataset.published = String(!!url);
+      publishButton.disabled = false;
+    };
+    publishButton.addEventListener('click', async () => {
+      clearMessages(messages);
+      publishButton.disabled = true;
+      try {
+        const r = publishButton.dataset.published === 'true' ? await api.unpublish(opts.journalId) : await api.publish(opts.journalId);
+        showPublished(r.url);
+      } catch (err) {
+        publishButton.disabled = false;
+        showError(messages, err);
+      }
+    });
+    actions.append(
+      h('a', { href: `/app/journals/${encodeURIComponent(opts.journalId)}/history`, dataset: { nav: '' }, class: 'button', id: 'history-link' }, 'History'),
+      h('a', { href: `/app/journals/${encodeURIComponent(opts.journalId)}/study`, dataset: { nav: '' }, class: 'button', id: 'study-link' }, 'Study'),
+      publishButton,
+    );
+    main.querySelector('.editor-status')!.append(publishLink);
+    // The title and publish state (and a first check that the key reaches the journal).
     api.content(opts.journalId).then(
       (r) => {
         title.textContent = r.title;
         document.title = `${r.title} · Study journals`;
+        showPublished(r.publish_url);
       },
       (err) => showError(messages, err),
     );
@@ -127,6 +178,14 @@ export function editorPage(opts: EditorPageOptions): () => void {
       mount.replaceChildren();
       const { view, toolbar } = createEditor(mount, collab);
       mount.before(toolbar.dom);
+      setEditable = (editable) => {
+        view.setProps({ editable: () => editable });
+        toolbar.dom.classList.toggle('disabled', !editable);
+        for (const b of toolbar.dom.querySelectorAll('button')) b.disabled = !editable;
+      };
+      if (readOnly) setEditable(false);
+      comments.attach(view);
+      if (readOnly) comments.setReadOnly(true);
       view.focus();
       destroyView = () => view.destroy();
     },
@@ -134,12 +193,14 @@ export function editorPage(opts: EditorPageOptions): () => void {
       if (destroyed) return;
       mount.replaceChildren(h('p', { class: 'loading' }, 'The journal could not be opened.'));
       showError(messages, err);
+      onStatus({ state: 'closed', unsent: false, detail: (err as Error).message });
     },
   );
 
   return () => {
     destroyed = true;
     destroyView?.();
+    comments.destroy();
     presence.destroy();
     collab.destroy();
     document.title = 'Study journals';

@@ -1,6 +1,7 @@
 /**
  * `/app/`: the key's journals, newest first, a page at a time (`page_size`, `page_token`); create,
- * rename, delete, import `.md` files (picker or drag and drop) and export one as markdown.
+ * rename, delete, import `.md` files (picker or drag and drop) and export one as markdown; and the
+ * journal tree (parent_item, order_index) with "Move…" to nest and reorder.
  */
 import { ApiError, type Api, type JournalListItem } from '../api.ts';
 import { clear, download, h, markdownFileName, when } from '../dom.ts';
@@ -114,6 +115,7 @@ export function journalsPage(api: Api, onSignOut: () => void): void {
       if (next) tokens.push(next);
       clear(rows);
       rows.append(...r.journals.map(row));
+      void loadTree();
       empty.hidden = r.journals.length > 0 || index > 0;
       pageLabel.textContent = `Page ${index + 1}`;
       prev.disabled = index === 0;
@@ -162,6 +164,85 @@ export function journalsPage(api: Api, onSignOut: () => void): void {
     }
   }
 
+  // --- the journal tree (parent_item, order_index; docs/nesting.md) ---------------------------------
+  const treeRoot = h('ul', { id: 'journal-tree' });
+  let all: JournalListItem[] = [];
+
+  async function loadTree(): Promise<void> {
+    try {
+      const items: JournalListItem[] = [];
+      let token: string | undefined;
+      // Every journal of the key, a hundred at a time (up to 1,000 in the tree).
+      for (let i = 0; i < 10; i++) {
+        const r = await api.listJournals(100, token);
+        items.push(...r.journals);
+        if (r.next_page_token === undefined) break;
+        token = String(r.next_page_token);
+      }
+      all = items;
+      clear(treeRoot);
+      treeRoot.append(...branch(null));
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  function childrenOf(parent: string | null): JournalListItem[] {
+    const ids = new Set(all.map((j) => j.id));
+    return all
+      .filter((j) => (parent === null ? !j.parent_item || !ids.has(j.parent_item) : j.parent_item === parent))
+      .sort((a, b) => (a.order_index ?? Infinity) - (b.order_index ?? Infinity) || a.created_at.localeCompare(b.created_at));
+  }
+
+  function branch(parent: string | null): HTMLLIElement[] {
+    return childrenOf(parent).map((j) => {
+      const kids = branch(j.id);
+      return h(
+        'li',
+        { dataset: { journalId: j.id } },
+        h(
+          'span',
+          { class: 'node' },
+          h('a', { href: `/app/journals/${encodeURIComponent(j.id)}`, dataset: { nav: '' }, class: 'tree-title' }, j.title),
+          j.publish_status === 'published' ? h('span', { class: 'published-tag' }, 'published') : null,
+          h('button', { type: 'button', class: 'move', onclick: () => void move(j) }, 'Move…'),
+        ),
+        kids.length ? h('ul', {}, ...kids) : null,
+      );
+    });
+  }
+
+  /** Ids of `id` and everything under it: not offered as its new parent (the API refuses a cycle too). */
+  function subtree(id: string): Set<string> {
+    const out = new Set([id]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const j of all) if (j.parent_item && out.has(j.parent_item) && !out.has(j.id)) out.add(j.id), (grew = true);
+    }
+    return out;
+  }
+
+  async function move(j: JournalListItem): Promise<void> {
+    const blocked = subtree(j.id);
+    const v = await ask(
+      `Move “${j.title}”`,
+      [
+        { name: 'parent', label: 'Under', value: j.parent_item, options: [{ value: '', label: '(top level)' }, ...all.filter((x) => !blocked.has(x.id)).map((x) => ({ value: x.id, label: x.title }))] },
+        { name: 'index', label: 'Position among its siblings (1 = first; empty = last)', type: 'number' },
+      ],
+      { ok: 'Move' },
+    );
+    if (!v) return;
+    clearMessages(messages);
+    try {
+      const index = v.index ? Math.max(0, Number(v.index) - 1) : undefined;
+      await api.move(j.id, v.parent || null, index);
+      await loadTree();
+    } catch (err) {
+      fail(err);
+    }
+  }
+
   // --- drag and drop anywhere on the page ----------------------------------------------------------
   const zone = h(
     'section',
@@ -171,6 +252,7 @@ export function journalsPage(api: Api, onSignOut: () => void): void {
     h('table', { class: 'list', id: 'journal-list' }, h('thead', {}, h('tr', {}, h('th', {}, 'Title'), h('th', {}, 'Updated'), h('th', {}, ''))), rows),
     empty,
     h('div', { class: 'pager' }, prev, pageLabel, nextButton, sizeSelect),
+    h('section', { class: 'tree', id: 'tree' }, h('h2', {}, 'Journal tree'), h('p', { class: 'hint' }, 'Journals can sit under other journals: “Move…” puts one under another, or at the top.'), treeRoot),
   );
   let depth = 0; // dragenter/dragleave pairs of nested elements
   zone.addEventListener('dragenter', (e) => {
