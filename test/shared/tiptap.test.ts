@@ -8,38 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../../shared/schema.ts';
 import { JOURNAL_FIELD, journalExtensions } from '../../shared/tiptap.ts';
 import { serverSuite, type Client } from '../helpers/server.ts';
+import { EVERY_KIND } from './every-kind.ts';
 
-/** Markdown with every block kind and mark of the schema. */
-export const EVERY_KIND = [
-  '# Heading one',
-  '',
-  'Some *em*, **strong**, ~~struck~~, `code` and [a link](https://example.com/x "t"), then a break  ',
-  'after it, <kbd>inline html</kbd> and ![dot](https://example.com/dot.png).',
-  '',
-  '- bullet one',
-  '- bullet two',
-  '',
-  '3. third',
-  '4. fourth',
-  '',
-  '- [ ] open task',
-  '- [x] done task',
-  '',
-  '> quoted',
-  '',
-  '```js',
-  'let x = 1;',
-  '```',
-  '',
-  '---',
-  '',
-  '<div class="raw">raw html block</div>',
-  '',
-  '| Name | Value |',
-  '|:-----|------:|',
-  '| alpha | 1 |',
-  '',
-].join('\n');
 
 /** Attribute name -> default. */
 function defaults(attrs: Record<string, { default?: unknown }> | undefined): Record<string, unknown> {
