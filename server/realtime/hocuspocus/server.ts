@@ -329,15 +329,18 @@ class HocuspocusSocket implements SharedSocket {
       live = await registry.open(row);
     } catch (err) {
       slot();
+      refund();
       throw err;
     }
     if (!live) {
       slot();
+      refund();
       return this.deny(address, '404 Journal not found');
     }
     if (this.closed || !hub.accepting || registry.get(row.id) !== live || !this.authorising.has(address)) {
       slot();
-      return this.deny(address, 'closed meanwhile; retry');
+      refund();
+      return this.deny(address, '503 journal reloaded or socket closing meanwhile; retry');
     }
     const readOnly = auth.scope === 'read';
     const queued = this.authorising.get(address)!;
