@@ -129,6 +129,8 @@ describe('hocuspocus provider', () => {
     const ro = await session(id, 'read');
     expect(ro.scope).toBe('read');
     expect((await session(id)).scope).toBe('write');
+    const bad = await c.request('POST', '/v1/journals/editor/session', { journal_id: id, scope: 'admin' });
+    expect(bad.status).toBe(422);
     const writer = open(socket(), id);
     const reader = open(socket(), id, ro.token);
     await Promise.all([hpSynced(writer), hpSynced(reader)]);

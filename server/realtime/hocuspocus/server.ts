@@ -297,7 +297,7 @@ class HocuspocusSocket implements SharedSocket {
     this.authorising.set(address, []);
     this.open(address, journalId, token).catch((err) => {
       this.endpoint.logger.error({ err }, 'hocuspocus authorisation failed');
-      this.deny(address, 'service unavailable; retry');
+      this.deny(address, '503 service unavailable; retry');
     });
   }
 
