@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { resolveApiKey, revokeApiKey } from '../../server/auth/keys.ts';
 import { blocks, serverSuite, type Client, type TestServer } from '../helpers/server.ts';
-import { sleep } from '../helpers/wait.ts';
+import { sleep, until } from '../helpers/wait.ts';
 import { connectEditor, editorBlocks, synced, textOfY, typeInto, waitFor, type Editor } from './helpers.ts';
 import { hocuspocusSocket, hpSaved, hpSynced, openDocument, type HpDoc } from './hocuspocus-helpers.ts';
 
@@ -99,7 +99,11 @@ describe('hocuspocus provider', () => {
     await Promise.all([hpSaved(a), hpSaved(b)]);
     expect(blocks(await c.model(one))[0]!.text).toBe('One plus');
     expect(blocks(await c.model(two))[0]!.text).toBe('Two more');
+    // /metrics counts connections per protocol: the two journals open on this socket (once the
+    // sockets of the tests before have gone).
+    await until(async () => /^realtime_editor_connections\{protocol="hocuspocus"\} 2$/m.test(await (await fetch(`${server.url}/metrics`)).text()), 'metrics');
     expect(server.svc.collaboration.connectionCount).toBe(2);
+    expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/^realtime_editor_connections\{protocol="y-websocket"\} \d+$/m);
   });
 
   it('denies a document with a bad token, a token of another journal or a foreign journal, and serves the others on the socket', async () => {
