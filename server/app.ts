@@ -57,6 +57,7 @@ import { PracticeStore } from './practice/store.ts';
 import { practiceRoutes } from './practice/routes.ts';
 import { CloseCode } from './realtime/close-codes.ts';
 import { EditorTokens, loadTokenSecret } from './realtime/credentials.ts';
+import { HocuspocusEndpoint } from './realtime/hocuspocus/server.ts';
 import { RealtimeHub } from './realtime/hub.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import type { StorageEngine } from './storage/engine.ts';
@@ -255,6 +256,8 @@ export interface RunningService {
   port: number;
   url: string;
   realtime: RealtimeHub;
+  /** The Hocuspocus endpoint (`/v1/collaboration`), served on the hub's upgrades. */
+  collaboration: HocuspocusEndpoint;
   /** Stops accepting requests, finishes in-flight ones, compacts and closes journals and storage. */
   close(): Promise<void>;
 }
@@ -300,9 +303,22 @@ export async function startService(config: Config, logger?: Logger, options: Con
     ctx.cluster,
   );
   realtime.attach(server);
+  const collaboration = new HocuspocusEndpoint(
+    realtime,
+    ctx.engine,
+    ctx.journals.store,
+    ctx.registry,
+    ctx.editorTokens,
+    { maxPayloadBytes: config.wsMaxPayloadBytes, limits: config.wsEditorLimits },
+    ctx.logger,
+    ctx.billing,
+  );
   // A key revoked over REST closes its editor connections here at once (other instances: their poll).
-  ctx.keys.onRevoked = () => void realtime.closeRevoked();
-  ctx.metrics.watchEditors(() => realtime.connectionCount);
+  ctx.keys.onRevoked = () => {
+    void realtime.closeRevoked();
+    void collaboration.closeRevoked();
+  };
+  ctx.metrics.watchEditors(() => ({ 'y-websocket': realtime.connectionCount, hocuspocus: collaboration.connectionCount }));
   ctx.jobs.start();
   ctx.webhooks.start();
   // The trash sweep: purges journals trashed longer than TRASH_RETENTION_DAYS (each instance may
@@ -342,7 +358,10 @@ export async function startService(config: Config, logger?: Logger, options: Con
       realtime.stopAccepting();
       const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await realtime.closeAll(CloseCode.GOING_AWAY, 'server shutting down');
+      await Promise.all([
+        realtime.closeAll(CloseCode.GOING_AWAY, 'server shutting down'),
+        collaboration.closeAll(CloseCode.GOING_AWAY, 'server shutting down'),
+      ]);
       await httpClosed;
       // Running jobs stop at their next step and go back to the queue; deliveries are retried later.
       await Promise.all([ctx.jobs.stop(), ctx.webhooks.stop()]);
@@ -353,5 +372,5 @@ export async function startService(config: Config, logger?: Logger, options: Con
       await ctx.billing.close(); // writes the rate-limit counts and read charges held in memory
       await ctx.engine.close();
     })());
-  return { ctx, server, port, url: `http://${host}:${port}`, realtime, close };
+  return { ctx, server, port, url: `http://${host}:${port}`, realtime, collaboration, close };
 }

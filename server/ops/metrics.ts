@@ -32,7 +32,7 @@ export class ServiceMetrics {
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly persistDuration: Histogram;
   private readonly persistedUpdates: Counter;
-  private editors: () => number = () => 0;
+  private editors: () => Record<string, number> = () => ({});
 
   constructor(engine: StorageEngine, journals: JournalRegistry) {
     const registers = [this.registry];
@@ -53,10 +53,11 @@ export class ServiceMetrics {
     const metrics = this;
     new Gauge({
       name: 'realtime_editor_connections',
-      help: 'Open editor WebSocket connections',
+      help: 'Open editor connections by protocol: y-websocket sockets, hocuspocus journals open on sockets',
+      labelNames: ['protocol'],
       registers,
       collect() {
-        this.set(metrics.editors());
+        for (const [protocol, n] of Object.entries(metrics.editors())) this.set({ protocol }, n);
       },
     });
     new Gauge({
@@ -103,7 +104,7 @@ export class ServiceMetrics {
   }
 
   /** The realtime endpoint is attached after the app is made. */
-  watchEditors(count: () => number): void {
+  watchEditors(count: () => Record<string, number>): void {
     this.editors = count;
   }
 

@@ -52,6 +52,12 @@ export const CloseCode = {
    * reconnecting); viewing editors are not closed.
    */
   STORAGE_QUOTA: 4402,
+  /**
+   * An update with changes from a read-only connection (an editor token minted with
+   * `scope: "read"`). Nothing of it was applied. Permanent. (Hocuspocus connections are not
+   * closed: they are answered with a sync status "not saved".)
+   */
+  READ_ONLY: 4405,
   /** The journal was deleted. Permanent. */
   JOURNAL_DELETED: 4404,
   /** Awareness refused: a state's JSON over WS_MAX_AWARENESS_STATE_BYTES. Nothing applied. Permanent. */

@@ -68,6 +68,8 @@ export class Connection implements RoomMember {
     private readonly logger: Logger,
     private readonly limits: EditorLimits = DEFAULT_EDITOR_LIMITS,
     private readonly meter?: EditorMeter,
+    /** An editor token of scope `read`: updates with changes are refused (readOnlyUpdate). */
+    readonly readOnly = false,
   ) {
     this.rate = new MessageRateLimiter(limits);
   }
@@ -246,7 +248,8 @@ export class Connection implements RoomMember {
           this.refuse(CloseCode.STORAGE_QUOTA, full.message);
           return;
         }
-        live.intake(() => this.applyUpdate(message.update, message.structs));
+        if (this.readOnly) live.intake(() => this.readOnlyUpdate(!this.closed && !Y.snapshotContainsUpdate(Y.snapshot(live.doc), message.update)));
+        else live.intake(() => this.applyUpdate(message.update, message.structs));
         return;
       }
       case 'awareness': {
@@ -267,6 +270,23 @@ export class Connection implements RoomMember {
         return; // auth (2) and future message types: ignored, as the y-websocket server does
     }
   }
+
+  /**
+   * An update from a read-only connection, never applied: one that brings changes (`news`) is
+   * refused (4405); one that brings nothing (the sync step 2 a client answers the server's step 1
+   * with) is ignored.
+   */
+  protected readOnlyUpdate(news: boolean): void {
+    if (!news || this.closed) return;
+    this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId }, 'realtime update from a read-only connection refused');
+    this.refuse(CloseCode.READ_ONLY, 'read-only connection: updates are refused');
+  }
+
+  /**
+   * An update of this connection was applied (nothing of it refused); `held`: Yjs holds some of it
+   * for missing dependencies. For protocols that acknowledge updates (hocuspocus/).
+   */
+  protected updateApplied(_held: boolean): void {}
 
   /**
    * Applies an editor's update to the journal, which commits it (group commit) before the room
@@ -297,6 +317,7 @@ export class Connection implements RoomMember {
       else this.refuse(CloseCode.UPDATE_REFUSED, `update refused: ${refusal.reason}`);
       return;
     }
+    const heldBefore = pendingWeight(doc);
     try {
       Y.applyUpdate(doc, update, this);
       live.assignBlockIds(newBlockId);
@@ -311,7 +332,9 @@ export class Connection implements RoomMember {
       dropPending(doc);
       this.logger.warn({ ...log, pending_bytes: held, limit: this.limits.maxPendingBytes }, 'too many realtime updates waiting for missing dependencies; dropped them');
       this.refuse(CloseCode.PENDING_LIMIT, 'too many updates waiting for missing dependencies; reconnect to resync');
+      return;
     }
+    this.updateApplied(held > heldBefore);
   }
 
   /** Screens an awareness message (awareness-guard.ts) and applies what it allows. */

@@ -38,11 +38,15 @@ export async function loadTokenSecret(store: Queryable, dataDir: string, configu
   return Buffer.from(row!.value, 'hex');
 }
 
+/** What an editor token allows: `write` (the default) or `read` (updates refused, docs/realtime.md). */
+export type EditorScope = 'write' | 'read';
+
 export interface EditorTokenClaims {
   journalId: string;
   keyId: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
+  scope: EditorScope;
 }
 
 export class EditorTokens {
@@ -51,9 +55,11 @@ export class EditorTokens {
     readonly ttlSeconds: number,
   ) {}
 
-  mint(journalId: string, keyId: string, now = Date.now()): { token: string; expiresAt: Date } {
+  mint(journalId: string, keyId: string, now = Date.now(), scope: EditorScope = 'write'): { token: string; expiresAt: Date } {
     const exp = Math.floor(now / 1000) + this.ttlSeconds;
-    const body = Buffer.from(JSON.stringify({ j: journalId, k: keyId, e: exp })).toString('base64url');
+    // A read token carries `s: "r"`; tokens without it (every token minted before scopes) write.
+    const claims = scope === 'read' ? { j: journalId, k: keyId, e: exp, s: 'r' } : { j: journalId, k: keyId, e: exp };
+    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return { token: `${TOKEN_PREFIX}${body}.${this.sign(body)}`, expiresAt: new Date(exp * 1000) };
   }
 
@@ -65,7 +71,7 @@ export class EditorTokens {
     const want = Buffer.from(this.sign(body));
     const got = Buffer.from(sig);
     if (want.length !== got.length || !timingSafeEqual(want, got)) return { error: 'Invalid editor token' };
-    let claims: { j?: unknown; k?: unknown; e?: unknown };
+    let claims: { j?: unknown; k?: unknown; e?: unknown; s?: unknown };
     try {
       claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {
@@ -74,8 +80,9 @@ export class EditorTokens {
     if (typeof claims.j !== 'string' || typeof claims.k !== 'string' || typeof claims.e !== 'number') {
       return { error: 'Invalid editor token' };
     }
+    if (claims.s !== undefined && claims.s !== 'r') return { error: 'Invalid editor token' };
     if (claims.e * 1000 <= now) return { error: 'Editor token expired: mint a new one' };
-    return { journalId: claims.j, keyId: claims.k, exp: claims.e };
+    return { journalId: claims.j, keyId: claims.k, exp: claims.e, scope: claims.s === 'r' ? 'read' : 'write' };
   }
 
   private sign(body: string): string {
@@ -97,7 +104,8 @@ export function resolveKeyId(q: Queryable, keyId: string): Promise<Principal | u
   );
 }
 
-export type AuthResult = { ok: true; principal: Principal } | { ok: false; status: 401 | 404; error: string };
+/** `scope`: what the connection may do; an API key always writes, an editor token as minted. */
+export type AuthResult = { ok: true; principal: Principal; scope: EditorScope } | { ok: false; status: 401 | 404; error: string };
 
 /**
  * Authenticates an upgrade request for `journalId`: a bearer header wins over `?token=`. An editor
@@ -120,9 +128,24 @@ export async function authenticateUpgrade(
     if (claims.journalId !== journalId) return { ok: false, status: 401, error: 'Editor token is for another journal' };
     const principal = await resolveKeyId(q, claims.keyId);
     if (!principal) return { ok: false, status: 401, error: 'Invalid or revoked API key' };
-    return { ok: true, principal };
+    return { ok: true, principal, scope: claims.scope };
   }
   const principal = await resolveApiKey(q, credential);
   if (!principal) return { ok: false, status: 401, error: 'Invalid or revoked API key' };
-  return { ok: true, principal };
+  return { ok: true, principal, scope: 'write' };
+}
+
+/** Which of `keyIds` are revoked, in chunked queries (connections of revoked keys are closed with 4401). */
+export async function revokedKeyIds(q: Queryable, keyIds: Iterable<string>): Promise<Set<string>> {
+  const revoked = new Set<string>();
+  const ids = [...keyIds];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await q.all<{ id: string }>(
+      `SELECT id FROM api_keys WHERE revoked_at IS NOT NULL AND id IN (${chunk.map(() => '?').join(', ')})`,
+      chunk,
+    );
+    for (const r of rows) revoked.add(r.id);
+  }
+  return revoked;
 }

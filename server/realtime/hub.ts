@@ -19,7 +19,7 @@ import type { JournalRow, JournalStore } from '../journals/store.ts';
 import type { Logger } from '../logger.ts';
 import type { StorageEngine } from '../storage/engine.ts';
 import { CloseCode } from './close-codes.ts';
-import { Connection } from './connection.ts';
+import { Connection, type EditorMeter } from './connection.ts';
 import { realtimeEndpoints } from './endpoints.ts';
 import { authenticateUpgrade, type EditorTokens } from './credentials.ts';
 import { DEFAULT_EDITOR_LIMITS, type EditorLimits } from './limits.ts';
@@ -40,7 +40,14 @@ export interface RealtimeOptions {
   limits?: Partial<EditorLimits>;
 }
 
+/** Another protocol served on this hub's upgrades, over the same rooms and limits (hocuspocus/). */
+export interface UpgradeHandler {
+  upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
 export class RealtimeHub {
+  /** Other protocols' paths (without a trailing slash) and their handlers. */
+  private readonly others = new Map<string, UpgradeHandler>();
   private readonly wss: WebSocketServer;
   private readonly rooms = new Map<string, Room<Connection>>();
   private readonly connections = new Set<Connection>();
@@ -88,6 +95,43 @@ export class RealtimeHub {
     return this.connections.size;
   }
 
+  /** Upgrades to `path` go to `handler`; it shares this hub's rooms (roomFor) and limits (claimSlot). */
+  serve(path: string, handler: UpgradeHandler): void {
+    this.others.set(path, handler);
+  }
+
+  /** False once shutting down. */
+  get accepting(): boolean {
+    return !this.closing;
+  }
+
+  /**
+   * Counts one more editor of `journalId` for `orgId` against WS_MAX_CONNECTIONS_PER_JOURNAL and
+   * _PER_ORG, for another protocol's connections: the function that releases it, or why not.
+   */
+  /** What editors' messages count against (the organization's quotas), for either protocol. */
+  get meter(): EditorMeter | undefined {
+    return this.billing?.quotas;
+  }
+
+  claimSlot(journalId: string, orgId: string): (() => void) | { refused: string } {
+    if ((this.perJournal.get(journalId) ?? 0) >= this.opts.maxConnectionsPerJournal) {
+      return { refused: `Too many editors on this journal (limit ${this.opts.maxConnectionsPerJournal})` };
+    }
+    if ((this.perOrg.get(orgId) ?? 0) >= this.opts.maxConnectionsPerOrg) {
+      return { refused: `Too many realtime connections for this organization (limit ${this.opts.maxConnectionsPerOrg})` };
+    }
+    bump(this.perJournal, journalId, 1);
+    bump(this.perOrg, orgId, 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      bump(this.perJournal, journalId, -1);
+      bump(this.perOrg, orgId, -1);
+    };
+  }
+
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     this.admit(req, socket, head).catch((err) => {
       this.logger.error({ err }, 'realtime upgrade failed');
@@ -98,6 +142,8 @@ export class RealtimeHub {
   private async admit(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
+    const other = this.others.get(url.pathname.replace(/\/$/, ''));
+    if (other) return other.upgrade(req, socket, head);
     const m = PATH_RE.exec(url.pathname);
     if (!m) return refuse(socket, 404, 'Not found');
     if (this.closing) return refuse(socket, 503, 'Server shutting down', { 'Retry-After': '5' });
@@ -154,10 +200,10 @@ export class RealtimeHub {
       bump(this.perOrg, orgId, -1);
       return refuse(socket, 404, 'Journal not found');
     }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, live, row, auth.principal));
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.connected(ws, live, row, auth.principal, auth.scope === 'read'));
   }
 
-  private connected(ws: WebSocket, live: LiveJournal, row: JournalRow, principal: Principal): void {
+  private connected(ws: WebSocket, live: LiveJournal, row: JournalRow, principal: Principal, readOnly: boolean): void {
     let counted = true;
     const uncount = () => {
       if (!counted) return;
@@ -178,7 +224,7 @@ export class RealtimeHub {
       return;
     }
     const room = this.roomFor(live);
-    const conn = new Connection(ws, room, principal, this.logger, this.limits, this.billing?.quotas);
+    const conn = new Connection(ws, room, principal, this.logger, this.limits, this.meter, readOnly);
     room.add(conn);
     this.connections.add(conn);
     ws.on('message', (data, isBinary) => conn.handle(toBytes(data), isBinary));
@@ -195,7 +241,8 @@ export class RealtimeHub {
     conn.start();
   }
 
-  private roomFor(live: LiveJournal): Room<Connection> {
+  /** The room of a loaded journal, shared by every protocol's connections. */
+  roomFor(live: LiveJournal): Room<Connection> {
     const existing = this.rooms.get(live.id);
     if (existing?.live === live) return existing;
     const room = new Room<Connection>(
@@ -278,14 +325,14 @@ function bump(m: Map<string, number>, key: string, by: number): void {
   else m.set(key, n);
 }
 
-function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
+export function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
   if (Array.isArray(data)) return Buffer.concat(data);
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   return data;
 }
 
 /** An HTTP error response on the raw socket: the upgrade never happens, no document data is sent. */
-function refuse(socket: Duplex, status: number, error: string, headers: Record<string, string> = {}): void {
+export function refuse(socket: Duplex, status: number, error: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error });
   const lines = [
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}`,

@@ -6,6 +6,7 @@ import type { JournalService } from '../journals/service.ts';
 import { nowIso } from '../time.ts';
 import type { EditorTokens } from './credentials.ts';
 import { realtimeEndpoints } from './endpoints.ts';
+import { COLLABORATION_PATH } from './hocuspocus/server.ts';
 import { REALTIME_PATH } from './hub.ts';
 import type { SessionResponse } from './schema.ts';
 
@@ -15,7 +16,7 @@ export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, p
     const b = call.body;
     const p = principalOf(call.req);
     const row = await journals.owned(p, b.journal_id);
-    const { token, expiresAt } = tokens.mint(row.id, p.keyId);
+    const { token, expiresAt } = tokens.mint(row.id, p.keyId, Date.now(), b.scope);
     const server = `${wsBase(publicBaseUrl)}${REALTIME_PATH}`;
     const answer: SessionResponse = {
       success: true,
@@ -26,6 +27,8 @@ export function realtimeRoutes(journals: JournalService, tokens: EditorTokens, p
       // The token is not in ws_url: pass it as y-websocket's `params: { token }` (docs/realtime.md).
       ws_url: `${server}/${encodeURIComponent(row.id)}`,
       server_url: server,
+      collaboration_url: `${wsBase(publicBaseUrl)}${COLLABORATION_PATH}`,
+      scope: b.scope,
       timestamp: nowIso(),
     };
     res.set('Cache-Control', 'no-store').json(answer);

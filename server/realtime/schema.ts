@@ -10,6 +10,8 @@ export const sessionResponseSchema = z.object({
   expires_at: z.string(),
   ws_url: z.string().describe('the journal\'s WebSocket URL (without the token)'),
   server_url: z.string().describe('y-websocket serverUrl; the room name is the journal id'),
+  collaboration_url: z.string().describe('Hocuspocus provider `url` (`/v1/collaboration`); `name` is the journal id, `token` the token'),
+  scope: z.enum(['write', 'read']).describe('what the token allows: `read` connections receive but cannot change the journal'),
   timestamp: z.string(),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;

@@ -79,10 +79,10 @@ describe('open metrics', () => {
 
   it('follows open editor connections', async () => {
     const id = await c.importMarkdown('# Editors\n');
-    expect(sample(await metrics(), 'realtime_editor_connections')).toBe(0);
+    expect(sample(await metrics(), 'realtime_editor_connections', 'protocol="y-websocket"')).toBe(0);
     const editor = connectEditor(server.url, id, { key: c.key });
     await waitFor(() => editor.provider.synced, 'editor synced');
-    expect(sample(await metrics(), 'realtime_editor_connections')).toBe(1);
+    expect(sample(await metrics(), 'realtime_editor_connections', 'protocol="y-websocket"')).toBe(1);
     // The editor types: its update is committed by the group committer, which the metrics time.
     const before = sample(await metrics(), 'journal_updates_persisted_total') ?? 0;
     ((editor.fragment.get(0) as Y.XmlElement).get(0) as Y.XmlText).insert(0, 'typed ');
@@ -90,7 +90,7 @@ describe('open metrics', () => {
     expect(sample(await metrics(), 'journal_update_persist_seconds_count')).toBeGreaterThanOrEqual(1);
     editor.destroy();
     await waitFor(() => server.svc.realtime.connectionCount === 0, 'editor gone');
-    expect(sample(await metrics(), 'realtime_editor_connections')).toBe(0);
+    expect(sample(await metrics(), 'realtime_editor_connections', 'protocol="y-websocket"')).toBe(0);
   });
 
   it('counts queued jobs', async () => {

@@ -1,0 +1,69 @@
+/**
+ * "Saved" means stored: the server as a child process (test/helpers/child-server.ts) is killed
+ * with SIGKILL in the same turn of the event loop in which a `@hocuspocus/provider` that types
+ * continuously receives the sync status that leaves it with no unsaved change; after a restart,
+ * the journal holds everything the provider had typed by then.
+ */
+import type { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { killChildServers, prepareDataDir, startChildServer } from '../helpers/child-server.ts';
+import { blocks, Client } from '../helpers/server.ts';
+import { blockText, type Editor, typeInto, waitFor } from './helpers.ts';
+import { hocuspocusSocket, hpSynced, openDocument, type HpDoc } from './hocuspocus-helpers.ts';
+
+const sockets: HocuspocusProviderWebsocket[] = [];
+const docs: HpDoc[] = [];
+afterEach(() => {
+  for (const d of docs.splice(0)) d.provider.destroy();
+  for (const s of sockets.splice(0)) s.destroy();
+  killChildServers();
+});
+
+describe('hocuspocus durability', () => {
+  it('kill -9 right after "saved" arrives loses nothing the provider was told is saved', { timeout: 60_000 }, async () => {
+    const { dataDir, key, orgId } = await prepareDataDir();
+    let id: string | undefined;
+    for (let round = 0; round < 3; round++) {
+      const server = await startChildServer(dataDir);
+      const rest = new Client(server.url, key, orgId);
+      id ??= await rest.importMarkdown('# Saved\n\nstart\n');
+      const para = blocks(await rest.model(id!))[1]!.id;
+      const socket = hocuspocusSocket(server.url);
+      sockets.push(socket);
+      const d = openDocument(socket, id!, key);
+      docs.push(d);
+      await hpSynced(d);
+      const asEditor = { doc: d.doc, fragment: d.fragment } as Editor;
+      let typed = 0;
+      let saved: string | undefined;
+      // At the status that leaves nothing unsaved, once enough was typed: what the provider holds
+      // is all saved; the server dies in this very turn.
+      d.provider.on('unsyncedChanges', ({ number }: { number: number }) => {
+        if (number !== 0 || typed < 40 || saved !== undefined) return;
+        saved = blockText(asEditor, para);
+        server.child.kill('SIGKILL');
+      });
+      const typer = (async () => {
+        while (saved === undefined && typed < 5000) {
+          typeInto(asEditor, para, 0, `r${round}t${typed++} `);
+          await new Promise((r) => setTimeout(r, typed % 3 === 0 ? 0 : 1));
+        }
+      })();
+      await waitFor(() => saved !== undefined, '"saved" after typing', 30_000);
+      await typer;
+      await server.exited;
+      d.provider.destroy();
+      socket.destroy();
+      docs.length = 0;
+      sockets.length = 0;
+
+      const again = await startChildServer(dataDir);
+      const stored = blocks(await new Client(again.url, key, orgId).model(id!))[1]!.text;
+      // Everything the provider was told is saved is there (later typing may or may not be).
+      expect(stored.endsWith(saved!)).toBe(true);
+      expect(saved).toContain(`r${round}t39 `);
+      again.child.kill('SIGKILL');
+      await again.exited;
+    }
+  });
+});
