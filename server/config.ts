@@ -70,6 +70,7 @@ const envSchema = z.object({
    * bursts, awareness client ids per connection and awareness state size.
    */
   WS_MAX_PENDING_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  WS_MAX_UPDATE_ITEMS: z.coerce.number().int().min(100).default(20_000),
   WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().min(0).default(100),
   WS_MAX_MESSAGES_BURST: z.coerce.number().int().min(1).default(500),
   WS_MAX_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(1024 * 1024),
@@ -190,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     editorTokenSecret: e.EDITOR_TOKEN_SECRET,
     wsEditorLimits: {
       maxPendingBytes: e.WS_MAX_PENDING_BYTES,
+      maxUpdateItems: e.WS_MAX_UPDATE_ITEMS,
       maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
       messageBurst: e.WS_MAX_MESSAGES_BURST,
       maxBytesPerSecond: e.WS_MAX_BYTES_PER_SECOND,

@@ -206,7 +206,7 @@ export class Connection implements RoomMember {
   private process(data: Uint8Array): void {
     let message;
     try {
-      message = decodeClientMessage(data);
+      message = decodeClientMessage(data, this.limits);
     } catch (err) {
       this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, err: (err as Error).message }, 'malformed realtime message');
       this.close(CloseCode.MALFORMED, 'malformed message');
@@ -219,6 +219,14 @@ export class Connection implements RoomMember {
         live
           .settledTask(() => this.send(encodeSyncStep2(encodeStateAsUpdateWithoutPending(live.doc, message.stateVector))))
           .catch(() => {}); // unloaded meanwhile: the room closes this connection
+        return;
+      case 'update-too-large':
+        this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, items: message.items, limit: this.limits.maxUpdateItems }, 'realtime update refused: too many items');
+        this.refuse(CloseCode.UPDATE_TOO_LARGE, `update over ${this.limits.maxUpdateItems} items (WS_MAX_UPDATE_ITEMS)`);
+        return;
+      case 'update-subdocs':
+        this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId }, 'realtime update refused: subdocuments');
+        this.refuse(CloseCode.UPDATE_REFUSED, 'update refused: subdocuments are not allowed');
         return;
       case 'update':
         this.opening = false;

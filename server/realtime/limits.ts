@@ -11,6 +11,12 @@ export interface EditorLimits {
    * Past this, what is held is dropped and the connection that pushed it past is closed (1013).
    */
   maxPendingBytes: number;
+  /**
+   * Items one editor update may carry: structs, values inside JSON/Any contents and delete-set
+   * ranges (update-scan.ts). Decoding and applying costs ~5-10 µs and a few hundred bytes per
+   * item whatever the bytes; past this the connection is closed (4413) before anything is built.
+   */
+  maxUpdateItems: number;
   /** Sustained messages per second per connection (token bucket); 0 = no limit. */
   maxMessagesPerSecond: number;
   /** Bucket size: messages a connection may send at once after being quiet. */
@@ -32,6 +38,7 @@ export interface EditorLimits {
 
 export const DEFAULT_EDITOR_LIMITS: EditorLimits = {
   maxPendingBytes: 256 * 1024,
+  maxUpdateItems: 20_000,
   maxMessagesPerSecond: 100,
   messageBurst: 500,
   maxBytesPerSecond: 1024 * 1024,
