@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import * as z from 'zod';
-import type { EditorLimits } from './realtime/limits.ts';
+import { defaultMaxConnections, type EditorLimits } from './realtime/limits.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -49,6 +49,8 @@ const envSchema = z.object({
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
   WS_MAX_CONNECTIONS_PER_ORG: z.coerce.number().int().min(1).default(2000),
+  /** Editor connections of the whole process; default 80% of the open-files limit (realtime/limits.ts). */
+  WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   /** Trashed journals are purged with their history after this many days (0: at the next sweep), checked every TRASH_SWEEP_SECONDS. */
   TRASH_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
   TRASH_SWEEP_SECONDS: z.coerce.number().min(1).max(86_400).default(3600),
@@ -125,6 +127,8 @@ export type Config = {
   wsMaxPayloadBytes: number;
   wsMaxConnectionsPerJournal: number;
   wsMaxConnectionsPerOrg: number;
+  /** Editor connections of the whole process (503 on the upgrade beyond). */
+  wsMaxConnections: number;
   editorTokenTtlSeconds: number;
   /** RefusalGuard's limit (server/billing/refusal-guard.ts). */
   refusedRequestsPerMinute: number;
@@ -183,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
+    wsMaxConnections: e.WS_MAX_CONNECTIONS ?? defaultMaxConnections(),
     editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
     refusedRequestsPerMinute: e.REFUSED_REQUESTS_PER_MINUTE,
     metricsToken: e.METRICS_TOKEN,
