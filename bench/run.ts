@@ -23,6 +23,7 @@ const suites: [name: string, file: string, fn: string][] = [
   ['security', 'security.ts', 'benchSecurity'],
   ['cluster', 'cluster.ts', 'benchCluster'],
   ['hocuspocus', 'hocuspocus.ts', 'benchHocuspocus'],
+  ['crowds', 'crowds.ts', 'benchCrowds'],
 ];
 
 const wanted = process.argv.slice(2);
