@@ -73,6 +73,7 @@ const envSchema = z.object({
    */
   WS_MAX_PENDING_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
   WS_MAX_UPDATE_ITEMS: z.coerce.number().int().min(100).default(20_000),
+  WS_MAX_QUEUED_BYTES: z.coerce.number().int().min(65536).default(16 * 1024 * 1024),
   WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().min(0).default(100),
   WS_MAX_MESSAGES_BURST: z.coerce.number().int().min(1).default(500),
   WS_MAX_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(1024 * 1024),
@@ -197,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsEditorLimits: {
       maxPendingBytes: e.WS_MAX_PENDING_BYTES,
       maxUpdateItems: e.WS_MAX_UPDATE_ITEMS,
+      maxQueuedBytes: e.WS_MAX_QUEUED_BYTES,
       maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
       messageBurst: e.WS_MAX_MESSAGES_BURST,
       maxBytesPerSecond: e.WS_MAX_BYTES_PER_SECOND,

@@ -74,8 +74,9 @@ export class RealtimeHub {
       else room?.publishLocalAwareness();
     });
     const limits = { ...DEFAULT_EDITOR_LIMITS, ...opts.limits };
-    // A full byte bucket always admits the largest message the socket accepts.
-    this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes) };
+    // A full byte bucket always admits the largest message the socket accepts, and a connection's
+    // queue always holds the largest update it may have to relay.
+    this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes), maxQueuedBytes: Math.max(limits.maxQueuedBytes, opts.maxPayloadBytes) };
     const revocation = setInterval(() => void this.closeRevoked(), opts.revocationPollMs ?? 1000);
     const ping = setInterval(() => this.ping(), opts.pingIntervalMs ?? 30_000);
     for (const t of [revocation, ping]) {

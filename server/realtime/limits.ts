@@ -19,6 +19,12 @@ export interface EditorLimits {
    * item whatever the bytes; past this the connection is closed (4413) before anything is built.
    */
   maxUpdateItems: number;
+  /**
+   * Bytes of messages (updates, awareness) queued to one connection and not yet written to its
+   * socket; past this the peer is too slow to follow the journal and is closed (1013). Sync
+   * answers are not counted here: one at a time per connection, and the full state is shared.
+   */
+  maxQueuedBytes: number;
   /** Sustained messages per second per connection (token bucket); 0 = no limit. */
   maxMessagesPerSecond: number;
   /** Bucket size: messages a connection may send at once after being quiet. */
@@ -41,6 +47,7 @@ export interface EditorLimits {
 export const DEFAULT_EDITOR_LIMITS: EditorLimits = {
   maxPendingBytes: 256 * 1024,
   maxUpdateItems: 20_000,
+  maxQueuedBytes: 16 * 1024 * 1024,
   maxMessagesPerSecond: 100,
   messageBurst: 500,
   maxBytesPerSecond: 1024 * 1024,

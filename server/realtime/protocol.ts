@@ -33,6 +33,18 @@ export function encodeSyncStep2(update: Uint8Array): Uint8Array {
   return encoding.toUint8Array(e);
 }
 
+/**
+ * The start of a sync step 2 message carrying an update of `length` bytes: sent as the first
+ * fragment of the message, the update itself (shared, never copied) as the second.
+ */
+export function encodeSyncStep2Header(length: number): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, MESSAGE_SYNC);
+  encoding.writeVarUint(e, syncProtocol.messageYjsSyncStep2);
+  encoding.writeVarUint(e, length);
+  return encoding.toUint8Array(e);
+}
+
 export function encodeUpdate(update: Uint8Array): Uint8Array {
   const e = encoding.createEncoder();
   encoding.writeVarUint(e, MESSAGE_SYNC);

@@ -239,7 +239,7 @@ class Guard {
   }
 
   private rootInfo(name: string): Info {
-    return name === this.fragmentName ? { k: 'ok', inTree: true, kind: 'fragment', depth: 0 } : { ...OUTSIDE, foreign: name };
+    return name === this.fragmentName ? { k: 'ok', inTree: true, kind: 'fragment', depth: 0 } : { k: 'ok', inTree: false, kind: 'other', depth: 0, foreign: name };
   }
 
   /** The name of a root type of the live document (a journal stored before roots were checked). */

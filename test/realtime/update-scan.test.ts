@@ -50,7 +50,7 @@ describe('scanUpdate', () => {
     doc.getArray('a').insert(0, [1, 'two', [3, [4]]]);
     doc.getMap('m').set('sub', new Y.Doc());
     doc.getMap('m').set('bin', new Uint8Array([9, 9]));
-    doc.getXmlFragment('hook').insert(0, [new Y.XmlHook('h')]);
+    doc.getXmlFragment('hook').insert(0, [new Y.XmlHook('h') as never]);
     updates.push(Y.encodeStateAsUpdate(doc));
     for (const u of updates) {
       const scan = scanUpdate(u, 1e9);
