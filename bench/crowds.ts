@@ -16,11 +16,16 @@
  *   paragraphs) and block-heavy (~500-byte paragraphs).
  * - 1,000 editors on one journal (4 client processes): a REST edit, from the request until each
  *   editor has received the update; p50 and p99 over 3 edits.
+ * - 10,000 editor connections over 3 instances on PostgreSQL + Redis (1,000 journals, 10 editors
+ *   each spread over the instances, clients in 5 processes): REST edits on instance A of 20 of the
+ *   journals, from the request until each of their editors has received it (p50, p99), and server
+ *   memory per connection (RSS growth of the 3 instances / connections). Skipped without
+ *   PostgreSQL (TEST_DATABASE_URL) or Redis (TEST_REDIS_URL).
  * - The same cold 20 MB join storm against a minimal Hocuspocus 3 server (@hocuspocus/server, a
  *   devDependency, with @hocuspocus/extension-database serving the same state), as a ratio.
  *
  * Knobs: CROWDS_SIZES (default 2,5,20), CROWDS_JOINERS (150), CROWDS_EDITORS (1000),
- * CROWDS_SKIP (comma list of memory,editors,hocuspocus).
+ * CROWDS_CONNECTIONS (10000), CROWDS_SKIP (comma list of memory,editors,cluster,hocuspocus).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,7 +37,9 @@ import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
 import WebSocket from 'ws';
 import { newBlockId } from '../shared/ids.ts';
+import { DEFAULT_TEST_REDIS_URL, deleteRedisKeys, redisProblem, uniquePrefix } from '../test/cluster/harness.ts';
 import { createOrgWithKey, startChildServer, type ChildServer } from '../test/helpers/child-server.ts';
+import { freshPostgres, postgresAvailability } from '../test/helpers/databases.ts';
 import { percentile, RawEditor } from './realtime.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,6 +51,7 @@ const SIZES = (process.env.CROWDS_SIZES ?? '2,5,20').split(',').map(Number);
 const JOINERS = Number(process.env.CROWDS_JOINERS ?? 150);
 const EDITORS = Number(process.env.CROWDS_EDITORS ?? 1000);
 const log = (msg: string) => console.log(`  [crowds ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const CONNECTIONS = Number(process.env.CROWDS_CONNECTIONS ?? 10_000);
 const SKIP = new Set((process.env.CROWDS_SKIP ?? '').split(',').filter(Boolean));
 
 const SERVER_ENV = {
@@ -275,6 +283,85 @@ async function startHocuspocus(stateFile: string): Promise<{ child: ChildProcess
   return { child, url, pid: child.pid! };
 }
 
+// --- 10,000 connections over 3 instances ----------------------------------------------------------
+
+async function clusterFanOut(out: Record<string, number>): Promise<void> {
+  const redisUrl = process.env.TEST_REDIS_URL?.trim() || DEFAULT_TEST_REDIS_URL;
+  const pgState = await postgresAvailability().catch((e: Error) => ({ url: undefined, skipReason: e.message }));
+  const redisWhy = await redisProblem(redisUrl);
+  if (!pgState.url || redisWhy) {
+    log(`10,000 connections skipped: ${pgState.url ? '' : `PostgreSQL: ${(pgState as { skipReason?: string }).skipReason}`} ${redisWhy ? `Redis: ${redisWhy}` : ''}`);
+    return;
+  }
+  const journals = Math.max(1, Math.round(CONNECTIONS / 10));
+  const db = await freshPostgres();
+  const prefix = uniquePrefix('crowds');
+  const { key } = await createOrgWithKey(db.url, 'bench-crowds-cluster');
+  const env = { ...SERVER_ENV, DATABASE_URL: db.url, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, JOURNAL_MEMORY_CAP_MB: '0' };
+  const servers: ChildServer[] = [];
+  const dirs: string[] = [];
+  const procs: ClientProc[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), `study-bench-crowds-${i}-`)));
+      servers.push(await startChildServer(dirs[i]!, env));
+    }
+    log(`creating ${journals} journals`);
+    const ids: string[] = new Array(journals);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let j = next++; j < journals; j = next++) {
+          ids[j] = (await rest(servers[(w + j) % 3]!, key, 'PUT', '/journals/editor/import_from_markdown', { markdown: `Journal ${j}\n\nRead by ten editors.\n`, title: `j${j}` })).journal_id;
+        }
+      }),
+    );
+    // Connection k: journal k % journals, on instance floor(k / journals) % 3 (each journal's editors spread).
+    const urlOf = (k: number) => `${servers[Math.floor(k / journals) % 3]!.url.replace(/^http/, 'ws')}${WS_PATH}/${ids[k % journals]}`;
+    const rssSum = () => servers.reduce((n, s) => n + readStatus(s.child.pid!, 'VmRSS'), 0);
+    const before = rssSum();
+    log(`connecting ${CONNECTIONS} editors`);
+    const perProc = Math.ceil(CONNECTIONS / 5);
+    for (let p = 0; p * perProc < CONNECTIONS; p++) {
+      const ks = Array.from({ length: Math.min(perProc, CONNECTIONS - p * perProc) }, (_, i) => p * perProc + i);
+      procs.push(clientProc({ mode: 'listen', urls: ks.map(urlOf), key, n: ks.length }));
+    }
+    const ready = await Promise.all(procs.map((p) => p.next((l) => l.ready !== undefined || l.error !== undefined, 600_000)));
+    const failed = ready.filter((r) => r.error !== undefined);
+    if (failed.length > 0) log(`some editors failed to connect: ${failed[0].error}`);
+    await new Promise((r) => setTimeout(r, 2000));
+    out[`${CONNECTIONS} connections over 3 instances: server RSS per connection KB`] = (rssSum() - before) / CONNECTIONS / 1024;
+    log('REST edits');
+    const lat: number[] = [];
+    let missing = 0;
+    for (let e = 0; e < 20; e++) {
+      const j = Math.floor((e * journals) / 20);
+      const model = await rest(servers[0]!, key, 'GET', `/journals/editor/model/${ids[j]}`);
+      const t0 = performance.timeOrigin + performance.now();
+      await rest(servers[0]!, key, 'PATCH', '/journals/editor/edit', {
+        journal_id: ids[j],
+        operations: [{ type: 'update_node', nodeId: model.model.content[1].attrs.id, nodeType: 'paragraph', params: [`Edit ${e} reaches ten editors on three instances.`] }],
+      });
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const p of procs) p.send('report');
+      const reports = await Promise.all(procs.map((p) => p.next((l) => l.received !== undefined)));
+      let got = 0;
+      for (const r of reports) for (const t of r.received as (number | null)[]) if (t !== null) (got++, lat.push(t - t0));
+      missing += Math.max(0, 10 - got);
+    }
+    for (let i = 0; i < missing; i++) lat.push(Infinity);
+    out[`${CONNECTIONS} connections over 3 instances: REST edit -> its 10 editors, p50 ms`] = percentile(lat, 50);
+    out[`${CONNECTIONS} connections over 3 instances: REST edit -> its 10 editors, p99 ms (goal < 250)`] = percentile(lat, 99);
+  } finally {
+    for (const p of procs) p.stop();
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    await db.drop().catch(() => {});
+    await deleteRedisKeys(redisUrl, prefix).catch(() => {});
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  }
+}
+
 // --- the bench --------------------------------------------------------------------------------
 
 export async function benchCrowds(): Promise<Record<string, number>> {
@@ -376,6 +463,8 @@ export async function benchCrowds(): Promise<Record<string, number>> {
         for (const p of procs) p.stop();
       }
     }
+
+    if (!SKIP.has('cluster')) await clusterFanOut(out);
 
     // Hocuspocus: the same cold storm on the largest size.
     if (!SKIP.has('hocuspocus')) {
