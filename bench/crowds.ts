@@ -173,8 +173,13 @@ interface ClientProc {
   stop(): void;
 }
 
+let jobs = 0;
+
 function clientProc(job: Record<string, unknown>): ClientProc {
-  const child = spawn(process.execPath, [CLIENTS, JSON.stringify(job)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const file = path.join(os.tmpdir(), `crowd-job-${process.pid}-${jobs++}.json`);
+  fs.writeFileSync(file, JSON.stringify(job));
+  const child = spawn(process.execPath, [CLIENTS, `@${file}`], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.once('exit', () => fs.rmSync(file, { force: true }));
   const lines: any[] = [];
   const waiters: { pred: (l: any) => boolean; resolve: (l: any) => void }[] = [];
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
