@@ -147,7 +147,11 @@ export class Connection implements RoomMember {
           },
         });
       })
-      .catch(() => {}); // unloaded meanwhile: the room closes this connection
+      .catch(() => {
+        // Unloaded meanwhile (the room closes this connection), or the encoding failed: the next
+        // request is answered afresh.
+        this.answering = false;
+      });
   }
 
   private enqueue(o: Outgoing): void {
