@@ -24,6 +24,7 @@ const suites: [name: string, file: string, fn: string][] = [
   ['cluster', 'cluster.ts', 'benchCluster'],
   ['hocuspocus', 'hocuspocus.ts', 'benchHocuspocus'],
   ['collaboration', 'collaboration.ts', 'benchCollaboration'],
+  ['crowds', 'crowds.ts', 'benchCrowds'],
 ];
 
 const wanted = process.argv.slice(2);

@@ -296,6 +296,7 @@ export async function startService(config: Config, logger?: Logger, options: Con
       maxPayloadBytes: config.wsMaxPayloadBytes,
       maxConnectionsPerJournal: config.wsMaxConnectionsPerJournal,
       maxConnectionsPerOrg: config.wsMaxConnectionsPerOrg,
+      maxConnections: config.wsMaxConnections,
       limits: config.wsEditorLimits,
     },
     ctx.logger,

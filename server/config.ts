@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import * as z from 'zod';
-import type { EditorLimits } from './realtime/limits.ts';
+import { defaultMaxConnections, type EditorLimits } from './realtime/limits.ts';
 import { ORG_QUOTAS, type OrgQuota } from './billing/limits.ts';
 import type { Tier } from './auth/keys.ts';
 
@@ -58,6 +58,8 @@ const envSchema = z.object({
   WS_MAX_PAYLOAD_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   WS_MAX_CONNECTIONS_PER_JOURNAL: z.coerce.number().int().min(1).default(1000),
   WS_MAX_CONNECTIONS_PER_ORG: z.coerce.number().int().min(1).default(2000),
+  /** Editor connections of the whole process; default 80% of the open-files limit (realtime/limits.ts). */
+  WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   /** Trashed journals are purged with their history after this many days (0: at the next sweep), checked every TRASH_SWEEP_SECONDS. */
   TRASH_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(30),
   TRASH_SWEEP_SECONDS: z.coerce.number().min(1).max(86_400).default(3600),
@@ -82,6 +84,8 @@ const envSchema = z.object({
    * bursts, awareness client ids per connection and awareness state size.
    */
   WS_MAX_PENDING_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  WS_MAX_UPDATE_ITEMS: z.coerce.number().int().min(100).default(20_000),
+  WS_MAX_QUEUED_BYTES: z.coerce.number().int().min(65536).default(16 * 1024 * 1024),
   WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().min(0).default(100),
   WS_MAX_MESSAGES_BURST: z.coerce.number().int().min(1).default(500),
   WS_MAX_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(1024 * 1024),
@@ -136,6 +140,8 @@ export type Config = {
   wsMaxPayloadBytes: number;
   wsMaxConnectionsPerJournal: number;
   wsMaxConnectionsPerOrg: number;
+  /** Editor connections of the whole process (503 on the upgrade beyond). */
+  wsMaxConnections: number;
   editorTokenTtlSeconds: number;
   /** RefusalGuard's limit (server/billing/refusal-guard.ts). */
   refusedRequestsPerMinute: number;
@@ -196,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,
     wsMaxConnectionsPerOrg: e.WS_MAX_CONNECTIONS_PER_ORG,
+    wsMaxConnections: e.WS_MAX_CONNECTIONS ?? defaultMaxConnections(),
     editorTokenTtlSeconds: e.EDITOR_TOKEN_TTL_SECONDS,
     refusedRequestsPerMinute: e.REFUSED_REQUESTS_PER_MINUTE,
     orgQuotas: quotasFrom(e.ORG_REALTIME_BYTES_PER_MINUTE, e.ORG_STORED_BYTES),
@@ -205,6 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     editorTokenSecret: e.EDITOR_TOKEN_SECRET,
     wsEditorLimits: {
       maxPendingBytes: e.WS_MAX_PENDING_BYTES,
+      maxUpdateItems: e.WS_MAX_UPDATE_ITEMS,
+      maxQueuedBytes: e.WS_MAX_QUEUED_BYTES,
       maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
       messageBurst: e.WS_MAX_MESSAGES_BURST,
       maxBytesPerSecond: e.WS_MAX_BYTES_PER_SECOND,

@@ -122,6 +122,14 @@ export class LiveJournal {
   private readonly closeListeners = new Set<CloseListener>();
   private readonly committedListeners = new Set<CommittedListener>();
   private markdownCache?: { revision: number; markdown: string };
+  /**
+   * The committed state encoded once per revision (without what Yjs holds as pending): the same
+   * bytes answer every joiner with an empty state vector and become the compaction's snapshot.
+   * `vector` and `upToDate` (the answer to a peer already at this revision) are made on demand.
+   */
+  private encoded?: { revision: number; state: Uint8Array; vector?: Uint8Array; upToDate?: Uint8Array };
+  /** Bytes queued to editors' sockets and not yet written (realtime/connection.ts), for the memory estimate. */
+  queuedBytes = 0;
   /** Applied, not yet committed, in order. */
   private uncommitted: { update: Uint8Array; origin: unknown; touches: Touches }[] = [];
   /** What each own update touched, by actor, until it is committed (captured ones included). */
@@ -170,6 +178,8 @@ export class LiveJournal {
     this.fragment = this.doc.getXmlFragment(FRAGMENT_NAME);
     const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
     if (all.length > 0) Y.applyUpdate(this.doc, all.length === 1 ? all[0]! : Y.mergeUpdates(all), LOG_ORIGIN);
+    // A journal loaded from its snapshot alone: the snapshot is the encoded state of this revision.
+    if (state.snapshot && state.updates.length === 0) this.encoded = { revision: state.revision, state: state.snapshot };
     // Read before the transaction's cleanup garbage-collects what it deleted (a removed block's id).
     this.doc.on('afterTransaction', (tr: Y.Transaction) => {
       if (tr.origin !== LOG_ORIGIN && !(tr.origin instanceof RemoteOrigin)) this.touchesByTransaction.set(tr, this.touchesOf(tr));
@@ -498,6 +508,38 @@ export class LiveJournal {
     return (pendingStructs?.update.byteLength ?? 0) + (pendingDs?.byteLength ?? 0);
   }
 
+  /**
+   * Inside a settled task: the committed state as one update, encoded once per revision and
+   * shared by whoever needs it at that revision (joiners, compaction).
+   */
+  encodedState(): Uint8Array {
+    if (this.encoded?.revision !== this.revision) this.encoded = { revision: this.revision, state: encodeStateAsUpdateWithoutPending(this.doc) };
+    return this.encoded.state;
+  }
+
+  /**
+   * Inside a settled task: what a peer at `stateVector` lacks. `shared`: the bytes are the ones
+   * every peer with an empty state vector, or one equal to this revision's, gets (encoded once per
+   * revision); otherwise they were encoded for this peer (its diff).
+   */
+  stateFor(stateVector: Uint8Array): { update: Uint8Array; shared: boolean } {
+    if (isEmptyStateVector(stateVector)) return { update: this.encodedState(), shared: true };
+    this.encodedState();
+    const enc = this.encoded!;
+    enc.vector ??= Y.encodeStateVector(this.doc);
+    if (sameBytes(enc.vector, stateVector)) {
+      enc.upToDate ??= encodeStateAsUpdateWithoutPending(this.doc, stateVector);
+      return { update: enc.upToDate, shared: true };
+    }
+    return { update: encodeStateAsUpdateWithoutPending(this.doc, stateVector), shared: false };
+  }
+
+  /** Bytes of the cached encodings (counted in the registry's memory estimate). */
+  get encodedBytes(): number {
+    const e = this.encoded;
+    return e ? e.state.byteLength + (e.vector?.byteLength ?? 0) + (e.upToDate?.byteLength ?? 0) : 0;
+  }
+
   /** Waits until everything applied so far is committed (or the journal failed). */
   drain(): Promise<void> {
     return this.settledTask(() => {});
@@ -512,7 +554,7 @@ export class LiveJournal {
     if (this.logCount === 0 || this.broken || this.closed) return;
     // Without what Yjs holds for missing dependencies: that was never committed, and a snapshot is
     // what this and every other instance load.
-    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: encodeStateAsUpdateWithoutPending(this.doc), revision: this.revision, count: this.logCount }));
+    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: this.encodedState(), revision: this.revision, count: this.logCount }));
     await this.store.compact(this.seq, snapshot, revision);
     // Updates committed while compacting stay in the log (their bytes are over-counted until the next compaction).
     this.logCount = Math.max(0, this.logCount - count);
@@ -552,5 +594,17 @@ export class LiveJournal {
     this.committedListeners.clear();
     this.doc.off('update', this.captureUpdate);
     this.doc.destroy();
+    this.encoded = undefined;
   }
+}
+
+/** A state vector that names no client (what a fresh Y.Doc sends: the single byte 0). */
+function isEmptyStateVector(sv: Uint8Array): boolean {
+  return sv.byteLength === 0 || (sv.byteLength === 1 && sv[0] === 0);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

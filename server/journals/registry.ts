@@ -37,10 +37,11 @@ export interface RegistryExtension {
  * Heap a loaded journal is estimated to take: Yjs holds about 17 bytes of heap per byte of
  * encoded state (measured on paragraph-heavy journals), plus a fixed cost per document, plus
  * what it holds for updates whose dependencies are missing (measured ~9 bytes of heap and
- * buffers per held byte, which Yjs re-merges as more arrive).
+ * buffers per held byte, which Yjs re-merges as more arrive), plus its state encoded once per
+ * revision (shared by joiners and compaction) and what is queued to its editors' sockets.
  */
 export function estimatedHeapBytes(j: LiveJournal): number {
-  return 20 * j.stateBytes + 10 * j.pendingBytes + 16 * 1024;
+  return 20 * j.stateBytes + 10 * j.pendingBytes + j.encodedBytes + j.queuedBytes + 16 * 1024;
 }
 
 export class JournalRegistry {

@@ -63,9 +63,15 @@ export const CloseCode = {
   /** Awareness refused: a state's JSON over WS_MAX_AWARENESS_STATE_BYTES. Nothing applied. Permanent. */
   AWARENESS_TOO_LARGE: 4413,
   /**
+   * An update with more than WS_MAX_UPDATE_ITEMS items (structs, JSON/Any values, deletion
+   * ranges), refused before it is decoded. Nothing applied. Permanent: the client would resend it.
+   */
+  UPDATE_TOO_LARGE: 4413,
+  /**
    * Update refused: it would put structure outside the journal schema into the document (text or
    * raw content directly in the fragment, an unknown node type, blocks nested deeper than
-   * MAX_NESTING_DEPTH; see update-guard.ts). Nothing of it was applied. Permanent: the client
+   * MAX_NESTING_DEPTH; see update-guard.ts), content in another root than the `prosemirror`
+   * fragment, or a subdocument. Nothing of it was applied. Permanent: the client
    * would send the same update again on every reconnect.
    */
   UPDATE_REFUSED: 4422,

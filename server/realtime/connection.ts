@@ -14,14 +14,31 @@ import type { Logger } from '../logger.ts';
 import { decodeAwarenessUpdate, encodeAwarenessEntries, planAwareness, type AwarenessEntry } from './awareness-guard.ts';
 import { CloseCode } from './close-codes.ts';
 import { DEFAULT_EDITOR_LIMITS, LIFETIME_AWARENESS_CLIENTS_FACTOR, type EditorLimits } from './limits.ts';
-import { dropPending, encodeStateAsUpdateWithoutPending, mayCompletePending, pendingStructs, pendingWeight, type Struct } from '../journals/pending.ts';
-import { decodeClientMessage, encodeAwareness, encodeSyncStep1, encodeSyncStep2 } from './protocol.ts';
+import { dropPending, mayCompletePending, pendingStructs, pendingWeight, type Struct } from '../journals/pending.ts';
+import { decodeClientMessage, encodeAwareness, encodeSyncStep1, encodeSyncStep2Header } from './protocol.ts';
 import { MessageRateLimiter } from './rate-limit.ts';
 import type { Room, RoomMember } from './room.ts';
 import { checkUpdate } from './update-guard.ts';
 
-/** A connection whose unsent data passes this is too slow to follow the journal: it must resync. */
-const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/**
+ * Bytes handed to the socket and not yet written to the kernel, above which the connection stops
+ * handing more (backpressure): the rest waits in its own queue, bounded by WS_MAX_QUEUED_BYTES.
+ */
+const HIGH_WATER_BYTES = 1024 * 1024;
+
+/** Shortest time between two sync answers to one connection (requests meanwhile are merged). */
+const SYNC_ANSWER_INTERVAL_MS = 1000;
+
+/** A message waiting to be written: its parts go out as the fragments of one WebSocket message. */
+interface Outgoing {
+  parts: Uint8Array[];
+  bytes: number;
+  /** Counted against WS_MAX_QUEUED_BYTES (everything but sync answers). */
+  limited: boolean;
+  /** Counted in the journal's memory estimate (everything but bytes shared by every joiner). */
+  own: boolean;
+  written?: () => void;
+}
 /** How long a refused connection's socket stays open for its close frame to go out. */
 const REFUSE_GRACE_MS = 250;
 
@@ -60,6 +77,13 @@ export class Connection implements RoomMember {
   /** Messages admitted but not yet handled (see drain). */
   private readonly inbox: Uint8Array[] = [];
   private draining = false;
+  /** Messages waiting for the socket to take them (backpressure), and their counted bytes. */
+  private readonly outbox: Outgoing[] = [];
+  private limitedBytes = 0;
+  private ownBytes = 0;
+  /** A sync answer is queued or being written; a sync step 1 meanwhile waits here (the latest one). */
+  private answering = false;
+  private deferredSync?: Uint8Array;
 
   constructor(
     readonly ws: WebSocket,
@@ -90,18 +114,116 @@ export class Connection implements RoomMember {
     if (states.size > 0) this.send(encodeAwareness(this.room.awareness, [...states.keys()]));
   }
 
+  /**
+   * Queues a message (an update, awareness). When what is queued and unwritten would pass
+   * WS_MAX_QUEUED_BYTES, the peer is too slow to follow the journal: closed with 1013.
+   */
   send(message: Uint8Array): void {
-    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.close(CloseCode.TRY_AGAIN_LATER, 'connection too slow; reconnect to resync');
+    this.enqueue({ parts: [message], bytes: message.byteLength, limited: true, own: true });
+  }
+
+  /**
+   * Answers a sync step 1 (journal's `stateFor`): at most one answer per connection is queued or
+   * being written; requests meanwhile are merged into one answer (the latest state vector), sent
+   * once this one is written and at least SYNC_ANSWER_INTERVAL_MS after it. A shared answer (the state every joiner gets) is never copied: its
+   * header and the shared bytes go out as two fragments of one message.
+   */
+  answerSync(stateVector: Uint8Array): void {
+    if (this.closed) return;
+    if (this.answering) {
+      this.deferredSync = stateVector;
       return;
     }
-    this.ws.send(message, { binary: true });
+    this.answering = true;
+    const started = performance.now();
+    const { live } = this.room;
+    live
+      .settledTask(() => {
+        const { update, shared } = live.stateFor(stateVector);
+        this.enqueue({
+          parts: [encodeSyncStep2Header(update.byteLength), update],
+          bytes: update.byteLength,
+          limited: false,
+          own: !shared,
+          written: () => {
+            // The next answer (requests merged meanwhile) no sooner than SYNC_ANSWER_INTERVAL_MS
+            // after this one: a peer gets at most one copy of the state per interval.
+            const wait = started + SYNC_ANSWER_INTERVAL_MS - performance.now();
+            const next = () => {
+              this.answering = false;
+              const sv = this.deferredSync;
+              this.deferredSync = undefined;
+              if (sv) this.answerSync(sv);
+            };
+            if (wait > 0 && this.deferredSync) setTimeout(next, wait).unref();
+            else next();
+          },
+        });
+      })
+      .catch(() => {
+        // Unloaded meanwhile (the room closes this connection), or the encoding failed: the next
+        // request is answered afresh.
+        this.answering = false;
+      });
+  }
+
+  private enqueue(o: Outgoing): void {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    // A message larger than the limit still goes to a peer that has taken everything before it.
+    if (o.limited && this.limitedBytes > 0 && this.limitedBytes + o.bytes > this.limits.maxQueuedBytes) {
+      this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, queued_bytes: this.limitedBytes, limit: this.limits.maxQueuedBytes }, 'realtime connection too slow');
+      this.refuse(CloseCode.TRY_AGAIN_LATER, 'connection too slow; reconnect to resync');
+      return;
+    }
+    this.count(o, 1);
+    this.outbox.push(o);
+    this.pump();
+  }
+
+  private count(o: Outgoing, sign: 1 | -1): void {
+    if (o.limited) this.limitedBytes += sign * o.bytes;
+    if (o.own) {
+      this.ownBytes += sign * o.bytes;
+      this.room.live.queuedBytes += sign * o.bytes;
+    }
+  }
+
+  /** Hands queued messages to the socket while it holds less than HIGH_WATER_BYTES unwritten. */
+  private pump(): void {
+    while (this.outbox.length > 0 && !this.closed && this.ws.readyState === this.ws.OPEN && this.ws.bufferedAmount < HIGH_WATER_BYTES) {
+      const o = this.outbox.shift()!;
+      const last = o.parts.length - 1;
+      o.parts.forEach((part, i) => {
+        if (i < last) this.ws.send(part, { binary: true, fin: false });
+        else
+          this.ws.send(part, { binary: true, fin: true }, () => {
+            // Written to the kernel (or the socket is gone): its bytes are no longer held here.
+            if (!this.dropped) this.count(o, -1);
+            o.written?.();
+            this.pump();
+          });
+      });
+    }
+  }
+
+  /** Set once the queue is dropped (the connection closed): write callbacks count nothing. */
+  private dropped = false;
+
+  /** Forgets what is queued and gives its bytes back to the journal's estimate. */
+  private dropQueue(): void {
+    if (this.dropped) return;
+    this.dropped = true;
+    this.outbox.length = 0;
+    this.room.live.queuedBytes -= this.ownBytes;
+    this.ownBytes = 0;
+    this.limitedBytes = 0;
+    this.deferredSync = undefined;
   }
 
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.dropQueue();
     this.room.remove(this);
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, clampReason(reason));
   }
@@ -126,12 +248,14 @@ export class Connection implements RoomMember {
       this.closed = true;
       this.room.remove(this);
     }
+    this.dropQueue();
     this.ws.terminate();
   }
 
   /** The socket is gone (closed by either side or terminated). */
   released(): void {
     this.closed = true;
+    this.dropQueue();
     this.room.remove(this);
   }
 
@@ -225,7 +349,7 @@ export class Connection implements RoomMember {
   private process(data: Uint8Array): void {
     let message;
     try {
-      message = decodeClientMessage(data);
+      message = decodeClientMessage(data, this.limits);
     } catch (err) {
       this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, err: (err as Error).message }, 'malformed realtime message');
       this.close(CloseCode.MALFORMED, 'malformed message');
@@ -235,9 +359,15 @@ export class Connection implements RoomMember {
     switch (message.kind) {
       case 'sync-step1':
         // Only committed state is sent; the answer waits for what is applied to commit.
-        live
-          .settledTask(() => this.send(encodeSyncStep2(encodeStateAsUpdateWithoutPending(live.doc, message.stateVector))))
-          .catch(() => {}); // unloaded meanwhile: the room closes this connection
+        this.answerSync(message.stateVector);
+        return;
+      case 'update-too-large':
+        this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, items: message.items, limit: this.limits.maxUpdateItems }, 'realtime update refused: too many items');
+        this.refuse(CloseCode.UPDATE_TOO_LARGE, `update over ${this.limits.maxUpdateItems} items (WS_MAX_UPDATE_ITEMS)`);
+        return;
+      case 'update-subdocs':
+        this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId }, 'realtime update refused: subdocuments');
+        this.refuse(CloseCode.UPDATE_REFUSED, 'update refused: subdocuments are not allowed');
         return;
       case 'update': {
         this.opening = false;

@@ -32,6 +32,8 @@ export interface RealtimeOptions {
   maxPayloadBytes: number;
   maxConnectionsPerJournal: number;
   maxConnectionsPerOrg: number;
+  /** Editor connections of the process, open and being admitted (503 beyond); none when unset. */
+  maxConnections?: number;
   /** How often open connections' keys are checked for revocation. */
   revocationPollMs?: number;
   /** Ping interval; a connection that misses a pong for a whole interval is dropped. */
@@ -57,6 +59,8 @@ export class RealtimeHub {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly limits: EditorLimits;
   private closing = false;
+  /** Upgrades being admitted (authenticated, loaded) that are not connections yet. */
+  private admitting = 0;
 
   constructor(
     private readonly engine: StorageEngine,
@@ -77,8 +81,9 @@ export class RealtimeHub {
       else room?.publishLocalAwareness();
     });
     const limits = { ...DEFAULT_EDITOR_LIMITS, ...opts.limits };
-    // A full byte bucket always admits the largest message the socket accepts.
-    this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes) };
+    // A full byte bucket always admits the largest message the socket accepts, and a connection's
+    // queue always holds the largest update it may have to relay.
+    this.limits = { ...limits, byteBurst: Math.max(limits.byteBurst, opts.maxPayloadBytes), maxQueuedBytes: Math.max(limits.maxQueuedBytes, opts.maxPayloadBytes) };
     const revocation = setInterval(() => void this.closeRevoked(), opts.revocationPollMs ?? 1000);
     const ping = setInterval(() => this.ping(), opts.pingIntervalMs ?? 30_000);
     for (const t of [revocation, ping]) {
@@ -133,10 +138,21 @@ export class RealtimeHub {
   }
 
   private upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.admit(req, socket, head).catch((err) => {
-      this.logger.error({ err }, 'realtime upgrade failed');
-      refuse(socket, 503, 'Service unavailable; retry', { 'Retry-After': '1' });
-    });
+    // Before any work: each connection holds a file descriptor, and a process out of them cannot
+    // answer anything, /healthz included.
+    const max = this.opts.maxConnections;
+    if (max !== undefined && this.connections.size + this.admitting >= max) {
+      socket.on('error', () => socket.destroy());
+      this.logger.warn({ limit: max }, 'realtime upgrade refused: process connection limit');
+      return refuse(socket, 503, `Too many realtime connections on this server (limit ${max}); retry`, { 'Retry-After': '5' });
+    }
+    this.admitting++;
+    this.admit(req, socket, head)
+      .catch((err) => {
+        this.logger.error({ err }, 'realtime upgrade failed');
+        refuse(socket, 503, 'Service unavailable; retry', { 'Retry-After': '1' });
+      })
+      .finally(() => this.admitting--);
   }
 
   private async admit(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {

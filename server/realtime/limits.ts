@@ -3,6 +3,8 @@
  * "Limits for editors"). Each has an environment variable (server/config.ts); the defaults are
  * far above what a person typing, selecting and pasting produces.
  */
+import fs from 'node:fs';
+
 export interface EditorLimits {
   /**
    * Updates Yjs holds for a journal because their dependencies have not arrived ("pending"),
@@ -11,6 +13,18 @@ export interface EditorLimits {
    * Past this, what is held is dropped and the connection that pushed it past is closed (1013).
    */
   maxPendingBytes: number;
+  /**
+   * Items one editor update may carry: structs, values inside JSON/Any contents and delete-set
+   * ranges (update-scan.ts). Decoding and applying costs ~5-10 µs and a few hundred bytes per
+   * item whatever the bytes; past this the connection is closed (4413) before anything is built.
+   */
+  maxUpdateItems: number;
+  /**
+   * Bytes of messages (updates, awareness) queued to one connection and not yet written to its
+   * socket; past this the peer is too slow to follow the journal and is closed (1013). Sync
+   * answers are not counted here: one at a time per connection, and the full state is shared.
+   */
+  maxQueuedBytes: number;
   /** Sustained messages per second per connection (token bucket); 0 = no limit. */
   maxMessagesPerSecond: number;
   /** Bucket size: messages a connection may send at once after being quiet. */
@@ -32,6 +46,8 @@ export interface EditorLimits {
 
 export const DEFAULT_EDITOR_LIMITS: EditorLimits = {
   maxPendingBytes: 256 * 1024,
+  maxUpdateItems: 20_000,
+  maxQueuedBytes: 16 * 1024 * 1024,
   maxMessagesPerSecond: 100,
   messageBurst: 500,
   maxBytesPerSecond: 1024 * 1024,
@@ -48,3 +64,31 @@ export const DEFAULT_EDITOR_LIMITS: EditorLimits = {
  * a connection can make the room keep.
  */
 export const LIFETIME_AWARENESS_CLIENTS_FACTOR = 16;
+
+/**
+ * The default process-wide limit of editor connections (WS_MAX_CONNECTIONS): 80% of the soft
+ * limit of open files (each connection is a file descriptor; the rest is left for HTTP requests,
+ * the database, Redis, workers and files), read from /proc/self/limits on Linux; 10,000 where it
+ * cannot be read.
+ */
+export function defaultMaxConnections(limitsText = readProcLimits()): number {
+  const soft = limitsText === undefined ? undefined : openFilesSoftLimit(limitsText);
+  if (soft === undefined) return 10_000;
+  return Math.max(16, Math.floor(soft * 0.8));
+}
+
+/** The soft "Max open files" of a /proc/<pid>/limits text; undefined when unlimited or absent. */
+export function openFilesSoftLimit(limitsText: string): number | undefined {
+  const m = /^Max open files\s+(\S+)/m.exec(limitsText);
+  if (!m || m[1] === 'unlimited') return undefined;
+  const n = Number(m[1]);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function readProcLimits(): string | undefined {
+  try {
+    return fs.readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -9,6 +9,7 @@ import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { scanUpdate } from './update-scan.ts';
 
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
@@ -32,6 +33,18 @@ export function encodeSyncStep2(update: Uint8Array): Uint8Array {
   return encoding.toUint8Array(e);
 }
 
+/**
+ * The start of a sync step 2 message carrying an update of `length` bytes: sent as the first
+ * fragment of the message, the update itself (shared, never copied) as the second.
+ */
+export function encodeSyncStep2Header(length: number): Uint8Array {
+  const e = encoding.createEncoder();
+  encoding.writeVarUint(e, MESSAGE_SYNC);
+  encoding.writeVarUint(e, syncProtocol.messageYjsSyncStep2);
+  encoding.writeVarUint(e, length);
+  return encoding.toUint8Array(e);
+}
+
 export function encodeUpdate(update: Uint8Array): Uint8Array {
   const e = encoding.createEncoder();
   encoding.writeVarUint(e, MESSAGE_SYNC);
@@ -50,6 +63,9 @@ export function encodeAwareness(awareness: awarenessProtocol.Awareness, clients:
 export type ClientMessage =
   | { kind: 'sync-step1'; stateVector: Uint8Array }
   | { kind: 'update'; update: Uint8Array; structs: (Y.Item | Y.GC | Y.Skip)[] }
+  /** An update over the item limit, or carrying subdocuments: not decoded (update-scan.ts). */
+  | { kind: 'update-too-large'; items: number }
+  | { kind: 'update-subdocs' }
   | { kind: 'awareness'; update: Uint8Array }
   | { kind: 'query-awareness' }
   | { kind: 'other'; type: number };
@@ -57,9 +73,10 @@ export type ClientMessage =
 /**
  * Decodes one binary message, validating Yjs updates fully (every struct decodes) before anyone
  * applies them: a malformed frame must fail here, not halfway into the shared document. The
- * decoded structs go along for the schema check (update-guard.ts).
+ * decoded structs go along for the schema check (update-guard.ts). An update is first scanned
+ * (update-scan.ts): over `maxUpdateItems` items, or with a subdocument, it is not decoded.
  */
-export function decodeClientMessage(data: Uint8Array): ClientMessage {
+export function decodeClientMessage(data: Uint8Array, limits: { maxUpdateItems: number } = { maxUpdateItems: Infinity }): ClientMessage {
   try {
     const d = decoding.createDecoder(data);
     const type = decoding.readVarUint(d);
@@ -72,6 +89,10 @@ export function decodeClientMessage(data: Uint8Array): ClientMessage {
           return { kind: 'sync-step1', stateVector: payload };
         }
         if (sub === syncProtocol.messageYjsSyncStep2 || sub === syncProtocol.messageYjsUpdate) {
+          // Counted before anything is built: decoding costs per item, whatever the bytes.
+          const scan = scanUpdate(payload, limits.maxUpdateItems);
+          if (scan.overLimit) return { kind: 'update-too-large', items: scan.items };
+          if (scan.subdocs > 0) return { kind: 'update-subdocs' };
           return { kind: 'update', update: payload, structs: Y.decodeUpdate(payload).structs };
         }
         throw new Error(`unknown sync message type ${sub}`);

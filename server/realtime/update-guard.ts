@@ -2,15 +2,16 @@
  * Refuses editor updates that would put structure outside the journal schema into the document,
  * before they are applied. Pure: it reads the decoded update and the live document, never writes.
  *
- * What is refused, inside the `prosemirror` fragment (other roots are not checked):
+ * What is refused: anything in another root than the `prosemirror` fragment (the only one the
+ * service reads; deleted items too), or keyed on the fragment itself; and inside the fragment:
  * - anything but an XmlElement directly in the fragment (an XmlText, strings, embeds, JSON, …);
  * - an XmlElement whose nodeName is not a node of the shared schema, or is `doc` or `text`;
  * - a block element deeper than MAX_NESTING_DEPTH (the top-level block is depth 1, as in the read
  *   model), or any element one level deeper still (an inline node in the deepest block is fine);
  * - inside an element, anything but XmlElements and XmlTexts; inside an XmlText, anything but
  *   text, formatting and embeds; a shared type as an attribute value.
- * Element nesting past the limit is refused anywhere in the document (the walk that would find the
- * root stops at the limit).
+ * Element nesting past the limit is refused anywhere (the walk that would find the root stops at
+ * the limit).
  *
  * An Item names its parent explicitly (a root name, or the id of the parent type's item) or
  * implicitly through its left or right neighbour (`origin`, `rightOrigin`), as Yjs resolves it
@@ -55,7 +56,7 @@ type Kind = 'fragment' | 'element' | 'text' | 'other';
 
 /** What a parent type is and where it sits. `depth` counts elements from the fragment (0). */
 type Info =
-  | { k: 'ok'; inTree: boolean; kind: Kind; depth: number; name?: string }
+  | { k: 'ok'; inTree: boolean; kind: Kind; depth: number; name?: string; foreign?: string }
   | { k: 'unknown' }
   | { k: 'dead' }
   | { k: 'deep' };
@@ -87,6 +88,7 @@ class Guard {
   private readonly store: Y.Doc['store'];
   private readonly fragment: Y.AbstractType<any> | undefined;
   private readonly fragmentName: string;
+  private readonly share: Map<string, Y.AbstractType<any>>;
   private readonly maxDepth: number;
   private own = new Map<number, Struct[]>();
   private held = new Map<number, Struct[]>();
@@ -99,6 +101,7 @@ class Guard {
     this.fragmentName = opts.fragmentName ?? FRAGMENT_NAME;
     this.maxDepth = opts.maxDepth ?? MAX_NESTING_DEPTH;
     this.fragment = doc.share.get(this.fragmentName);
+    this.share = doc.share;
   }
 
   check(structs: readonly Struct[], pending: readonly Struct[]): Refusal | undefined {
@@ -121,9 +124,14 @@ class Guard {
 
   private checkItem(item: Y.Item): string | undefined {
     const c = item.content;
-    if (c instanceof Y.ContentDeleted) return undefined;
     const p = this.parentOf(item);
     if (p.k === 'unknown' || p.k === 'dead') return undefined;
+    // Only the fragment is read (content, model, exports, versions): nothing may live elsewhere,
+    // not even deleted items, which Yjs would keep as structs of a root nobody reads.
+    if (p.k === 'root' && p.name !== this.fragmentName) return outsideFragment(this.fragmentName, p.name);
+    if (p.k === 'root' && p.sub !== null) return `a keyed value "${printable(p.sub)}" on the ${this.fragmentName} fragment`;
+    if (p.k === 'live' && p.type._item === null && p.type !== this.fragment) return outsideFragment(this.fragmentName, this.rootName(p.type));
+    if (c instanceof Y.ContentDeleted) return undefined;
     // Typing into text and new text in an element: accepted without walking up the tree.
     const ptype = p.k === 'live' ? p.type : p.k === 'fresh' ? (p.item.content as Y.ContentType).type : undefined;
     if (p.sub === null && ptype) {
@@ -134,6 +142,7 @@ class Guard {
     const info = p.k === 'root' ? this.rootInfo(p.name) : p.k === 'live' ? this.liveInfo(p.type) : this.freshInfo(p.item);
     if (info.k === 'unknown' || info.k === 'dead') return undefined;
     if (info.k === 'deep') return c instanceof Y.ContentType ? this.tooDeep() : undefined;
+    if (info.foreign !== undefined) return outsideFragment(this.fragmentName, info.foreign);
     if (!info.inTree) return undefined;
     if (p.sub !== null) return `a shared type as the value of attribute "${printable(p.sub)}"`;
     const el = c instanceof Y.ContentType && c.type instanceof Y.XmlElement ? c.type : undefined;
@@ -230,7 +239,13 @@ class Guard {
   }
 
   private rootInfo(name: string): Info {
-    return name === this.fragmentName ? { k: 'ok', inTree: true, kind: 'fragment', depth: 0 } : OUTSIDE;
+    return name === this.fragmentName ? { k: 'ok', inTree: true, kind: 'fragment', depth: 0 } : { k: 'ok', inTree: false, kind: 'other', depth: 0, foreign: name };
+  }
+
+  /** The name of a root type of the live document (a journal stored before roots were checked). */
+  private rootName(type: Y.AbstractType<any>): string {
+    for (const [name, t] of this.share) if (t === type) return name;
+    return '?';
   }
 
   /** A type of the live document: walks up at most maxDepth + 2 items to the root. */
@@ -263,6 +278,7 @@ class Guard {
     info ??= {
       k: 'ok',
       inTree: inTree && cur === this.fragment,
+      foreign: cur === this.fragment ? undefined : this.rootName(cur),
       kind: kindOf(type, type === this.fragment),
       depth,
       name: type instanceof Y.XmlElement ? type.nodeName : undefined,
@@ -319,7 +335,7 @@ class Guard {
     const isElement = type instanceof Y.XmlElement;
     const depth = parent.depth + (isElement ? 1 : 0);
     if (depth > this.maxDepth + 1) return DEEP;
-    return { k: 'ok', inTree: parent.inTree, kind: kindOf(type, false), depth, name: isElement ? type.nodeName : undefined };
+    return { k: 'ok', inTree: parent.inTree, kind: kindOf(type, false), depth, name: isElement ? type.nodeName : undefined, foreign: parent.foreign };
   }
 }
 
@@ -389,6 +405,10 @@ function describe(c: Y.Item['content']): string {
   if (c instanceof Y.ContentBinary) return 'binary content';
   if (c instanceof Y.ContentDoc) return 'a subdocument';
   return 'raw JSON content';
+}
+
+function outsideFragment(fragmentName: string, root: string): string {
+  return `content outside the ${fragmentName} fragment (root "${printable(root)}")`;
 }
 
 /** At most 40 characters, printable ASCII only (close reasons and log lines). */

@@ -149,11 +149,17 @@ export function* heldUpdates(totalBytes: number): Generator<Uint8Array> {
   }
 }
 
+/** `count` one-character insertions into a paragraph of its own (the first update adds it). */
 export function* smallUpdates(count: number): Generator<Uint8Array> {
   const doc = new Y.Doc();
+  const p = new Y.XmlElement('paragraph');
+  const text = new Y.XmlText();
   for (let i = 0; i < count; i++) {
     const sv = Y.encodeStateVector(doc);
-    doc.getMap('m').set('k', i);
+    if (i === 0) {
+      doc.getXmlFragment('prosemirror').insert(0, [p]);
+      p.insert(0, [text]);
+    } else text.insert(text.length, 'x');
     yield syncUpdate(Y.encodeStateAsUpdate(doc, sv));
   }
 }

@@ -100,8 +100,39 @@ describe('update guard: what editors write is accepted', () => {
     );
     accept(live, updateFrom(live, (f) => f.delete(0, 3)));
     accept(live, updateFrom(live, (f) => firstText(f, 0).delete(0, 2)));
-    // Other roots are not the journal's business.
-    accept(live, updateFrom(live, (_f, peer) => peer.getText('notes').insert(0, 'free text')));
+  });
+
+  it('refuses anything written outside the prosemirror fragment, which nothing reads', () => {
+    const live = liveDoc();
+    const cases: [(peer: Y.Doc) => void, RegExp][] = [
+      [(peer) => peer.getText('notes').insert(0, 'free text'), /^content outside the prosemirror fragment \(root "notes"\)$/],
+      [(peer) => peer.getMap('hidden').set('blob', 'x'.repeat(1000)), /root "hidden"/],
+      [(peer) => peer.getMap('hidden').set('nested', new Y.XmlFragment()), /root "hidden"/],
+      [(peer) => peer.getArray('a').insert(0, [1, 2, 3]), /root "a"/],
+      // Deleted at once: Yjs would still keep the structs of a root nobody reads.
+      [(peer) => {
+        peer.getText('gone').insert(0, 'abc');
+        peer.getText('gone').delete(0, 3);
+      }, /root "gone"/],
+    ];
+    for (const [edit, reason] of cases) {
+      const r = check(live, updateFrom(live, (_f, peer) => edit(peer)));
+      expect(r?.reason).toMatch(reason);
+      expect(r?.inPending).toBe(false);
+    }
+    // A value keyed on the fragment itself (XmlFragment has no attributes; nothing reads it).
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, 1);
+    encoding.writeVarUint(e, 1);
+    encoding.writeVarUint(e, 99);
+    encoding.writeVarUint(e, 0);
+    encoding.writeUint8(e, 4 | 32); // a string, keyed, parent follows
+    encoding.writeVarUint(e, 1);
+    encoding.writeVarString(e, FRAGMENT_NAME);
+    encoding.writeVarString(e, 'key');
+    encoding.writeVarString(e, 'value');
+    encoding.writeVarUint(e, 0);
+    expect(check(live, encoding.toUint8Array(e))?.reason).toMatch(/a keyed value "key" on the prosemirror fragment/);
   });
 
   it("accepts y-prosemirror's diff turning every CommonMark example into the next", () => {

@@ -38,5 +38,6 @@ it.each(attacks)('%s: closed, and /healthz stays under 250 ms', async (_name, ma
   expect(probe.probes).toBeGreaterThanOrEqual(3);
   expectResponsive(probe);
   expect(server.svc.ctx.registry.get(id)?.pendingBytes ?? 0).toBe(0);
-  expect(await c.content(id)).toBe('# Target\n\nText.\n');
+  // What was accepted before the close (small updates typing into a paragraph of their own) may follow.
+  expect(await c.content(id)).toMatch(/^# Target\n\nText\.\n/);
 });
