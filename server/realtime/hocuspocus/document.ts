@@ -60,9 +60,29 @@ export class DocumentSocket extends EventEmitter {
     return this.readyState === this.OPEN && this.shared.ws.readyState === this.shared.ws.OPEN;
   }
 
-  /** A y-websocket message (type + body), sent with this document's address. */
-  send(message: Uint8Array): void {
-    if (this.open) this.shared.ws.send(addressed(this.prefix, message), { binary: true });
+  /** Whether a fragmented message (Connection's shared sync answers) is being sent. */
+  private fragmenting = false;
+
+  /**
+   * A y-websocket message (type + body), sent with this document's address, as ws's `send`:
+   * Connection sends a shared sync answer as fragments (`fin: false` until its last part) in one
+   * synchronous loop, so the address goes first as a fragment of its own and nothing of another
+   * document can come between; `done` is called when the message is written (or cannot be).
+   */
+  send(message: Uint8Array, opts?: { binary?: boolean; fin?: boolean }, done?: (err?: Error) => void): void {
+    if (!this.open) {
+      this.fragmenting = false;
+      done?.(new Error('document closed'));
+      return;
+    }
+    const fin = opts?.fin !== false;
+    if (!this.fragmenting && fin) {
+      this.shared.ws.send(addressed(this.prefix, message), { binary: true }, done);
+      return;
+    }
+    if (!this.fragmenting) this.shared.ws.send(this.prefix, { binary: true, fin: false });
+    this.fragmenting = !fin;
+    this.shared.ws.send(message, { binary: true, fin }, done);
   }
 
   /** A complete Hocuspocus frame of this document. */
