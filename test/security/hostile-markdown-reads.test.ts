@@ -112,6 +112,8 @@ describe('a diff of two versions far apart', () => {
       const r = await c.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content }] }]);
       expect(r.status).toBe(200);
     }
+    // Read once first: it waits for what the edits left to do (the log's compaction).
+    const content = await c.content(id);
     const path = `/v1/journals/versions/${id}/diff?from=${v1.body.version_id}&to=current`;
     const probe = await probed('GET diff, 20,000 blocks apart', () => c.get(path));
     expect(probe.result.status).toBe(200);
@@ -130,5 +132,13 @@ describe('a diff of two versions far apart', () => {
     const last = await c.get(`${path}&page_token=19900`);
     expect(last.body.diff.added).toHaveLength(100);
     expect(last.body.next_page_token).toBeUndefined();
+    // Reading that version whole (markdown and model) is done off the event loop too.
+    const v2 = await c.post(`/v1/journals/versions/${id}`, { name: 'big' });
+    const read = await probed('GET version of 20,001 blocks', () => c.get(`/v1/journals/versions/${id}/${v2.body.version_id}`));
+    expect(read.result.status).toBe(200);
+    expectResponsive(read);
+    expect(read.result.body.model.content).toHaveLength(20_001);
+    expect(read.result.body.content).toBe(content);
+    expect(read.result.body).toMatchObject({ success: true, version_id: v2.body.version_id, name: 'big' });
   }, 120_000);
 });
