@@ -22,6 +22,7 @@ import type { JournalRow } from '../store.ts';
 import type * as z from 'zod';
 import { DIFF_PAGE_ENTRIES, versionsDiff, versionsRead, type AttributedDiff, type DiffInput, type DiffPage } from './diff-task.ts';
 import { WorkerTimeoutError } from '../../workers/pool.ts';
+import { withReadLimit } from '../read-offload.ts';
 import type { versionSchema } from './schema.ts';
 import { versionsToThin } from './retention.ts';
 import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
@@ -223,7 +224,7 @@ export class VersionService {
     const updates = await this.store.chain(row.seq, Number(v.seq));
     const pool = this.journals.markdown.pool;
     const bytes = updates.reduce((n, u) => n + u.byteLength, 0);
-    const read = await pool.run(versionsRead, { updates, ...want }, pool.timeLimitMs(bytes));
+    const read = await withReadLimit(pool.run(versionsRead, { updates, ...want }, pool.timeLimitMs(bytes)), ['path', 'version_id']);
     return { version: await this.viewWithChanges(v, row.id), ...read };
   }
 
