@@ -17,7 +17,20 @@ export async function benchSecurity(): Promise<Record<string, number>> {
   try {
     const c = await server.newClient();
     const id = await c.importMarkdown('# Target\n\nText.\n');
+    // Issue 26: a journal holding one paragraph of 28,000 emphasis runs, its export made stale.
+    const runs = await c.importMarkdown('x*a* '.repeat(28_000));
+    await c.edit(runs, [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: 'end' }] }]);
+    const table = (cols: number) => ['|' + ' h |'.repeat(cols), '|' + ' - |'.repeat(cols), '|' + ' c |'.repeat(cols)].join('\n');
     const attacks: Record<string, () => Promise<{ status: number }>> = {
+      'edit 400 x 1 KB of *a (dry run)': () =>
+        c.edit(id, Array.from({ length: 400 }, (_, i) => ({ type: 'create_node', nodeType: 'paragraph', params: [{ content: `${i}` + '*a'.repeat(500) }] })), { dry_run: true }),
+      'edit a table row of 100,000 cells': () => c.edit(id, [{ type: 'create_node', nodeType: 'table', params: [{ rows: [Array(100_000).fill('a')] }] }]),
+      'import a 10,000-column table': () => c.put('/v1/journals/editor/import_from_markdown', { markdown: table(10_000) }),
+      'import 1,001 footnote definitions citing each other': () =>
+        c.put('/v1/journals/editor/import_from_markdown', { markdown: Array.from({ length: 1001 }, (_, i) => `[^${i}]: see [^${(i + 1) % 1001}]`).join('\n\n') }),
+      'edit 24 KiB of reference links to a 4 KB destination': () =>
+        c.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: `[r]: https://e.com/${'x'.repeat(4000)}\n\n` + '[a][r] '.repeat(3000) }] }]),
+      'GET content of a paragraph of 28,000 emphasis runs': () => c.get(`/v1/journals/content/${runs}`),
       'edit 100 KB of *a (dry run)': () =>
         c.edit(id, [{ type: 'create_node', nodeType: 'paragraph', params: [{ content: '*a'.repeat(50_000) }] }], { dry_run: true }),
       'edit 40 KB of *a': () => c.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content: '*a'.repeat(20_000) }] }]),

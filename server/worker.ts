@@ -10,7 +10,7 @@ import { markdownImport, markdownParse } from './journals/markdown-offload.ts';
 import * as markdown from './journals/markdown-tasks.ts';
 import { journalExport, journalModel } from './journals/read-offload.ts';
 import * as reads from './journals/read-tasks.ts';
-import { diffTask, versionsDiff } from './journals/versions/diff-task.ts';
+import { diffTask, readTask, versionsDiff, versionsRead } from './journals/versions/diff-task.ts';
 import { gradeOperation } from './practice/grading/operation.ts';
 import { WorkerTasks } from './workers/pool.ts';
 
@@ -23,6 +23,7 @@ const tasks = new WorkerTasks()
   .add(journalExport, reads.exportTask)
   .add(journalModel, reads.modelTask)
   .add(versionsDiff, diffTask)
+  .add(versionsRead, readTask)
   .add(flashcards.extractOperation, flashcards.extractTask)
   // Loaded on first use: a worker that only converts markdown never reads the grading engines.
   .add(gradeOperation, async (input) => (await import('./practice/grading/task.ts')).gradeTask(input));

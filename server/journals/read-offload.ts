@@ -7,7 +7,8 @@
  * would (markdown-export.ts `exportFragment`, read-model.ts `fragmentToDoc`). Such a read never
  * loads the journal here, nor touches a loaded one.
  */
-import { workerOperation, type WorkerPool } from '../workers/pool.ts';
+import { invalid, type Loc } from '../http/errors.ts';
+import { workerOperation, WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import type { ReadIssue } from './read-model.ts';
 import type { StoredState } from './store.ts';
 
@@ -40,5 +41,17 @@ export function stateBytes(state: StateInput): number {
  */
 export function readInWorker<O>(pool: WorkerPool, op: typeof journalExport | typeof journalModel, state: StoredState): Promise<O> {
   const input: StateInput = { snapshot: state.snapshot, updates: state.updates };
-  return pool.run(op as never, input, pool.timeLimitMs(stateBytes(input))) as Promise<O>;
+  return withReadLimit(pool.run(op as never, input, pool.timeLimitMs(stateBytes(input))) as Promise<O>, ['path', 'journal_id']);
+}
+
+/** A read past its worker time limit is a 422 at `loc` naming the limit (never a 500). */
+export async function withReadLimit<O>(read: Promise<O>, loc: Loc): Promise<O> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof WorkerTimeoutError) {
+      throw invalid(loc, `the journal is too large to read within its time limit (${(err.limitMs / 1000).toFixed(1)} s for its size)`, 'value_error.time_limit');
+    }
+    throw err;
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * A diff of two states of a journal, whole, as one worker task (server/worker.ts runs it;
+ * Version reads as worker tasks. A diff of two states of a journal, whole, as one worker task (server/worker.ts runs it;
  * service.ts sends it): both states are built from their stored updates, read, compared block by
  * block, attributed to who changed each block, and cut to one page. All of it grows with the
  * journal (a diff of two versions 20,000 blocks apart held the event loop 669 ms and answered
@@ -91,4 +91,20 @@ export function diffPage(input: DiffInput): DiffPage {
 
 export function diffTask(input: DiffInput): { result: DiffPage } {
   return { result: diffPage(input) };
+}
+
+/**
+ * A version as it was, read in a worker for the same reason: its markdown and/or its model as JSON
+ * text (sent as it is), from the stored updates of its chain.
+ */
+export const versionsRead = workerOperation<{ updates: Uint8Array[]; markdown: boolean; model: boolean }, { markdown?: string; modelJson?: string }>('versions.read');
+
+export function readTask(input: { updates: Uint8Array[]; markdown: boolean; model: boolean }): { result: { markdown?: string; modelJson?: string } } {
+  const doc = docOf(input.updates);
+  return {
+    result: {
+      ...(input.markdown ? { markdown: docToMarkdown(doc) } : {}),
+      ...(input.model ? { modelJson: JSON.stringify(doc.toJSON()) } : {}),
+    },
+  };
 }

@@ -1,6 +1,5 @@
 /** Routes of version history (endpoints.ts, docs/versions.md); thin over VersionService. */
 import { Router } from 'express';
-import { docToMarkdown } from '../../../shared/markdown/index.ts';
 import { principalOf } from '../../auth/middleware.ts';
 import { chargeFor } from '../../billing/middleware.ts';
 import { route } from '../../http/endpoint.ts';
@@ -37,14 +36,15 @@ export function versionRoutes(versions: VersionService): Router {
 
   route(r, e.get, async (call, res) => {
     const q = call.query;
-    const { version, doc } = await versions.get(principalOf(call.req), call.param('journal_id'), call.param('version_id'));
-    const answer: VersionGetResponse = {
-      success: true,
-      ...version,
-      ...(q.format !== 'model' ? { content: docToMarkdown(doc) } : {}),
-      ...(q.format !== 'markdown' ? { model: doc.toJSON() as VersionGetResponse['model'] } : {}),
-    };
-    res.json(answer);
+    const want = { markdown: q.format !== 'model', model: q.format !== 'markdown' };
+    const { version, markdown, modelJson } = await versions.get(principalOf(call.req), call.param('journal_id'), call.param('version_id'), want);
+    const answer: Omit<VersionGetResponse, 'model'> = { success: true, ...version, ...(markdown !== undefined ? { content: markdown } : {}) };
+    if (modelJson === undefined) {
+      res.json(answer);
+      return;
+    }
+    // The model's JSON text as the worker printed it, never parsed here.
+    res.type('application/json').send(`{"model":${modelJson},${JSON.stringify(answer).slice(1)}`);
   });
 
   route(r, e.restore, async (call, res) => {

@@ -20,8 +20,9 @@ import type { JournalService } from '../service.ts';
 import type { ActivityRow } from '../activity.ts';
 import type { JournalRow } from '../store.ts';
 import type * as z from 'zod';
-import { DIFF_PAGE_ENTRIES, versionsDiff, type AttributedDiff, type DiffInput, type DiffPage } from './diff-task.ts';
+import { DIFF_PAGE_ENTRIES, versionsDiff, versionsRead, type AttributedDiff, type DiffInput, type DiffPage } from './diff-task.ts';
 import { WorkerTimeoutError } from '../../workers/pool.ts';
+import { withReadLimit } from '../read-offload.ts';
 import type { versionSchema } from './schema.ts';
 import { versionsToThin } from './retention.ts';
 import { BASE_EVERY, VersionStore, type VersionKind, type VersionRow } from './store.ts';
@@ -213,10 +214,18 @@ export class VersionService {
     return v;
   }
 
-  async get(p: Principal, journalId: string, versionId: string): Promise<{ version: VersionView; doc: PMNode }> {
+  /**
+   * A version with its markdown and/or its model (as JSON text), read in a worker thread: both
+   * grow with the journal.
+   */
+  async get(p: Principal, journalId: string, versionId: string, want: { markdown: boolean; model: boolean }): Promise<{ version: VersionView; markdown?: string; modelJson?: string }> {
     const row = await this.journals.owned(p, journalId);
     const v = await this.version(row, versionId);
-    return { version: await this.viewWithChanges(v, row.id), doc: await this.materialize(row.seq, v) };
+    const updates = await this.store.chain(row.seq, Number(v.seq));
+    const pool = this.journals.markdown.pool;
+    const bytes = updates.reduce((n, u) => n + u.byteLength, 0);
+    const read = await withReadLimit(pool.run(versionsRead, { updates, ...want }, pool.timeLimitMs(bytes)), ['path', 'version_id']);
+    return { version: await this.viewWithChanges(v, row.id), ...read };
   }
 
   /**
