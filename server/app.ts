@@ -21,6 +21,7 @@ import { errorHandler, HttpError } from './http/errors.ts';
 import { methodNotAllowed } from './http/allowed-methods.ts';
 import { JSON_TYPES, requireJsonBodies } from './http/content-type.ts';
 import { guardJsonBody } from './http/json-guard.ts';
+import { routeTemplates } from './http/endpoint.ts';
 import { requestContext } from './http/middleware.ts';
 import { refuseControlPaths } from './http/path-guard.ts';
 import { ServiceMetrics } from './ops/metrics.ts';
@@ -70,6 +71,7 @@ import { WebhookOutbox } from './webhooks/outbox.ts';
 import { WebhookSecrets } from './webhooks/secrets.ts';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
 /** The worker threads' entry, beside this file (server/worker.mjs from source, dist/server/worker.mjs in the build). */
 export const WORKER_ENTRY = new URL('./worker.mjs', import.meta.url);
 /** This process among the instances on one store (the readiness probe's row). */
@@ -169,7 +171,8 @@ export async function createContext(
     },
   });
   const versions = new VersionService(engine, journals);
-  const metrics = new ServiceMetrics(engine, registry);
+  // A request refused before its route ran is labelled with the operation it was for.
+  const metrics = new ServiceMetrics(engine, registry, routeTemplates(ENDPOINTS));
   committer.onCommit = (seconds, updates) => metrics.observeCommit(seconds, updates);
   const keys = new KeyService(engine);
   const lastUsed = new LastUsedRecorder(engine);

@@ -113,6 +113,28 @@ export function matchedRoute(req: Request, res: Response): string | undefined {
   return (res.locals.matchedRoute as string | undefined) ?? (req.route?.path !== undefined ? `${req.baseUrl}${req.route.path}` : undefined);
 }
 
+/**
+ * The route template (`/v1/journals/content/:journal_id`) of the declared operation a method and
+ * path ask for, or undefined when they ask for none (an unknown path, another method). A static
+ * path wins over a parameter, as in the routers. For requests answered before their route ran.
+ */
+export function routeTemplates(declared: readonly Endpoint[]): (method: string, path: string) => string | undefined {
+  const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  const operations = declared
+    .filter((e) => !e.upgrade)
+    .map((e) => ({
+      method: e.method.toUpperCase(),
+      template: e.path.replace(/\{(\w+)\}/g, ':$1'),
+      pattern: new RegExp(`^${escape(e.path).replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i'),
+      params: (e.path.match(/\{/g) ?? []).length,
+    }))
+    .sort((a, b) => a.params - b.params);
+  return (method, path) => {
+    const m = method === 'HEAD' ? 'GET' : method;
+    return operations.find((o) => o.method === m && o.pattern.test(path))?.template;
+  };
+}
+
 /** Registers the route of `e` on `router`: its method and path, and a Call for the handler. */
 export function route<E extends Endpoint>(router: Router, e: E, handler: (call: Call<E>, res: Response) => unknown): void {
   router[e.method](routePath(e), (req: Request, res: Response) => {

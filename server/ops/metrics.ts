@@ -34,7 +34,16 @@ export class ServiceMetrics {
   private readonly persistedUpdates: Counter;
   private editors: () => Record<string, number> = () => ({});
 
-  constructor(engine: StorageEngine, journals: JournalRegistry) {
+  /**
+   * @param routeOf the route template of a request answered before any route ran (a 401, 402 or
+   *   429 at admission, a malformed body), from the declared operations; undefined when the
+   *   method and path are no operation (an unknown path, a 405).
+   */
+  constructor(
+    engine: StorageEngine,
+    journals: JournalRegistry,
+    private readonly routeOf: (method: string, path: string) => string | undefined = () => undefined,
+  ) {
     const registers = [this.registry];
     this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
@@ -112,7 +121,7 @@ export class ServiceMetrics {
   observeRequest(req: Request, res: Response, seconds: number): void {
     // The route template (`/v1/journals/content/:journal_id`), never the raw path with its ids;
     // the same for an error answer, whose req.baseUrl Express has reset by now.
-    const route = matchedRoute(req, res) ?? 'unmatched';
+    const route = matchedRoute(req, res) ?? (res.statusCode >= 400 ? this.routeOf(req.method, req.originalUrl.split('?')[0]!) : undefined) ?? 'unmatched';
     this.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
   }
 

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
+import { ENDPOINTS } from '../../server/endpoints.ts';
+import { routeTemplates } from '../../server/http/endpoint.ts';
 import { Client, serverSuite, startTestServer, type TestServer } from '../helpers/server.ts';
 import { until } from '../practice-api/helpers.ts';
 import { connectEditor, waitFor } from '../realtime/helpers.ts';
@@ -77,6 +79,18 @@ describe('open metrics', () => {
     expect(text).not.toMatch(/route="\/journals\//);
   });
 
+  it('labels answers given before the route ran (401, malformed JSON) with the operation they were for', async () => {
+    expect((await fetch(`${server.url}/v1/journals/content/some-id`)).status).toBe(401);
+    const malformed = await c.request('PATCH', '/v1/journals/editor/rename', '{"journal_id":', { 'content-type': 'application/json' });
+    expect(malformed.status).toBe(422);
+    expect((await c.request('POST', '/v1/journals/list')).status).toBe(405);
+    const text = await metrics();
+    expect(sample(text, 'http_request_duration_seconds_count', 'method="GET",route="/v1/journals/content/:journal_id",status="401"')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'http_request_duration_seconds_count', 'method="PATCH",route="/v1/journals/editor/rename",status="422"')).toBeGreaterThanOrEqual(1);
+    // A method the path does not have is no operation.
+    expect(sample(text, 'http_request_duration_seconds_count', 'method="POST",route="unmatched",status="405"')).toBeGreaterThanOrEqual(1);
+  });
+
   it('follows open editor connections', async () => {
     const id = await c.importMarkdown('# Editors\n');
     expect(sample(await metrics(), 'realtime_editor_connections', 'protocol="y-websocket"')).toBe(0);
@@ -100,6 +114,20 @@ describe('open metrics', () => {
     const text = await metrics();
     const total = ['queued', 'running', 'done'].reduce((n, state) => n + (sample(text, 'job_queue_depth', `state="${state}"`) ?? 0), 0);
     expect(total).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('route templates of requests answered before their route ran', () => {
+  it('are read from the declarations: static paths before parameters, HEAD as GET, nothing for another method', () => {
+    const of = routeTemplates(ENDPOINTS);
+    expect(of('GET', '/v1/interactives/flashcards/list')).toBe('/v1/interactives/flashcards/list');
+    expect(of('GET', '/v1/interactives/flashcards/abc')).toBe('/v1/interactives/flashcards/:deck_id');
+    expect(of('HEAD', '/v1/journals/content/x/')).toBe('/v1/journals/content/:journal_id');
+    expect(of('GET', '/v1/journals/versions/j/diff')).toBe('/v1/journals/versions/:journal_id/diff');
+    expect(of('GET', '/v1/journals/versions/j/v')).toBe('/v1/journals/versions/:journal_id/:version_id');
+    expect(of('POST', '/v1/journals/list')).toBeUndefined();
+    expect(of('GET', '/v1/journals/content/a/b')).toBeUndefined();
+    expect(of('GET', '/v1/journals/realtime/j')).toBeUndefined(); // the WebSocket upgrade is no HTTP route
   });
 });
 
