@@ -21,6 +21,7 @@ const suites: [name: string, file: string, fn: string][] = [
   ['practice', 'practice.ts', 'benchPractice'],
   ['video', 'video.ts', 'benchVideo'],
   ['security', 'security.ts', 'benchSecurity'],
+  ['tenants', 'tenants.ts', 'benchTenants'],
   ['cluster', 'cluster.ts', 'benchCluster'],
   ['hocuspocus', 'hocuspocus.ts', 'benchHocuspocus'],
   ['collaboration', 'collaboration.ts', 'benchCollaboration'],

@@ -11,9 +11,9 @@
  * past it by at most what they receive in one flush interval.
  *
  * Stored bytes are measured from the store of record (snapshots, update logs and versions of the
- * organization's journals, trash included), at most every STORED_REFRESH_MS per organization, plus
- * what this instance received from editors since: every instance sees the others' writes within
- * that interval.
+ * organization's journals, trash included), at most every STORED_REFRESH_MS per organization,
+ * plus the bytes of editor updates this instance admitted since: every instance sees the others'
+ * writes within that interval.
  */
 import type { Principal, Tier } from '../auth/keys.ts';
 import type { StorageEngine } from '../storage/engine.ts';
@@ -46,7 +46,7 @@ interface RealtimeCount {
 
 interface StoredSize {
   bytes: number;
-  /** Bytes received from editors since the measure (an upper bound of what they added). */
+  /** Bytes of editor updates admitted since the measure (an upper bound of what they added). */
   since: number;
   measuredAt: number;
   refreshing?: Promise<number>;
@@ -114,8 +114,6 @@ export class OrgQuotas {
     }
     c.pending += bytes;
     this.dirty.add(p.orgId);
-    const s = this.stored.get(p.orgId);
-    if (s) s.since += bytes;
     return undefined;
   }
 
@@ -204,8 +202,9 @@ export class OrgQuotas {
   /**
    * A refusal when `p`'s organization stores its tier's quota or more. Synchronous from a recent
    * measure (one older than STORED_REFRESH_MS is refreshed meanwhile); the first ask measures.
+   * `incoming`: bytes of an editor update about to be stored, added to the estimate when admitted.
    */
-  storageFull(p: Principal): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined> {
+  storageFull(p: Principal, incoming = 0): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined> {
     const s = this.stored.get(p.orgId);
     if (!s) return this.storedBytes(p.orgId).then(() => this.storageRefusal(p));
     if (performance.now() - s.measuredAt > STORED_REFRESH_MS && !s.refreshing) {
@@ -214,7 +213,9 @@ export class OrgQuotas {
         s.refreshing = undefined;
       });
     }
-    return this.storageRefusal(p);
+    const refusal = this.storageRefusal(p);
+    if (!refusal) s.since += incoming;
+    return refusal;
   }
 
   /** A write that stores bytes was admitted: the next check measures again (meanwhile it answers from the last measure). */

@@ -331,7 +331,7 @@ export class LiveJournal {
       for (const l of [...this.committedListeners]) l(next.update, next.origin);
     }
     if (this.ahead.size > 0 && !this.flushing) void this.fetchMissing(Math.max(...this.ahead.keys()));
-    if (counted && (this.logCount >= this.limits.compactAfterUpdates || this.logBytes >= this.limits.compactAfterBytes)) this.hooks.compactDue(this);
+    if (counted && compactionDue(this.logCount, this.logBytes, this.stateBytes - this.logBytes, this.limits)) this.hooks.compactDue(this);
     if (this.settled) this.pump();
   }
 
@@ -607,4 +607,30 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * A compaction writes the whole state again, so it is due only once the log holds COMPACT_LOG_RATIO
+ * times the snapshot's bytes (and the COMPACT_AFTER_* thresholds are passed). A compaction then
+ * writes S' <= S + L <= (1 + 1 / COMPACT_LOG_RATIO) L bytes for the L bytes of updates it folds,
+ * so the snapshots written while a journal grows add up to at most 1.5 times the bytes its
+ * updates brought (which the log wrote once): every byte an editor sends is written at most 2.5
+ * times by the service, twice that through a write-ahead log (bench/tenants.ts measures it).
+ * Before, a compaction every COMPACT_AFTER_BYTES rewrote the growing snapshot: a journal of S
+ * bytes written in updates cost S² / (2 COMPACT_AFTER_BYTES) bytes of snapshots. Past
+ * COMPACT_LOG_CAP_FACTOR times COMPACT_AFTER_UPDATES updates a compaction is due whatever their
+ * size, which bounds the updates a load applies one by one.
+ */
+export const COMPACT_LOG_RATIO = 2;
+export const COMPACT_LOG_CAP_FACTOR = 20;
+
+export function compactionDue(
+  logCount: number,
+  logBytes: number,
+  snapshotBytes: number,
+  limits: { compactAfterUpdates: number; compactAfterBytes: number },
+): boolean {
+  if (logCount >= COMPACT_LOG_CAP_FACTOR * limits.compactAfterUpdates) return true;
+  if (logBytes < COMPACT_LOG_RATIO * snapshotBytes) return false;
+  return logCount >= limits.compactAfterUpdates || logBytes >= limits.compactAfterBytes;
 }

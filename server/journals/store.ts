@@ -47,6 +47,12 @@ const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, upda
 const INSERT_CHUNK = 200;
 
 export class JournalStore {
+  /**
+   * Bytes of journal state this process handed the store: updates appended to logs, snapshots
+   * written by compactions (bench/tenants.ts: what the service writes per byte editors send).
+   */
+  readonly written = { updates: 0, snapshots: 0 };
+
   constructor(readonly engine: StorageEngine) {}
 
   /** The new journal at revision 1, its first snapshot written with it. */
@@ -232,7 +238,10 @@ export class JournalStore {
     for (let start = 0; start < updates.length; start += INSERT_CHUNK) {
       const chunk = updates.slice(start, start + INSERT_CHUNK);
       const params: (number | Uint8Array)[] = [];
-      chunk.forEach((u, i) => params.push(seq, first + start + i, u, quiet ? 1 : 0));
+      chunk.forEach((u, i) => {
+        params.push(seq, first + start + i, u, quiet ? 1 : 0);
+        this.written.updates += u.byteLength;
+      });
       await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, params);
     }
     // Who touched which blocks, kept after the log is compacted (docs/versions.md).
@@ -265,6 +274,7 @@ export class JournalStore {
         [seq, revision, snapshot],
       );
       await tx.run('DELETE FROM journal_updates WHERE journal_seq = ? AND revision <= ?', [seq, revision]);
+      tx.afterCommit(() => (this.written.snapshots += snapshot.byteLength));
       return true;
     });
   }

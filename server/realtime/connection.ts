@@ -54,7 +54,7 @@ const utf8 = new TextDecoder();
  */
 export interface EditorMeter {
   receive(p: Principal, bytes: number): { message: string } | undefined;
-  storageFull(p: Principal): { message: string } | undefined | Promise<unknown>;
+  storageFull(p: Principal, incoming: number): { message: string } | undefined | Promise<unknown>;
 }
 
 export class Connection implements RoomMember {
@@ -372,7 +372,7 @@ export class Connection implements RoomMember {
       case 'update': {
         this.opening = false;
         // A promise: the first measure of the organization's storage is under way (the upgrade started it).
-        const full = this.meter?.storageFull(this.principal);
+        const full = this.meter?.storageFull(this.principal, message.update.byteLength);
         if (full && !(full instanceof Promise)) {
           this.logger.warn({ journal_id: this.room.journalId, key_id: this.principal.keyId, limit: 'org-stored-bytes' }, 'organization over its storage quota');
           this.refuse(CloseCode.STORAGE_QUOTA, full.message);
