@@ -5,7 +5,9 @@
  * and creates, replies, resolves, reopens and deletes through REST. With a link's token alone it
  * shows them as stored, read-only.
  */
-import type { EditorView } from 'prosemirror-view';
+import type { Node as PMNode } from 'prosemirror-model';
+import { Plugin, PluginKey } from 'prosemirror-state';
+import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import type * as Y from 'yjs';
 import { COMMENTS_ROOT, type StoredComment } from '../../shared/comments.ts';
 import type { Api, CommentView } from '../api.ts';
@@ -27,6 +29,58 @@ export function selectionAnchor(view: EditorView): { block_id: string; from?: nu
   const b = doc.textBetween(start, Math.min(to, end), '', '').length;
   if (b <= a) return { block_id: id, quote: block.textContent };
   return { block_id: id, from: a, to: b, quote: doc.textBetween(from, Math.min(to, end), '', '') };
+}
+
+/** The document positions of [from, to) of a block's text (offsets as the service counts them), or null. */
+export function rangeIn(doc: PMNode, blockId: string, from: number, to: number): { from: number; to: number } | null {
+  let block: { node: PMNode; pos: number } | undefined;
+  doc.descendants((node, pos) => {
+    if (block) return false;
+    if (node.attrs.id === blockId) {
+      block = { node, pos };
+      return false;
+    }
+    return true;
+  });
+  if (!block) return null;
+  let seen = 0;
+  let start: number | undefined;
+  let end: number | undefined;
+  block.node.descendants((node, pos) => {
+    if (end !== undefined) return false;
+    if (!node.isText) return true;
+    const len = node.text!.length;
+    const at = block!.pos + 1 + pos;
+    if (start === undefined && from < seen + len) start = at + (from - seen);
+    if (start !== undefined && to <= seen + len) end = at + (to - seen);
+    seen += len;
+    return false;
+  });
+  return start !== undefined && end !== undefined && end > start ? { from: start, to: end } : null;
+}
+
+const highlightKey = new PluginKey<DecorationSet>('comment-highlights');
+
+/** Marks the text of open comments in the editor (the panel hands it the comments it shows). */
+export function commentHighlights(): Plugin<DecorationSet> {
+  return new Plugin<DecorationSet>({
+    key: highlightKey,
+    state: {
+      init: () => DecorationSet.empty,
+      apply(tr, set) {
+        const comments = tr.getMeta(highlightKey) as CommentView[] | undefined;
+        if (!comments) return set.map(tr.mapping, tr.doc);
+        const decos: Decoration[] = [];
+        for (const c of comments) {
+          if (c.detached || c.resolved || c.from === null || c.to === null) continue;
+          const r = rangeIn(tr.doc, c.block_id, c.from, c.to);
+          if (r) decos.push(Decoration.inline(r.from, r.to, { class: 'comment-range', 'data-comment-id': c.comment_id }));
+        }
+        return DecorationSet.create(tr.doc, decos);
+      },
+    },
+    props: { decorations: (state) => highlightKey.getState(state) },
+  });
 }
 
 export class CommentsPanel {
@@ -68,7 +122,9 @@ export class CommentsPanel {
   attach(view: EditorView): void {
     this.view = view;
     this.addButton.disabled = false;
+    if (this.shown.length) view.dispatch(view.state.tr.setMeta(highlightKey, this.shown));
   }
+  private shown: CommentView[] = [];
 
   /** Read-only: no new comments, replies or changes (the journal was deleted, or the connection closed). */
   setReadOnly(readOnly: boolean): void {
@@ -104,6 +160,8 @@ export class CommentsPanel {
     if (this.destroyed) return;
     const readOnly = this.dom.classList.contains('read-only');
     clear(this.list);
+    if (this.view && !this.view.isDestroyed) this.view.dispatch(this.view.state.tr.setMeta(highlightKey, comments));
+    this.shown = comments;
     if (comments.length === 0) this.list.append(h('p', { class: 'empty' }, this.api ? 'Select text and press Comment.' : 'No comments.'));
     for (const c of comments) this.list.append(this.thread(c, readOnly));
   }
