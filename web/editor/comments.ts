@@ -9,7 +9,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { Plugin, PluginKey } from 'prosemirror-state';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import type * as Y from 'yjs';
-import { COMMENTS_ROOT, type StoredComment } from '../../shared/comments.ts';
+import { COMMENTS_ROOT, type StoredComment, type StoredReplyEntry } from '../../shared/comments.ts';
 import type { Api, CommentView } from '../api.ts';
 import { clear, h, when } from '../dom.ts';
 import { ask, showError } from '../ui.ts';
@@ -89,7 +89,7 @@ export class CommentsPanel {
   private readonly addButton: HTMLButtonElement;
   private view: EditorView | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly map: Y.Map<StoredComment>;
+  private readonly map: Y.Map<StoredComment | StoredReplyEntry>;
   private readonly observer = () => this.schedule();
   /** The text changed: where each comment sits (its quote, detached) is read again a little later. */
   private readonly onUpdate = () => {
@@ -105,7 +105,7 @@ export class CommentsPanel {
     private readonly messages: HTMLElement,
     private readonly authorName: () => string,
   ) {
-    this.map = doc.getMap<StoredComment>(COMMENTS_ROOT);
+    this.map = doc.getMap<StoredComment | StoredReplyEntry>(COMMENTS_ROOT);
     this.list = h('div', { class: 'comment-list', id: 'comment-list' });
     this.addButton = h(
       'button',
@@ -148,7 +148,13 @@ export class CommentsPanel {
 
   private async refresh(): Promise<void> {
     if (this.destroyed) return;
-    if (!this.api) return this.render([...this.map.values()].filter((c) => c && typeof c.comment_id === 'string').map(storedView));
+    if (!this.api) {
+      const values = [...this.map.values()] as (StoredComment | StoredReplyEntry)[];
+      const replies = values.filter((r): r is StoredReplyEntry => !!r && typeof (r as StoredReplyEntry).reply_to === 'string');
+      const comments = values.filter((c): c is StoredComment => !!c && typeof (c as StoredComment).comment_id === 'string');
+      comments.sort((a, b) => a.created_at.localeCompare(b.created_at));
+      return this.render(comments.map((c) => storedView(c, replies.filter((r) => r.reply_to === c.comment_id).sort((a, b) => a.created_at.localeCompare(b.created_at)))));
+    }
     try {
       this.render((await this.api.comments(this.journalId)).comments);
     } catch (err) {
@@ -252,7 +258,7 @@ export class CommentsPanel {
 }
 
 /** A stored comment shown without the service's resolution (a link's token cannot call REST). */
-function storedView(c: StoredComment): CommentView {
+function storedView(c: StoredComment, replies: StoredReplyEntry[]): CommentView {
   return {
     comment_id: c.comment_id,
     journal_id: '',
@@ -266,7 +272,7 @@ function storedView(c: StoredComment): CommentView {
     resolved: c.resolved,
     resolved_at: c.resolved_at,
     detached: false,
-    replies: c.replies ?? [],
+    replies: replies.map(({ reply_to: _to, ...r }) => r),
     created_at: c.created_at,
   };
 }
