@@ -1,6 +1,7 @@
 /**
  * Comments of a journal live in its Y.Doc, beside the `prosemirror` fragment, in the Y.Map named
- * COMMENTS_ROOT (comment id -> stored comment, a plain JSON value). So they travel with the
+ * COMMENTS_ROOT (comment id -> stored comment, a plain JSON value; `{comment id}/{reply id}` ->
+ * a reply). So they travel with the
  * journal wherever its document goes (the trash, versions, the other instances) and editors see
  * them change live. Only the service writes them (REST, docs/comments.md); editors read them.
  */
@@ -28,6 +29,14 @@ export interface StoredReply {
   created_at: string;
 }
 
+/**
+ * A reply is stored under its own key, `{comment_id}/{reply_id}`, with `reply_to` naming its
+ * comment: two replies written at once (on two instances) are two keys, and both are kept.
+ */
+export type StoredReplyEntry = StoredReply & { reply_to: string };
+
+export const replyKey = (commentId: string, replyId: string): string => `${commentId}/${replyId}`;
+
 /** One comment as stored under COMMENTS_ROOT. */
 export interface StoredComment {
   comment_id: string;
@@ -43,5 +52,6 @@ export interface StoredComment {
   resolved: boolean;
   resolved_at: string | null;
   created_at: string;
+  /** Always empty: replies are entries of their own (StoredReplyEntry). */
   replies: StoredReply[];
 }

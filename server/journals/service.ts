@@ -264,7 +264,8 @@ export class JournalService {
       if ((await this.store.trash(tx, row.seq, at)) === undefined) return false;
       for (const d of subtree) await this.store.trash(tx, d.seq, at);
       return true;
-    });
+      // A move into the subtree at the same time must not leave a child behind.
+    }, { immediate: true });
     // Another request may have deleted it meanwhile: that one answered, this one is a 404.
     if (!done) throw notFound('Journal');
     this.registry.deleted(row.id);

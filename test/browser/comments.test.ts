@@ -38,6 +38,8 @@ describeBrowser('web app: comments', () => {
     // Bob sees it without a reload, anchored to "cell", by Alice.
     await expect.poll(() => thread(bob).locator('.quote').textContent()).toBe('cell');
     expect(await thread(bob).locator('.body').textContent()).toBe('Alice Which kind of cell?');
+    // Its text is marked in both editors.
+    for (const w of [alice, bob]) await expect.poll(() => w.page.locator('.ProseMirror .comment-range').allTextContents()).toEqual(['cell']);
     const listed = (await c.get(`/v1/journals/${id}/comments`)).body.comments;
     expect(listed).toEqual([expect.objectContaining({ quote: 'cell', from: 4, to: 8, body: 'Which kind of cell?', author: expect.objectContaining({ type: 'editor', name: 'Alice' }) })]);
     const cid = listed[0].comment_id;
@@ -57,11 +59,14 @@ describeBrowser('web app: comments', () => {
       ['Thanks!', 'Bob'],
     ]);
     await expect.poll(() => thread(alice).getAttribute('class')).toContain('resolved');
-    await docScreenshot(alice.page, 'editor-comments');
+    // A resolved comment's text is no longer marked.
+    await expect.poll(() => alice.page.locator('.ProseMirror .comment-range').count()).toBe(0);
 
     // Alice reopens; then a REST edit deletes the commented words: both margins say detached.
     await thread(alice).locator('button.reopen').click();
     await expect.poll(() => thread(bob).getAttribute('class')).not.toContain('resolved');
+    await expect.poll(() => alice.page.locator('.ProseMirror .comment-range').allTextContents()).toEqual(['cell']);
+    await docScreenshot(alice.page, 'editor-comments');
     const block = (await c.model(id)).model.content[1].attrs.id;
     expect((await c.edit(id, [{ type: 'update_node', nodeId: block, nodeType: 'paragraph', params: [{ content: 'The unit of life.' }] }])).status).toBe(200);
     for (const w of [alice, bob]) {

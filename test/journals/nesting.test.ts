@@ -100,4 +100,15 @@ describe('nesting', () => {
     expect((await c.post(`/v1/journals/editor/restore/${b}`)).status).toBe(404);
     expect((await c.get(`/v1/journals/content/${b}`)).status).toBe(404);
   });
+
+  it('two moves at once that would make a cycle between them: one lands, the other is a 422', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = await Promise.all(['A', 'B'].map((t) => c.importMarkdown(`# ${t}\n`, `${t}${round}`)));
+      const [ra, rb] = await Promise.all([move(c, a, b), move(c, b, a)]);
+      expect([ra.status, rb.status].sort()).toEqual([200, 422]);
+      const parentOf = async (id: string) => (await c.get(`/v1/journals/content/${id}`)).body.parent_item;
+      const [pa, pb] = [await parentOf(a), await parentOf(b)];
+      expect(pa === b && pb === a).toBe(false);
+    }
+  });
 });

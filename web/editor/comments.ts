@@ -5,9 +5,11 @@
  * and creates, replies, resolves, reopens and deletes through REST. With a link's token alone it
  * shows them as stored, read-only.
  */
-import type { EditorView } from 'prosemirror-view';
+import type { Node as PMNode } from 'prosemirror-model';
+import { Plugin, PluginKey } from 'prosemirror-state';
+import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import type * as Y from 'yjs';
-import { COMMENTS_ROOT, type StoredComment } from '../../shared/comments.ts';
+import { COMMENTS_ROOT, type StoredComment, type StoredReplyEntry } from '../../shared/comments.ts';
 import type { Api, CommentView } from '../api.ts';
 import { clear, h, when } from '../dom.ts';
 import { ask, showError } from '../ui.ts';
@@ -29,13 +31,65 @@ export function selectionAnchor(view: EditorView): { block_id: string; from?: nu
   return { block_id: id, from: a, to: b, quote: doc.textBetween(from, Math.min(to, end), '', '') };
 }
 
+/** The document positions of [from, to) of a block's text (offsets as the service counts them), or null. */
+export function rangeIn(doc: PMNode, blockId: string, from: number, to: number): { from: number; to: number } | null {
+  let block: { node: PMNode; pos: number } | undefined;
+  doc.descendants((node, pos) => {
+    if (block) return false;
+    if (node.attrs.id === blockId) {
+      block = { node, pos };
+      return false;
+    }
+    return true;
+  });
+  if (!block) return null;
+  let seen = 0;
+  let start: number | undefined;
+  let end: number | undefined;
+  block.node.descendants((node, pos) => {
+    if (end !== undefined) return false;
+    if (!node.isText) return true;
+    const len = node.text!.length;
+    const at = block!.pos + 1 + pos;
+    if (start === undefined && from < seen + len) start = at + (from - seen);
+    if (start !== undefined && to <= seen + len) end = at + (to - seen);
+    seen += len;
+    return false;
+  });
+  return start !== undefined && end !== undefined && end > start ? { from: start, to: end } : null;
+}
+
+const highlightKey = new PluginKey<DecorationSet>('comment-highlights');
+
+/** Marks the text of open comments in the editor (the panel hands it the comments it shows). */
+export function commentHighlights(): Plugin<DecorationSet> {
+  return new Plugin<DecorationSet>({
+    key: highlightKey,
+    state: {
+      init: () => DecorationSet.empty,
+      apply(tr, set) {
+        const comments = tr.getMeta(highlightKey) as CommentView[] | undefined;
+        if (!comments) return set.map(tr.mapping, tr.doc);
+        const decos: Decoration[] = [];
+        for (const c of comments) {
+          if (c.detached || c.resolved || c.from === null || c.to === null) continue;
+          const r = rangeIn(tr.doc, c.block_id, c.from, c.to);
+          if (r) decos.push(Decoration.inline(r.from, r.to, { class: 'comment-range', 'data-comment-id': c.comment_id }));
+        }
+        return DecorationSet.create(tr.doc, decos);
+      },
+    },
+    props: { decorations: (state) => highlightKey.getState(state) },
+  });
+}
+
 export class CommentsPanel {
   readonly dom: HTMLElement;
   private readonly list: HTMLElement;
   private readonly addButton: HTMLButtonElement;
   private view: EditorView | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly map: Y.Map<StoredComment>;
+  private readonly map: Y.Map<StoredComment | StoredReplyEntry>;
   private readonly observer = () => this.schedule();
   /** The text changed: where each comment sits (its quote, detached) is read again a little later. */
   private readonly onUpdate = () => {
@@ -51,7 +105,7 @@ export class CommentsPanel {
     private readonly messages: HTMLElement,
     private readonly authorName: () => string,
   ) {
-    this.map = doc.getMap<StoredComment>(COMMENTS_ROOT);
+    this.map = doc.getMap<StoredComment | StoredReplyEntry>(COMMENTS_ROOT);
     this.list = h('div', { class: 'comment-list', id: 'comment-list' });
     this.addButton = h(
       'button',
@@ -68,7 +122,9 @@ export class CommentsPanel {
   attach(view: EditorView): void {
     this.view = view;
     this.addButton.disabled = false;
+    if (this.shown.length) view.dispatch(view.state.tr.setMeta(highlightKey, this.shown));
   }
+  private shown: CommentView[] = [];
 
   /** Read-only: no new comments, replies or changes (the journal was deleted, or the connection closed). */
   setReadOnly(readOnly: boolean): void {
@@ -92,7 +148,13 @@ export class CommentsPanel {
 
   private async refresh(): Promise<void> {
     if (this.destroyed) return;
-    if (!this.api) return this.render([...this.map.values()].filter((c) => c && typeof c.comment_id === 'string').map(storedView));
+    if (!this.api) {
+      const values = [...this.map.values()] as (StoredComment | StoredReplyEntry)[];
+      const replies = values.filter((r): r is StoredReplyEntry => !!r && typeof (r as StoredReplyEntry).reply_to === 'string');
+      const comments = values.filter((c): c is StoredComment => !!c && typeof (c as StoredComment).comment_id === 'string');
+      comments.sort((a, b) => a.created_at.localeCompare(b.created_at));
+      return this.render(comments.map((c) => storedView(c, replies.filter((r) => r.reply_to === c.comment_id).sort((a, b) => a.created_at.localeCompare(b.created_at)))));
+    }
     try {
       this.render((await this.api.comments(this.journalId)).comments);
     } catch (err) {
@@ -104,6 +166,8 @@ export class CommentsPanel {
     if (this.destroyed) return;
     const readOnly = this.dom.classList.contains('read-only');
     clear(this.list);
+    if (this.view && !this.view.isDestroyed) this.view.dispatch(this.view.state.tr.setMeta(highlightKey, comments));
+    this.shown = comments;
     if (comments.length === 0) this.list.append(h('p', { class: 'empty' }, this.api ? 'Select text and press Comment.' : 'No comments.'));
     for (const c of comments) this.list.append(this.thread(c, readOnly));
   }
@@ -194,7 +258,7 @@ export class CommentsPanel {
 }
 
 /** A stored comment shown without the service's resolution (a link's token cannot call REST). */
-function storedView(c: StoredComment): CommentView {
+function storedView(c: StoredComment, replies: StoredReplyEntry[]): CommentView {
   return {
     comment_id: c.comment_id,
     journal_id: '',
@@ -208,7 +272,7 @@ function storedView(c: StoredComment): CommentView {
     resolved: c.resolved,
     resolved_at: c.resolved_at,
     detached: false,
-    replies: c.replies ?? [],
+    replies: replies.map(({ reply_to: _to, ...r }) => r),
     created_at: c.created_at,
   };
 }

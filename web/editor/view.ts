@@ -16,7 +16,7 @@ import { ListItemView } from './nodeviews.ts';
 import { editorSchema } from './schema.ts';
 import { editLink, Toolbar } from './toolbar.ts';
 
-export function createEditor(mount: HTMLElement, collab: Collab): { view: EditorView; toolbar: Toolbar } {
+export function createEditor(mount: HTMLElement, collab: Collab, extra: Plugin[] = []): { view: EditorView; toolbar: Toolbar } {
   const toolbar = new Toolbar();
   const fragment = collab.doc.getXmlFragment(FRAGMENT_NAME);
   let view: EditorView;
@@ -40,6 +40,7 @@ export function createEditor(mount: HTMLElement, collab: Collab): { view: Editor
       ...journalKeymaps(() => void editLink(view)),
       toolbarSync,
       undoSteps,
+      ...extra,
     ],
   });
   let destroyed = false;

@@ -8,7 +8,7 @@
 import type { Api } from '../api.ts';
 import { download, h, markdownFileName } from '../dom.ts';
 import { Collab, type Status } from '../editor/collab.ts';
-import { CommentsPanel } from '../editor/comments.ts';
+import { commentHighlights, CommentsPanel } from '../editor/comments.ts';
 import { colourFor, presenceList } from '../editor/presence.ts';
 import { createEditor } from '../editor/view.ts';
 import * as session from '../session.ts';
@@ -176,7 +176,7 @@ export function editorPage(opts: EditorPageOptions): () => void {
     () => {
       if (destroyed) return;
       mount.replaceChildren();
-      const { view, toolbar } = createEditor(mount, collab);
+      const { view, toolbar } = createEditor(mount, collab, [commentHighlights()]);
       mount.before(toolbar.dom);
       setEditable = (editable) => {
         view.setProps({ editable: () => editable });

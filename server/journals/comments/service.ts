@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as Y from 'yjs';
-import type { CommentAuthor, StoredComment } from '../../../shared/comments.ts';
+import { COMMENTS_ROOT, replyKey, type CommentAuthor, type StoredComment, type StoredReplyEntry } from '../../../shared/comments.ts';
 import type { Principal } from '../../auth/keys.ts';
 import type { Charge } from '../../billing/middleware.ts';
 import { invalid, notFound } from '../../http/errors.ts';
@@ -16,7 +16,7 @@ import { RestOrigin, type LiveJournal } from '../live.ts';
 import type { JournalService } from '../service.ts';
 import { anchorRange, blockText } from './anchor.ts';
 import { MAX_COMMENTS_PER_JOURNAL, MAX_REPLIES_PER_COMMENT } from './endpoints.ts';
-import { commentsMap, commentView, readComments, storedComment } from './read.ts';
+import { commentsMap, commentView, countComments, readComments, replyKeysOf, storedComment } from './read.ts';
 import type { CommentView } from './schema.ts';
 
 export interface NewComment {
@@ -63,7 +63,7 @@ export class CommentService {
     p: Principal,
     journalId: string,
     charge: Charge | undefined,
-    plan: (live: LiveJournal, map: Y.Map<StoredComment>) => { write: (map: Y.Map<StoredComment>) => void; answer: () => T },
+    plan: (live: LiveJournal, map: Y.Map<StoredComment | StoredReplyEntry>) => { write: (map: Y.Map<StoredComment | StoredReplyEntry>) => void; answer: () => T },
   ): Promise<{ out: T; revision: number }> {
     const row = await this.journals.owned(p, journalId);
     const live = await this.journals.live(row);
@@ -95,7 +95,7 @@ export class CommentService {
 
   async create(p: Principal, journalId: string, req: NewComment, charge?: Charge): Promise<{ comment: CommentView; revision: number }> {
     const { out, revision } = await this.change(p, journalId, charge, (live, map) => {
-      if (map.size >= MAX_COMMENTS_PER_JOURNAL) throw invalid(['body'], `a journal holds at most ${MAX_COMMENTS_PER_JOURNAL} comments; delete some first`, 'value_error.limit');
+      if (countComments(map as Y.Map<unknown>) >= MAX_COMMENTS_PER_JOURNAL) throw invalid(['body'], `a journal holds at most ${MAX_COMMENTS_PER_JOURNAL} comments; delete some first`, 'value_error.limit');
       const el = live.blocks.find(req.block_id);
       if (!el) throw invalid(['body', 'block_id'], 'no block with this id in the journal', 'value_error.block_not_found');
       const text = blockText(el);
@@ -140,11 +140,18 @@ export class CommentService {
     return { comment: out, revision };
   }
 
-  reply(p: Principal, journalId: string, commentId: string, body: string, authorName: string | undefined, charge?: Charge) {
-    return this.update(p, journalId, commentId, charge, (c) => {
-      if (c.replies.length >= MAX_REPLIES_PER_COMMENT) throw invalid(['body'], `a comment holds at most ${MAX_REPLIES_PER_COMMENT} replies`, 'value_error.limit');
-      return { ...c, replies: [...c.replies, { reply_id: randomUUID(), body, author: authorOf(p, authorName), created_at: nowIso() }] };
+  /** A reply is an entry of its own (shared/comments.ts): replies written at once on two instances are both kept. */
+  async reply(p: Principal, journalId: string, commentId: string, body: string, authorName: string | undefined, charge?: Charge) {
+    const { out, revision } = await this.change(p, journalId, charge, (live, map) => {
+      const c = storedComment(live, commentId);
+      if (!c) throw notFound('Comment');
+      if (replyKeysOf(map as Y.Map<unknown>, commentId).length >= MAX_REPLIES_PER_COMMENT) {
+        throw invalid(['body'], `a comment holds at most ${MAX_REPLIES_PER_COMMENT} replies`, 'value_error.limit');
+      }
+      const reply: StoredReplyEntry = { reply_to: commentId, reply_id: randomUUID(), body, author: authorOf(p, authorName), created_at: nowIso() };
+      return { write: (m) => m.set(replyKey(commentId, reply.reply_id), reply), answer: () => commentView(live, c) };
     });
+    return { comment: out, revision };
   }
 
   resolve(p: Principal, journalId: string, commentId: string, resolved: boolean, charge?: Charge) {
@@ -154,7 +161,14 @@ export class CommentService {
   async delete(p: Principal, journalId: string, commentId: string, charge?: Charge): Promise<{ revision: number }> {
     const { revision } = await this.change(p, journalId, charge, (live) => {
       if (!storedComment(live, commentId)) throw notFound('Comment');
-      return { write: (m) => m.delete(commentId), answer: () => undefined };
+      const replies = replyKeysOf(live.doc.getMap(COMMENTS_ROOT), commentId);
+      return {
+        write: (m) => {
+          m.delete(commentId);
+          for (const k of replies) m.delete(k);
+        },
+        answer: () => undefined,
+      };
     });
     return { revision };
   }

@@ -43,7 +43,9 @@ export class NestingService {
         else if (bySeq.get(id)!.order_index !== i) await store.setPlace(tx, bySeq.get(id)!.seq, parentId, i);
       }
       return { row: moved!, order };
-    });
+      // Two moves at once must not make a cycle between them (each checks what the other writes):
+      // the write lock at BEGIN on SQLite, SERIALIZABLE (re-run on conflict) on PostgreSQL.
+    }, { immediate: true });
   }
 
   async children(p: Principal, journalId: string): Promise<JournalRow[]> {
