@@ -175,7 +175,7 @@ export interface SubTopicMatch {
 }
 
 export function matchSubTopics(description: string): SubTopicMatch {
-  let text = ` ${description.toLowerCase().replace(/[’']/g, "'").replace(/[–—]/g, '-')} `;
+  let text = ` ${description.toLowerCase().replace(/[\u2019']/g, "'").replace(/[\u2013\u2014]/g, '-')} `;
   const out: string[] = [];
   const push = (id: string) => {
     if (!out.includes(id)) out.push(id);
