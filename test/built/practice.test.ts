@@ -1,13 +1,14 @@
 /**
- * Practice on the built server (`node dist/server/main.mjs`): one set per offline generator and
- * difficulty, each problem's own answer graded full and a wrong one not through the built grader,
- * and each grading method with a right and a wrong answer. The generators are read from the
- * source registries (MATH_GENERATORS, the vocabulary examples the coverage text gives, the
- * journal-context generator), so a generator added later is covered without editing this file.
+ * Practice on the built server (`node dist/server/main.mjs`): one set per chosen generator and
+ * difficulty (the first engine's CAS-heavy ones, a few school sub-topics of issue 29, "Systems of
+ * linear equations" as the issue words it, the vocabulary examples, journal context), each
+ * problem's own answer graded full and a wrong one not through the built grader; every catalogue
+ * sub-topic makes a set in the bundle (read from the catalogue, so one added later is covered);
+ * and each grading method with a right and a wrong answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MATH_GENERATORS } from '../../server/practice/offline/detect.ts';
 import { VOCABULARY_EXAMPLES } from '../../server/practice/offline/coverage.ts';
+import { CATALOGUE, subTopic } from '../../server/practice/offline/school/catalogue.ts';
 import { difficulties } from '../../server/practice/schema.ts';
 import { killChildServers, prepareDataDir, startChildServer } from '../helpers/child-server.ts';
 import { Client } from '../helpers/server.ts';
@@ -22,9 +23,14 @@ interface Case {
   made: (ids: string[]) => boolean;
 }
 
-// A generator is asked for by its own title ("Systems of linear equations").
+/** Sub-topics graded at every level in the bundle: the CAS-heavy ones and a few of issue 29. */
+const GRADED = ['derivatives', 'integrals', 'arithmetic', 'exponents', 'fraction-addition', 'one-step-equations', 'pythagorean-theorem', 'quadratic-formula', 'literal-equations', 'circles'];
+
+// A sub-topic is asked for by its first example description ("adding fractions").
 const CASES: Case[] = [
-  ...MATH_GENERATORS.map((g) => ({ name: g.id, body: { set_description: g.title }, made: (ids: string[]) => ids.includes(g.id) })),
+  ...GRADED.map((id) => ({ name: id, body: { set_description: subTopic(id).examples[0]! }, made: (ids: string[]) => ids.length === 1 && ids[0] === id })),
+  // In the built server this once failed with an internal error (nerdamer's Solve add-on missing from the bundle).
+  { name: 'Systems of linear equations', body: { set_description: 'Systems of linear equations' }, made: (ids: string[]) => ids.join('+') === 'systems-substitution+systems-elimination' },
   ...VOCABULARY_EXAMPLES.map((d) => ({ name: `vocabulary "${d}"`, body: { set_description: d }, made: (ids: string[]) => ids.length === 1 && ids[0]!.startsWith('vocabulary:') })),
   { name: 'context (search_for_problems)', body: { set_description: 'biology revision', search_for_problems: true }, made: (ids: string[]) => ids.includes('context') },
 ];
@@ -32,6 +38,8 @@ const CASES: Case[] = [
 /** Mixed sets of three: one mcq, one frq, one select_all. */
 const COUNT = 3;
 const sets = new Map<string, Promise<string>>();
+/** One set per catalogue sub-topic, the level taking turns. */
+const everyTopic = new Map<string, Promise<string>>();
 const key = (name: string, level: string) => `${name}|${level}`;
 
 beforeAll(async () => {
@@ -45,7 +53,8 @@ beforeAll(async () => {
   );
   // Every set at once: the built server's job runner works through them while the cases read.
   for (const cs of CASES) for (const level of difficulties) sets.set(key(cs.name, level), createSet(c, { ...cs.body, difficulty: level, count: COUNT }));
-  await Promise.all(sets.values());
+  CATALOGUE.forEach((t, i) => everyTopic.set(t.id, createSet(c, { set_description: t.examples[0]!, difficulty: difficulties[i % 3], count: COUNT })));
+  await Promise.all([...sets.values(), ...everyTopic.values()]);
 });
 afterAll(() => killChildServers());
 
@@ -67,6 +76,15 @@ describe.each(CASES)('offline generator $name', (cs) => {
     }
   });
 });
+
+it('every catalogue sub-topic makes a set of itself in the built server', async () => {
+  for (const t of CATALOGUE) {
+    const s = await waitForSet(c, await everyTopic.get(t.id)!, undefined, 60_000);
+    expect(s.status, `${t.id}: ${s.message}`).toBe('completed');
+    expect(s.engine).toBe(`offline:${t.id}`);
+    expect(s.response.problems).toHaveLength(COUNT);
+  }
+}, 180_000);
 
 it('the vocabulary examples ask for kinds and for parts', async () => {
   const names = await Promise.all(VOCABULARY_EXAMPLES.map(async (d) => (await waitForSet(c, await sets.get(key(`vocabulary "${d}"`, 'easy'))!)).response.set_name as string));

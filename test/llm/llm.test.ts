@@ -121,7 +121,7 @@ describe('LLM generation', () => {
 
   it('engine "offline" still uses the offline engine when an LLM is configured', async () => {
     const s = await waitForSet(client, await createSet(client, { set_description: 'fractions', count: 2, engine: 'offline' }));
-    expect(s.engine).toBe('offline:fractions');
+    expect(s.engine).toBe('offline:fraction-addition+fraction-subtraction+fraction-multiplication+fraction-division');
   });
 });
 

@@ -55,7 +55,7 @@ describe('durable jobs', () => {
 
     const b = await waitForSet(api, offlineSet);
     expect(b.status, b.message).toBe('completed');
-    expect(b.engine).toBe('offline:linear-equations');
+    expect(b.engine).toBe('offline:one-step-equations+two-step-equations+multi-step-equations');
     for (const p of b.response.problems) {
       const [l, r] = /Solve for x: (.+)$/.exec(p.problem_statement)![1]!.split('=');
       const x = solutions(p.correct_answer).x![0]!;

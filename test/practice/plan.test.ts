@@ -83,7 +83,7 @@ describe('planSet (offline engine)', () => {
       }
       }
     }
-  });
+  }, 120_000);
 
   it('honours problem_type and the count bounds 1..15', () => {
     for (const type of ['mcq', 'frq', 'select_all'] as const) {

@@ -10,7 +10,7 @@ export function normalizeStatement(s: string): string {
   return s
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/[−–—]/g, '-')
+    .replace(/[\u2212\u2013\u2014]/g, '-')
     .replace(/[^\p{L}\p{N}+\-*/^=<>%().,]+/gu, ' ')
     .replace(/\s*([+\-*/^=<>(),])\s*/g, '$1')
     .replace(/[.\s]+$/, '')

@@ -50,7 +50,7 @@ function makeRoot(rng: Rng, level: Difficulty): Problem {
         { value: q(`${a * a}/${b * b}/2`), why: 'halves the fraction' },
         { value: q(`${b}/${a}`), why: 'turns the fraction upside down' },
       ],
-      steps: [`√(${a * a}/${b * b}) = √${a * a} / √${b * b} = ${a}/${b}.`],
+      steps: [`√(${a * a}/${b * b}) = \u221A${a * a} / √${b * b} = ${a}/${b}.`],
       verify: (v) => sameValue(v, `sqrt(${a * a}/${b * b})`),
       params: { a, b },
     };
@@ -68,7 +68,7 @@ function makeRoot(rng: Rng, level: Difficulty): Problem {
       { value: `${k + 1}√${s}`, why: 'takes out the wrong square' },
     ],
     steps: [`${n} = ${k * k} × ${s}, and ${k * k} is a perfect square.`, `√${n} = √${k * k} × √${s} = ${k}√${s}.`],
-    verify: (v) => /√\d/.test(v) && sameValue(v, `sqrt(${n})`) && !/^\s*1√/.test(v),
+    verify: (v) => /\u221A\d/.test(v) && sameValue(v, `sqrt(${n})`) && !/^\s*1\u221A/.test(v),
     params: { radicand: n },
   };
 }
@@ -81,7 +81,7 @@ function makeSci(rng: Rng, level: Difficulty): Problem {
   const c = decimal(`${digits}/10`);
   const e = level === 'easy' ? rng.int(3, 9) : level === 'medium' ? -rng.int(2, 8) : rng.int(-6, 9);
   const isSci = (v: string) => {
-    const m = /^\s*(-?\d+(?:\.\d+)?)\s*×\s*10\^\(?(-?\d+)\)?\s*$/.exec(v);
+    const m = /^\s*(-?\d+(?:\.\d+)?)\s*\u00D7\s*10\^\(?(-?\d+)\)?\s*$/.exec(v);
     return !!m && Math.abs(Number(m[1])) >= 1 && Math.abs(Number(m[1])) < 10;
   };
   if (level !== 'hard') {
@@ -174,7 +174,7 @@ function makeSimplify(rng: Rng, level: Difficulty): Problem {
 function countTerms(s: string): number {
   let depth = 0;
   let n = 1;
-  const t = s.trim().replace(/^[-−]/, '');
+  const t = s.trim().replace(/^[-\u2212]/, '');
   for (const ch of t) {
     if (ch === '(') depth++;
     else if (ch === ')') depth--;
@@ -231,7 +231,7 @@ function makeFactorOut(rng: Rng, level: Difficulty): Problem {
   const answer = fmt(g, inner);
   // Completely factored out: the coefficients left in the parentheses have no common factor (CAS coefficients).
   const primitive = (val: string) => {
-    const m = /^\s*(-?\d+)\s*\((.*)\)\s*$/.exec(val.replace(/−/g, '-'));
+    const m = /^\s*(-?\d+)\s*\((.*)\)\s*$/.exec(val.replace(/\u2212/g, '-'));
     if (!m) return false;
     return polyCoeffs(casOf(m[2]!), v).map((c) => Number(c)).reduce((x, y) => gcd(x, y), 0) === 1;
   };
@@ -492,7 +492,7 @@ const FORMULAS: Record<Difficulty, Formula[]> = {
 function solvesFormula(f: Formula, value: string): boolean {
   const m = new RegExp(`^\\s*${f.v}\\s*=\\s*(.+)$`).exec(value);
   if (!m) return false;
-  const expr = casOf(m[1]!).replace(/π/g, 'pi');
+  const expr = casOf(m[1]!).replace(/\u03C0/g, 'pi');
   const letters = [...new Set(`${f.lhs} ${f.rhs}`.replace(/pi/g, '').match(/[A-Za-z]/g) ?? [])].filter((l) => l !== f.v);
   const samples = [[3, 7, 2, 5, 11, 13], [5, 2, 9, 4, 3, 17]];
   try {
@@ -511,8 +511,8 @@ function solvesFormula(f: Formula, value: string): boolean {
 
 /** "Pr" -> "P*r", "2A" -> "2*A", "πr" -> "pi*r": every letter of a formula is one variable. */
 function withProducts(expr: string): string {
-  const s = expr.replace(/pi/g, 'Ω').replace(/([A-Za-zΩ)\d])(?=[A-Za-zΩ(])/g, '$1*').replace(/([A-Za-zΩ)\d])(?=[A-Za-zΩ(])/g, '$1*');
-  return s.replace(/Ω/g, 'pi');
+  const s = expr.replace(/pi/g, 'Ω').replace(/([A-Za-z\u03A9)\d])(?=[A-Za-z\u03A9(])/g, '$1*').replace(/([A-Za-z\u03A9)\d])(?=[A-Za-z\u03A9(])/g, '$1*');
+  return s.replace(/\u03A9/g, 'pi');
 }
 
 function makeLiteral(rng: Rng, level: Difficulty): Problem {
@@ -550,7 +550,7 @@ function makeInequality(rng: Rng, level: Difficulty): Problem {
     return sign === '<' ? l < r - 1e-12 : sign === '≤' ? l <= r + 1e-12 : sign === '>' ? l > r + 1e-12 : l >= r - 1e-12;
   };
   const verify = (v: string) => {
-    const m = /^\s*([([])\s*(-∞|[-−\d./ ]+)\s*,\s*(∞|[-−\d./ ]+)\s*([)\]])\s*$/.exec(v);
+    const m = /^\s*([([])\s*(-\u221E|[-\u2212\d./ ]+)\s*,\s*(\u221E|[-\u2212\d./ ]+)\s*([)\]])\s*$/.exec(v);
     if (!m) return false;
     const lo = m[2] === '-∞' ? -Infinity : num(casOf(m[2]!));
     const hi = m[3] === '∞' ? Infinity : num(casOf(m[3]!));

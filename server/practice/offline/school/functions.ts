@@ -413,16 +413,24 @@ function makeSquares(rng: Rng, level: Difficulty): Problem {
 
 // ---- quadratics -------------------------------------------------------------------------------
 
-/** "x = r1, x = r2" satisfies the quadratic (both values roots, two of them, distinct). */
-function rootsOf(F: string, count: number) {
+/**
+ * "x = r1, x = r2" are the roots of the quadratic F: as many values as asked, distinct, each making
+ * ax^2 + bx + c zero. The CAS evaluates each value (radicals, fractions); the polynomial is then
+ * evaluated in floating point (an exact expansion of radicals costs tens of milliseconds), and a
+ * wrong root leaves a residue far above the tolerance.
+ */
+function rootsOf([a, b, c]: number[], count: number) {
   return (v: string): boolean => {
     const parts = v.split(',').map((s) => s.trim());
     if (parts.length !== count) return false;
     const vals = parts.map((p) => /^x\s*=\s*(.+)$/.exec(p)?.[1]);
     if (vals.some((x) => !x)) return false;
     try {
-      if (vals.some((x) => !sameValue(at(F, { x: `(${casOf(x!)})` }), '0'))) return false;
-      return count < 2 || !sameValue(vals[0]!, vals[1]!);
+      const xs = vals.map((x) => num(casOf(x!)));
+      if (xs.some((x) => !Number.isFinite(x))) return false;
+      if (count === 2 && Math.abs(xs[0]! - xs[1]!) < 1e-9) return false;
+      const scale = 1 + Math.abs(a!) + Math.abs(b!) + Math.abs(c!);
+      return xs.every((x) => Math.abs(a! * x * x + b! * x + c!) < 1e-9 * scale * (1 + x * x));
     } catch {
       return false;
     }
@@ -449,7 +457,7 @@ function makeQuadFactoring(rng: Rng, level: Difficulty): Problem {
       { value: roots([q(`${r1}+1`), r2]), why: 'makes a slip in one factor' },
     ],
     steps: [...(k > 1 ? [`Divide by the common factor ${k}.`] : []), `Factor: ${k > 1 ? k : ''}(${linText(p, qq)})(${linText(r, s)}) = 0.`, `Set each factor to 0: x = ${r1} or x = ${r2}.`],
-    verify: rootsOf(F, 2),
+    verify: rootsOf(coeffs, 2),
     claim: (v) => `The solutions of ${shown} are ${v}`,
     params: { expression: F },
   };
@@ -494,7 +502,7 @@ function makeFormula(rng: Rng, level: Difficulty): Problem {
       ...(a > 1 ? [{ value: formulaRoots(1, b, a * c).map((r) => `x = ${r}`).join(', '), why: 'divides by 2 instead of 2a' }] : [{ value: formulaRoots(1, 2 * b, 4 * c).map((r) => `x = ${r}`).join(', '), why: 'divides by a instead of 2a' }]),
     ],
     steps: [`a = ${a}, b = ${b}, c = ${c}; b² − 4ac = ${b * b - 4 * a * c}.`, `x = (−b ± √(b² − 4ac))/(2a) = ${rs.join(' or ')}.`],
-    verify: rootsOf(F, 2),
+    verify: rootsOf([a, b, c], 2),
     claim: (v) => `The solutions of ${shown} are ${v}`,
     params: { expression: F },
   };
@@ -525,7 +533,7 @@ function makeSquare(rng: Rng, level: Difficulty): Problem {
         { value: [String(-h - K), String(-h + K)].map((r) => `x = ${r}`).join(', '), why: 'forgets the square root' },
       ],
       steps: [`Move the constant: ${polyText([1, 2 * h, 0])} = ${-c}.`, `Add (${2 * h}/2)² = ${h * h} to both sides: (x ${h < 0 ? '-' : '+'} ${Math.abs(h)})^2 = ${K}.`, `x = ${-h} ± √${K}.`],
-      verify: rootsOf(F, 2),
+      verify: rootsOf([1, 2 * h, c], 2),
       claim: (v) => `The solutions of ${shown} are ${v}`,
       params: { expression: F },
     };

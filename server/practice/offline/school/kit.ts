@@ -16,15 +16,15 @@ export type { Rng };
 export function casOf(display: string): string {
   let s = display
     .replace(/^\s*[a-zA-Z]\s*=\s*/, '')
-    .replace(/[−–]/g, '-')
-    .replace(/×/g, '*')
-    .replace(/·/g, '*')
-    .replace(/÷/g, '/')
-    .replace(/°|%|\$/g, '')
+    .replace(/[\u2212\u2013]/g, '-')
+    .replace(/\u00D7/g, '*')
+    .replace(/\u00B7/g, '*')
+    .replace(/\u00F7/g, '/')
+    .replace(/\u00B0|%|\$/g, '')
     // A unit after a number ("34 cm", "16π cm^2"), never a letter of an expression ("F/m").
-    .replace(/(?<=[\d)π])\s+(cm|mm|km|m|g|kg|mg|L|mL|in|ft|yd|mi|lb|oz|gal|qt|pt|cups?|hours?|h|minutes?|s|mph|km\/h|degrees|sides)(\^[23]|²|³)?\s*$/, '');
-  s = s.replace(/√\(/g, 'sqrt(').replace(/√(\d+)/g, 'sqrt($1)');
-  s = s.replace(/(\d|\))\s*(π|pi|sqrt|\()/g, '$1*$2').replace(/π/g, 'pi');
+    .replace(/(?<=[\d)\u03C0])\s+(cm|mm|km|m|g|kg|mg|L|mL|in|ft|yd|mi|lb|oz|gal|qt|pt|cups?|hours?|h|minutes?|s|mph|km\/h|degrees|sides)(\^[23]|\u00B2|\u00B3)?\s*$/, '');
+  s = s.replace(/\u221A\(/g, 'sqrt(').replace(/\u221A(\d+)/g, 'sqrt($1)');
+  s = s.replace(/(\d|\))\s*(\u03C0|pi|sqrt|\()/g, '$1*$2').replace(/\u03C0/g, 'pi');
   s = s.replace(/(\d)\s*([a-z])/g, '$1*$2').replace(/\)\s*([a-z\d])/g, ')*$1');
   return s.replace(/\s+/g, '');
 }

@@ -175,7 +175,7 @@ export interface SubTopicMatch {
 }
 
 export function matchSubTopics(description: string): SubTopicMatch {
-  let text = ` ${description.toLowerCase().replace(/[’']/g, "'").replace(/[–—]/g, '-')} `;
+  let text = ` ${description.toLowerCase().replace(/[\u2019']/g, "'").replace(/[\u2013\u2014]/g, '-')} `;
   const out: string[] = [];
   const push = (id: string) => {
     if (!out.includes(id)) out.push(id);
@@ -229,7 +229,9 @@ export function onlyEverydayWords(m: SubTopicMatch, description: string): boolea
 const MATH_WORDS = /\b(math\w*|algebra\w*|geometr\w*|arithmetic|calculus|trigonometr\w*|logarithm\w*|equations?|inequalit\w*|functions?|graphs?|slopes?|ratios?|fractions?|decimals?|integers?|percent\w*|exponents?|radicals?|polynomials?|quadratics?|factoring|factori[sz]\w*|angles?|triangles?|polygons?|circles?|perimeters?|areas?|volumes?|theorems?|statistics|probabilit\w*|median|matri(x|ces)|vectors?|sequences?|derivatives?|integrals?|proofs?|sine|cosine|trig|primes? numbers?|prime factori\w*|multiples?|divisib\w*|gcf|lcm|venn|coordinates?|congruen\w*|symmetry|parabolas?|hyperbolas?|asymptotes?|binomial|exponential|logs?)\b/i;
 
 export function looksMathematical(description: string): boolean {
-  return MATH_WORDS.test(description) || matchSubTopics(description).ids.length > 0;
+  if (MATH_WORDS.test(description)) return true;
+  const m = matchSubTopics(description);
+  return m.ids.length > 0 && !onlyEverydayWords(m, description);
 }
 
 const stem = (w: string) => w.toLowerCase().replace(/(ies)$/, 'y').replace(/(es|s)$/, '').replace(/ing$/, '');

@@ -392,7 +392,7 @@ function makePolygonAngles(rng: Rng, level: Difficulty): Problem {
       { value: String(m + 2), why: 'adds 2 as in the interior-sum formula' },
       { value: String(m - 1), why: 'makes an off-by-one slip' },
     ],
-    steps: [`Each exterior angle is ${ask ? `180 − ${interior} = ` : ''}${360 / m}°; n = 360 ÷ ${360 / m} = ${m}.`],
+    steps: [`Each exterior angle is ${ask ? `180 − ${interior} = ` : ''}${360 / m}\u00B0; n = 360 \u00F7 ${360 / m} = ${m}.`],
     verify: (v) => sameValue(`360/(${casOf(v)})`, String(360 / m)),
     params: { m },
   };
