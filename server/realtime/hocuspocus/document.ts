@@ -2,7 +2,8 @@
  * One journal opened on a Hocuspocus socket. It is an editor connection like a y-websocket one
  * (server/realtime/connection.ts: rate limits, decoding, the schema guard, awareness screening,
  * the room's fan-out), whose socket is a view of the shared WebSocket (DocumentSocket: every
- * message sent gets the document's address; a permanent refusal closes only this document).
+ * message sent gets the document's address, a message sent in fragments in its first one; a
+ * permanent refusal closes only this document).
  * On top, each update or sync step 2 of the client is answered with a sync status: "saved" once
  * the update is committed to the store (the durability rule of docs/realtime.md), "not saved"
  * when it is not applied (a read-only connection) or Yjs holds part of it for missing dependencies.
@@ -60,29 +61,26 @@ export class DocumentSocket extends EventEmitter {
     return this.readyState === this.OPEN && this.shared.ws.readyState === this.shared.ws.OPEN;
   }
 
-  /** Whether a fragmented message (Connection's shared sync answers) is being sent. */
-  private fragmenting = false;
+  /** Whether a message of this document was begun (`fin: false`) and not yet finished. */
+  private midMessage = false;
 
   /**
-   * A y-websocket message (type + body), sent with this document's address, as ws's `send`:
-   * Connection sends a shared sync answer as fragments (`fin: false` until its last part) in one
-   * synchronous loop, so the address goes first as a fragment of its own and nothing of another
-   * document can come between; `done` is called when the message is written (or cannot be).
+   * A y-websocket message (type + body), or a fragment of one, sent with this document's address,
+   * as ws's `send(data, {fin}, cb)` that Connection uses: the first fragment of a message carries
+   * the address, the others go as they are (Connection writes a message's fragments in one go, so
+   * no other document's frame comes between them), and `cb` is called once the last is written
+   * (with an error when the document or the socket is closed, as ws does).
    */
-  send(message: Uint8Array, opts?: { binary?: boolean; fin?: boolean }, done?: (err?: Error) => void): void {
+  send(message: Uint8Array, options: { fin?: boolean } = {}, cb?: (err?: Error) => void): void {
     if (!this.open) {
-      this.fragmenting = false;
-      done?.(new Error('document closed'));
+      this.midMessage = false;
+      if (cb) queueMicrotask(() => cb(new Error('document closed')));
       return;
     }
-    const fin = opts?.fin !== false;
-    if (!this.fragmenting && fin) {
-      this.shared.ws.send(addressed(this.prefix, message), { binary: true }, done);
-      return;
-    }
-    if (!this.fragmenting) this.shared.ws.send(this.prefix, { binary: true, fin: false });
-    this.fragmenting = !fin;
-    this.shared.ws.send(message, { binary: true, fin }, done);
+    const fin = options.fin ?? true;
+    const data = this.midMessage ? message : addressed(this.prefix, message);
+    this.midMessage = !fin;
+    this.shared.ws.send(data, { binary: true, fin }, cb);
   }
 
   /** A complete Hocuspocus frame of this document. */
