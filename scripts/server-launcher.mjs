@@ -19,8 +19,9 @@ try {
 } catch {
   // first start of this build
 }
-// The bundle is one function expression (see the build's banner); esbuild writes it as ASCII.
-const script = new vm.Script(fs.readFileSync(file, 'latin1'), {
+// The bundle is one function expression (see the build's banner). UTF-8: esbuild escapes strings
+// as ASCII but leaves regular expression literals as written (π, √, ×, € in patterns).
+const script = new vm.Script(fs.readFileSync(file, 'utf8'), {
   filename: file,
   cachedData,
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

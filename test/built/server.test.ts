@@ -109,3 +109,26 @@ it('starts from a code cache V8 rejects (another build wrote it), and replaces i
   await until(() => !readFileSync(cache).equals(garbage), 'the code cache rewritten', 15_000);
   expect(readFileSync(cache).length).toBeGreaterThan(100_000);
 });
+
+it('reads the bundle as UTF-8: patterns written with non-ASCII characters match as they do from source', async () => {
+  // esbuild leaves regular expression literals as written; read as Latin-1, `•`, `—`, `€` or `π`
+  // in a pattern would never match in the build (a rubric's bullets went unread, a price in euros
+  // was not a number).
+  const bundle = readFileSync(path.join('dist', 'server', 'server.cjs'), 'utf8');
+  expect(/[•—€π]/.test(bundle), 'the bundle still holds such patterns: this case must exercise them').toBe(true);
+  const problems = [
+    {
+      problem_type: 'frq',
+      problem_statement: 'Explain how plants make their food.',
+      scoring_details: '• 1 mark: names photosynthesis\n• 1 mark: sunlight as the energy source\n• 1 mark: carbon dioxide and water as the raw materials',
+      user_answer: 'Plants use photosynthesis: with energy from sunlight they turn carbon dioxide and water into glucose.',
+    },
+    { problem_type: 'frq', problem_statement: 'What does the ticket cost?', correct_answer: '€12.50', user_answer: '€12.5' },
+  ];
+  const { gradeAnswer } = await import('../../server/practice/grading/index.ts');
+  for (const problem of problems) {
+    const built = await grade(c, problem);
+    const source = gradeAnswer(problem as never);
+    expect({ score: built.score, max_score: built.max_score }, problem.problem_statement).toEqual({ score: source.score, max_score: source.max_score });
+  }
+});
