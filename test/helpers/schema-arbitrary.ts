@@ -13,7 +13,11 @@ type Schema = Record<string, any>;
 export interface ArbitraryOptions {
   /** The document, to resolve `$ref`s (`#/components/...`). */
   root?: Schema;
-  /** Values for properties of these names, used about half of the time (ids of real objects). */
+  /**
+   * Values for properties of these names, used about half of the time where the schema is a
+   * string (ids of real objects; a property of the same name that is a number, such as a comment's
+   * `from` offset beside a diff's `from` version, keeps its own values).
+   */
   named?: Record<string, fc.Arbitrary<unknown>>;
   /** Longest generated string when the schema allows longer (default 40). */
   maxString?: number;
@@ -122,7 +126,7 @@ function objectOf(schema: Schema, opts: ArbitraryOptions): fc.Arbitrary<Record<s
 export function validOf(schema: Schema, opts: ArbitraryOptions = {}, name?: string): fc.Arbitrary<unknown> {
   schema = resolve(schema, opts);
   const base = validOfResolved(schema, opts);
-  const named = name !== undefined ? opts.named?.[name] : undefined;
+  const named = name !== undefined && schema.type === 'string' ? opts.named?.[name] : undefined;
   return named ? fc.oneof(named, base) : base;
 }
 

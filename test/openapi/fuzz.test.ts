@@ -82,7 +82,7 @@ serverSuite({ env: { REFUSED_REQUESTS_PER_MINUTE: '1000000', JOB_CONCURRENCY: '1
   await s.svc.ctx.jobs.stop();
   const video = (await c.post('/v1/video/create', { text: 'Cells divide.' })).body.video_id;
   const key = (await c.post('/v1/keys', { name: 'another' })).body.key_id;
-  Object.assign(ids, { journal_id: [journal], nodeId: blockIds, referenceId: blockIds, block_id: blockIds, comment_id: [comment], parent_item: [parent], version_id: [version, 'current'], from: [version, 0], to: [version, 'current', 1], set_id: [set], deck_id: [deck], video_id: [video], key_id: [key] });
+  Object.assign(ids, { journal_id: [journal], nodeId: blockIds, referenceId: blockIds, block_id: blockIds, comment_id: [comment], parent_item: [parent], version_id: [version, 'current'], from: [version], to: [version, 'current'], set_id: [set], deck_id: [deck], video_id: [video], key_id: [key] });
   for (const [k, v] of Object.entries(ids)) expect(v.every((x) => x !== undefined && x !== ''), k).toBe(true);
 });
 

@@ -38,6 +38,7 @@ it.each(attacks)('%s: closed, and /healthz stays under 250 ms', async (_name, ma
   expect(probe.probes).toBeGreaterThanOrEqual(3);
   expectResponsive(probe);
   expect(server.svc.ctx.registry.get(id)?.pendingBytes ?? 0).toBe(0);
-  // What was accepted before the close (small updates typing into a paragraph of their own) may follow.
-  expect(await c.content(id)).toMatch(/^# Target\n\nText\.\n/);
+  // What was accepted before the close (small updates typing into a paragraph of their own, which
+  // Yjs orders before or after the journal's blocks by client id) may be there too.
+  expect(await c.content(id)).toContain('# Target\n\nText.\n');
 });
