@@ -125,6 +125,10 @@ export const gradeResponseSchema = z.object({
   method: z.enum(['choice', 'math', 'rubric', 'llm']),
   met: z.array(z.string()),
   missed: z.array(z.string()),
+  /** `high` only when every rule that decided the grade is one the grader can check (docs/practice-api.md). */
+  confidence: z.enum(['high', 'low']).optional(),
+  /** The grader is not sure or could not check (a CAS limit, a rubric total it could not read): a teacher should look. */
+  needs_review: z.boolean().optional(),
   engine: z.string(),
   fallback_reason: z.string().optional(),
   timestamp: z.string(),

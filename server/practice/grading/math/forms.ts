@@ -3,7 +3,7 @@
  * places", "2 significant figures", "as a percent", "as a mixed number", "in cm"...), read from
  * the problem statement, and whether an answer that has the right value is written that way.
  */
-import { parse } from './kas.ts';
+import { isSimplified, parse } from './kas.ts';
 import { incompleteFactorisation, isSumAtTop } from './factor.ts';
 import { showInterval, type Intervals, type Reading, type Value } from './read.ts';
 import { asDimension, findUnit, type Unit } from './units.ts';
@@ -179,7 +179,7 @@ function numberNotSimplest(v: Value, ref: Value): string | null {
     return null;
   }
   const e = parse(v.expr);
-  if (e && !/sqrt|pi/.test(v.literal) && !e.isSimplified()) return `${v.literal} still has operations to carry out`;
+  if (e && !/sqrt|pi/.test(v.literal) && !isSimplified(e)) return `${v.literal} still has operations to carry out`;
   if (complexity(v.literal) > complexity(ref.literal) + 1) return `${v.literal} is not simplified as far as it goes`;
   return null;
 }
@@ -229,7 +229,7 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
       if (numeric) return numberNotSimplest(user, ref);
       const e = parse(user.expr);
       if (e && complexity(user.literal) > complexity(ref.literal) + 2) return `${user.literal} is not simplified as far as it goes`;
-      if (e && !e.isSimplified() && complexity(user.literal) > complexity(ref.literal)) return `${user.literal} is not simplified as far as it goes`;
+      if (e && !isSimplified(e) && complexity(user.literal) > complexity(ref.literal)) return `${user.literal} is not simplified as far as it goes`;
     }
     if (user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;
     if (forms.factored && !numeric) {

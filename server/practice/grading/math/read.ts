@@ -230,7 +230,8 @@ function merge(pieces: Interval[]): Interval[] {
 }
 
 export function sameIntervals(a: Intervals, b: Intervals): boolean {
-  const close = (x: number, y: number) => x === y || Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+  // Whole endpoints exactly (1000000001 is not 1000000000); others up to float rounding.
+  const close = (x: number, y: number) => x === y || (!(Number.isInteger(x) && Number.isInteger(y)) && Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y)));
   return a.pieces.length === b.pieces.length && a.pieces.every((p, i) => close(p.lo, b.pieces[i].lo) && close(p.hi, b.pieces[i].hi) && p.loClosed === b.pieces[i].loClosed && p.hiClosed === b.pieces[i].hiClosed);
 }
 
