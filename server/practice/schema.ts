@@ -126,9 +126,11 @@ export const gradeResponseSchema = z.object({
   met: z.array(z.string()),
   missed: z.array(z.string()),
   /** `high` only when every rule that decided the grade is one the grader can check (docs/practice-api.md). */
-  confidence: z.enum(['high', 'low']).optional(),
+  confidence: z.enum(['high', 'low']),
   /** The grader is not sure or could not check (a CAS limit, a rubric total it could not read): a teacher should look. */
-  needs_review: z.boolean().optional(),
+  needs_review: z.boolean(),
+  /** Rubrics: each criterion with its points, the points awarded and the answer's words that met it (empty when unmet). */
+  criteria: z.array(z.object({ criterion: z.string(), points: z.number(), awarded: z.number(), evidence: z.string() })).optional(),
   engine: z.string(),
   fallback_reason: z.string().optional(),
   timestamp: z.string(),

@@ -63,7 +63,19 @@ export interface StatusView {
   response?: { set_id: string; set_name: string; problems: PracticeProblem[]; cost: number; engine: string };
 }
 
-export type GradeView = Omit<GradeResult, 'method'> & { method: GradeResult['method'] | 'llm'; engine: string; fallback_reason?: string };
+export type GradeView = Omit<GradeResult, 'method' | 'confidence' | 'needs_review'> & {
+  method: GradeResult['method'] | 'llm';
+  confidence: 'high' | 'low';
+  needs_review: boolean;
+  engine: string;
+  fallback_reason?: string;
+};
+
+/** A grade with its confidence settled: an LLM's judgement is not one the grader can check (low), unless the CAS confirmed it. */
+function settled<G extends { confidence?: 'high' | 'low'; needs_review?: boolean }>(g: G, fallback: 'high' | 'low'): G & { confidence: 'high' | 'low'; needs_review: boolean } {
+  const confidence = g.confidence ?? fallback;
+  return { ...g, confidence, needs_review: g.needs_review ?? confidence === 'low' };
+}
 
 const storedRequest = z.object({
   description: z.string(),
@@ -374,12 +386,12 @@ export class PracticeService {
       if (graded) {
         // A mathematical reference is checked by the CAS, which decides when the two disagree.
         const checked = await checkGradeWithCas(input, graded, llm.engine);
-        return { ...checked.grade, engine: checked.overruled ? OFFLINE_ENGINE : llm.engine };
+        return { ...settled(checked.grade, 'low'), engine: checked.overruled ? OFFLINE_ENGINE : llm.engine };
       }
     }
     try {
       const g = await this.gradeOffline(input);
-      return { ...g, engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };
+      return { ...settled(g, 'high'), engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };
     } catch (err) {
       if (fallback && err instanceof GradingInputError) {
         throw new HttpError(502, `${fallback}; the offline grader cannot take over: ${err.message}`);

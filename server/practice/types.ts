@@ -53,6 +53,15 @@ export interface GradeResult {
   confidence?: 'high' | 'low';
   /** The grader is not sure (or could not check): a teacher should look. */
   needs_review?: boolean;
+  /** Rubrics: each criterion, its points, the points awarded and the answer's words that met it ('' when unmet). */
+  criteria?: CriterionGrade[];
+}
+
+export interface CriterionGrade {
+  criterion: string;
+  points: number;
+  awarded: number;
+  evidence: string;
 }
 
 export type PlanResult =

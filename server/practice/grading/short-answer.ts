@@ -12,6 +12,7 @@
  * statements.ts, words are looked up by senses.ts; what a numeric answer adds is added-claim.ts.
  */
 import { lookup, synset, type Synset } from '../lexicon/wordnet.ts';
+import { CONFIDENCE } from './thresholds.ts';
 import type { GradeResult } from '../types.ts';
 import { readableText } from './accents.ts';
 import { formulaNames } from './chem.ts';
@@ -303,7 +304,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   reference = plainChange(reference);
   const qWords = questionWords(statement);
   const strict = FORM_QUESTION.test(statement);
-  const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });
+  const fail = (why: string, sure = true): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.`, confidence: sure ? 'high' : 'low', needs_review: !sure });
   if (sts.length === 0) return fail(userAnswer.trim() ? `The answer has no word or number to read ("${userAnswer.trim().slice(0, 40)}").` : 'No answer was given.');
 
   let deniedText: string | null = null;
@@ -323,20 +324,23 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     const hedge = opts.among ? null : asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
     if (hedge) return fail(`The answer hedges between ${alt.text} and ${hedge}.`);
     const other = opts.among ? null : rival(alt, sts, matched, qWords);
-    if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`);
+    if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`, false);
     const opposite = antonymIn(alt, sts);
     if (opposite) return fail(`The answer contradicts itself: ${opposite}.`);
     const added = misattributedSuperlative(userAnswer, alt.senses.filter((s) => s.pos === 'noun'));
     if (added) return fail(`The answer adds a claim that is not true of ${alt.text}: ${added}.`);
     const how = asserted[0].how;
     if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
-    return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.` };
+    // An exact, aliased, numeric, inflected or one-letter-slip match is checkable; a WordNet link (synonym, related form) may be of a rare sense.
+    const sure = how !== 'synonym' && how !== 'related form';
+    return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.`, confidence: sure ? 'high' : 'low', needs_review: !sure };
   }
   if (deniedText) return fail(`The answer denies it ("${deniedText}").`);
   for (const alt of alts) {
     const opposite = antonymIn(alt, sts);
-    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`);
+    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, false);
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
-  return fail('The answer does not give it.');
+  // None of the reference's words: sure for a short answer; a longer one may say it in other words.
+  return fail('The answer does not give it.', contentWords(wordsOf(userAnswer)).length <= CONFIDENCE.sureRefusalWords);
 }

@@ -73,6 +73,9 @@ export interface Outcome {
   canFalseReject: boolean;
   /** Rubric items: whether the grader found the rubric's total. */
   maxAgrees?: boolean;
+  /** The grade's confidence and whether it asks for a review. */
+  high?: boolean;
+  needsReview?: boolean;
 }
 
 /** A throwing grader is recorded as a disagreement so one crash does not hide the other items. */
@@ -100,6 +103,8 @@ export async function gradeBinary(category: string, item: BinaryItem): Promise<O
   const accepted = result.max_score > 0 && result.score === result.max_score;
   return {
     ...base,
+    high: result.confidence === 'high',
+    needsReview: result.needs_review === true,
     got: `${accepted ? 'accepted' : 'refused'} ${result.score}/${result.max_score}`,
     explanation: result.explanation,
     agrees: accepted === shouldAccept,
@@ -122,6 +127,8 @@ export async function gradeRubric(item: RubricItem): Promise<Outcome> {
   }
   return {
     ...base,
+    high: result.confidence === 'high',
+    needsReview: result.needs_review === true,
     got: `${result.score}/${result.max_score}`,
     explanation: result.explanation,
     agrees: result.score === item.expected_score,
@@ -137,18 +144,29 @@ export interface Stats {
   falseAccept: number;
   falseReject: number;
   maxAgreement?: number;
+  /** Of the `high` verdicts: items, agreement and false accepts (over the high items that could be falsely accepted). */
+  highItems: number;
+  highAgreement: number;
+  highFalseAccept: number;
+  /** Share of items marked needs_review. */
+  review: number;
 }
 
 const share = (count: number, of: number): number => (of === 0 ? 0 : count / of);
 
 export function stats(outcomes: Outcome[]): Stats {
   const rubric = outcomes.filter((o) => o.maxAgrees !== undefined);
+  const high = outcomes.filter((o) => o.high);
   return {
     items: outcomes.length,
     agreement: share(outcomes.filter((o) => o.agrees).length, outcomes.length),
     falseAccept: share(outcomes.filter((o) => o.falseAccept).length, outcomes.filter((o) => o.canFalseAccept).length),
     falseReject: share(outcomes.filter((o) => o.falseReject).length, outcomes.filter((o) => o.canFalseReject).length),
     ...(rubric.length ? { maxAgreement: share(rubric.filter((o) => o.maxAgrees).length, rubric.length) } : {}),
+    highItems: high.length,
+    highAgreement: share(high.filter((o) => o.agrees).length, high.length),
+    highFalseAccept: share(high.filter((o) => o.falseAccept).length, high.filter((o) => o.canFalseAccept).length),
+    review: share(outcomes.filter((o) => o.needsReview).length, outcomes.length),
   };
 }
 
@@ -156,8 +174,8 @@ export const pct = (x: number | undefined): string => (x === undefined ? '-' : `
 export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
 
 export function table(rows: [string, Stats][]): string {
-  const header = ['category', 'items', 'agreement', 'false-accept', 'false-reject', 'max_score agreement'];
-  const body = rows.map(([name, s]) => [name, String(s.items), pct(s.agreement), pct(s.falseAccept), pct(s.falseReject), pct(s.maxAgreement)]);
+  const header = ['category', 'items', 'agreement', 'false-accept', 'false-reject', 'max_score agreement', 'high items', 'high agreement', 'high false-accept', 'needs_review'];
+  const body = rows.map(([name, s]) => [name, String(s.items), pct(s.agreement), pct(s.falseAccept), pct(s.falseReject), pct(s.maxAgreement), String(s.highItems), pct(s.highAgreement), pct(s.highFalseAccept), pct(s.review)]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');

@@ -222,7 +222,8 @@ function gcdInt(a: number, b: number): number {
 }
 
 function result(score: number, met: string[], missed: string[], explanation: string): GradeResult {
-  return { score, max_score: 1, method: 'math', met, missed, explanation };
+  // Decided by the CAS (equality, or a form the question demands): checkable.
+  return { score, max_score: 1, method: 'math', met, missed, explanation, confidence: 'high', needs_review: false };
 }
 
 function describe(r: Answer): string {
@@ -350,14 +351,34 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   }
   const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
   if (spelled !== null) userText = String(spelled);
-  if (userText.length > MAX_MATH_CHARS) return fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`);
-  if (!ref) return fail('The reference answer could not be read as mathematics, so the answer cannot be checked by the CAS.');
+  if (userText.length > MAX_MATH_CHARS) return low(fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`));
+  if (!ref) return low(fail('The reference answer could not be read as mathematics, so the answer cannot be checked by the CAS.'));
   const spoken = normalizeMath(spokenMath(stated));
-  let user = readAnswer(userText, ref, allowUnits) ?? readAnswer(spoken, ref, allowUnits);
+  let user = readAnswer(userText, ref, allowUnits);
+  // Fallback readings (spoken mathematics, a number picked out of a sentence) are weaker evidence: the grade is `low`.
+  let fallback = false;
+  if (!user) {
+    user = readAnswer(spoken, ref, allowUnits);
+    fallback = user !== null && spoken !== userText;
+  }
   // A number in a sentence ("in 1945"): kas would read the words as variables.
-  if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) user = numberInProse(spoken) ?? user;
+  if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) {
+    const inProse = numberInProse(spoken);
+    if (inProse) fallback = true;
+    user = inProse ?? user;
+  }
   const kind = ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : ref.kind === 'matrix' ? 'a matrix' : 'a mathematical expression';
-  if (!user) return fail(`"${userAnswer}" could not be read as ${kind}.`);
+  if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
+  const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
+  return fallback ? low(graded) : graded;
+}
+
+/** A grade decided by weaker evidence than the CAS's: `low`, for a teacher to review. */
+function low(g: GradeResult): GradeResult {
+  return { ...g, confidence: 'low', needs_review: true };
+}
+
+function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, reference: string, userText: string, statement: string, fail: (why: string) => GradeResult): GradeResult {
   if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
 
   const verdict = compare(user, ref, forms);
