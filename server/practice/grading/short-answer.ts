@@ -318,7 +318,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (negated.length) deniedText = sts[negated[0].statement].words.map((x) => x.raw).join(' ');
     if (asserted.length === 0) continue;
     const longer = asserted.map((m) => longerName(alt, sts[m.statement], m, qWords)).find((x) => x);
-    if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) return fail(`"${longer}" names someone or something else than ${alt.text}.`);
+    if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) return fail(`"${longer}" names someone or something else than ${alt.text}.`, false);
     if (negated.some((n) => n.statement > Math.max(...asserted.map((a) => a.statement)))) return fail(`The answer gives ${alt.text} and then denies it.`);
     const matched = new Set(matches.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => `${m.statement}:${m.start + k}`)));
     const hedge = opts.among ? null : asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
@@ -326,13 +326,16 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     const other = opts.among ? null : rival(alt, sts, matched, qWords);
     if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`, false);
     const opposite = antonymIn(alt, sts);
-    if (opposite) return fail(`The answer contradicts itself: ${opposite}.`);
+    if (opposite) return fail(`The answer contradicts itself: ${opposite}.`, false);
     const added = misattributedSuperlative(userAnswer, alt.senses.filter((s) => s.pos === 'noun'));
     if (added) return fail(`The answer adds a claim that is not true of ${alt.text}: ${added}.`);
     const how = asserted[0].how;
     if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
-    // An exact, aliased, numeric, inflected or one-letter-slip match is checkable; a WordNet link (synonym, related form) may be of a rare sense.
-    const sure = how !== 'synonym' && how !== 'related form';
+    // An exact, aliased, numeric or inflected match is checkable; a WordNet link (synonym, related
+    // form) may be of a rare sense, a one-letter slip may be another word ("C minor"), and words
+    // beyond the term ("Tolstoy, who also wrote ...") are claims the grader did not check.
+    const slip = how === 'spelling' && Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength;
+    const sure = how !== 'synonym' && how !== 'related form' && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text}`, qWords).length === 0;
     return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.`, confidence: sure ? 'high' : 'low', needs_review: !sure };
   }
   if (deniedText) return fail(`The answer denies it ("${deniedText}").`);
@@ -341,6 +344,45 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, false);
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
-  // None of the reference's words: sure for a short answer; a longer one may say it in other words.
-  return fail('The answer does not give it.', contentWords(wordsOf(userAnswer)).length <= CONFIDENCE.sureRefusalWords);
+  // None of the reference's words: sure only when both are names or both numbers (Paris is not
+  // London); another common word may be a paraphrase, a formula or a notation the grader cannot read.
+  const kind = termKind(userAnswer);
+  const short = contentWords(wordsOf(userAnswer)).length <= CONFIDENCE.sureRefusalWords;
+  return fail('The answer does not give it.', short && ((kind !== 'word' && kind === termKind(reference)) || siblings(userAnswer, reference)));
+}
+
+/**
+ * Two terms WordNet files as different kinds of one thing (ribosome and mitochondrion are both
+ * organelles; mitosis and meiosis both cell division): the answer names a sibling, surely not the
+ * reference. Anything else refused (a formula, a notation, a paraphrase) may be the reference in
+ * words the grader cannot read.
+ */
+function siblings(answer: string, reference: string): boolean {
+  const head = (t: string) => contentWords(wordsOf(t)).map((x) => x.w).join(' ');
+  const [a, r] = [senses(head(answer), ['noun']), senses(head(reference), ['noun'])];
+  if (!a.length || !r.length) return false;
+  const above = (ss: typeof a) => new Set(ss.slice(0, 2).flatMap((x) => [...hypernymsWithin(x, CONFIDENCE.siblingDepth)]));
+  const ra = above(r);
+  return [...above(a)].some((h) => ra.has(h));
+}
+
+/** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
+function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
+  const own = new Set(contentWords(wordsOf(reference)).flatMap((x) => [x.w, ...lemmas(x.w)]));
+  return sts.flatMap((st, si) =>
+    st.retracted || st.illustration
+      ? []
+      : st.words
+          .filter((x, wi) => !matched.has(`${si}:${wi}`) && /[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))
+          .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || qWords.has(l)))
+          .map((x) => x.raw),
+  );
+}
+
+/** A number, a name (every word capitalised) or a common word. */
+function termKind(text: string): 'number' | 'name' | 'word' {
+  const t = text.trim().replace(/^(?:the|a|an)\s+/i, '');
+  if (/^[-+]?[\d\s.,/%:]+$/.test(t) && /\d/.test(t)) return 'number';
+  const words = t.split(/\s+/).filter((w) => !/^(?:of|the|and|de|von|van|da|di|la|le|du)$/i.test(w));
+  return words.length > 0 && words.every((w) => /^\p{Lu}/u.test(w)) && !/^\p{Lu}+\d/u.test(t) ? 'name' : 'word';
 }

@@ -15,4 +15,8 @@ export const CONFIDENCE = {
    * this many content words (a longer one may be a paraphrase the grader cannot read).
    */
   sureRefusalWords: 3,
+  /** A one-letter slip is sure in a word of at least this many letters ("mytosis"); in a shorter one it may be another word. */
+  sureSlipLength: 6,
+  /** Hypernym steps within which two terms count as siblings (a sure refusal: one kind is not the other). */
+  siblingDepth: 2,
 } as const;
