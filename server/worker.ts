@@ -8,7 +8,7 @@ import { parentPort, type TransferListItem } from 'node:worker_threads';
 import * as flashcards from './flashcards/extract.ts';
 import { markdownImport, markdownParse } from './journals/markdown-offload.ts';
 import * as markdown from './journals/markdown-tasks.ts';
-import { gradeOperation } from './practice/grading/operation.ts';
+import { gradeBatchOperation, gradeOperation } from './practice/grading/operation.ts';
 import { WorkerTasks } from './workers/pool.ts';
 
 if (!parentPort) throw new Error('worker.ts runs in a worker thread');
@@ -19,7 +19,8 @@ const tasks = new WorkerTasks()
   .add(markdownParse, markdown.parseTask)
   .add(flashcards.extractOperation, flashcards.extractTask)
   // Loaded on first use: a worker that only converts markdown never reads the grading engines.
-  .add(gradeOperation, async (input) => (await import('./practice/grading/task.ts')).gradeTask(input));
+  .add(gradeOperation, async (input) => (await import('./practice/grading/task.ts')).gradeTask(input))
+  .add(gradeBatchOperation, async (input) => (await import('./practice/grading/task.ts')).gradeBatchTask(input));
 
 port.on('message', async ({ op, input }: { op: string; input: unknown }) => {
   const { reply, transfer } = await tasks.run(op, input);

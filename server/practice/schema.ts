@@ -137,3 +137,19 @@ export const gradeResponseSchema = z.object({
 });
 export type PracticeSetStatusResponse = z.infer<typeof practiceSetStatusResponseSchema>;
 export type GradeResponse = z.infer<typeof gradeResponseSchema>;
+
+/** One grade of a batch: the single grade's fields, its group's index, and whether a teacher's review set it. */
+export const batchGradeSchema = gradeResponseSchema.omit({ success: true, timestamp: true, engine: true, fallback_reason: true }).extend({
+  group: z.number().int(),
+  reviewed: z.boolean().optional(),
+});
+
+/** Answer of POST /v1/interactives/practice/grade/batch. */
+export const gradeBatchResponseSchema = z.object({
+  success: z.literal(true),
+  grades: z.array(batchGradeSchema),
+  groups: z.array(z.object({ answer_indexes: z.array(z.number().int()), score: z.number(), max_score: z.number() })),
+  engine: z.string(),
+  timestamp: z.string(),
+});
+export type GradeBatchResponse = z.infer<typeof gradeBatchResponseSchema>;

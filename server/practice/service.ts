@@ -21,7 +21,8 @@ import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { GradingInputError } from './grading/errors.ts';
-import { gradeInputChars, gradeOf, gradeOperation } from './grading/operation.ts';
+import { batchInputChars, batchOf, gradeBatchOperation, gradeInputChars, gradeOf, gradeOperation, type BatchInput } from './grading/operation.ts';
+import type { BatchResult } from './grading/batch.ts';
 import type { JournalSearch } from '../journals/search.ts';
 import { gradeWithLlm, planLlmSet } from './llm.ts';
 import { checkGradeWithCas } from './llm-checks.ts';
@@ -107,6 +108,8 @@ const INLINE_GRADE_CHARS = 4 * 1024;
  * (MAX_WORD_PAIRS, MAX_WORDINGS), so the limit only stops a thread that is stuck.
  */
 const GRADE_LIMIT_FACTOR = 4;
+/** A batch's time limit grows by this much per answer (a grade takes a few ms; a rubric grade up to tens). */
+const BATCH_MS_PER_ANSWER = 100;
 
 export class PracticeService {
   readonly store: PracticeStore;
@@ -395,6 +398,25 @@ export class PracticeService {
     } catch (err) {
       if (fallback && err instanceof GradingInputError) {
         throw new HttpError(502, `${fallback}; the offline grader cannot take over: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * A class's answers to one problem, graded offline and grouped (grading/batch.ts): in the worker
+   * pool when there is one (500 answers take seconds), under a time limit of the batch's size.
+   */
+  async gradeBatch(input: BatchInput): Promise<BatchResult> {
+    const workers = this.deps.workers;
+    if (!workers) return (await import('./grading/batch.ts')).gradeBatch(input.problem, input.answers, input.reviews);
+    // Each answer is a grade of its own: its time is counted per answer, on top of the characters.
+    const limitMs = GRADE_LIMIT_FACTOR * workers.timeLimitMs(batchInputChars(input)) + input.answers.length * BATCH_MS_PER_ANSWER;
+    try {
+      return batchOf(await workers.run(gradeBatchOperation, input, limitMs));
+    } catch (err) {
+      if (err instanceof WorkerTimeoutError) {
+        throw invalid(['body', 'answers'], `the answers could not be graded within their time limit (${(err.limitMs / 1000).toFixed(1)} s for this size and count)`, 'value_error.time_limit');
       }
       throw err;
     }
