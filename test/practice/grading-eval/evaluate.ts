@@ -11,7 +11,7 @@ const nonEmpty = z.string().trim().min(1);
 
 /** Strict objects: a misspelt key (e.g. "lable") fails here instead of silently dropping a field. */
 export const BinaryItem = z.strictObject({
-  id: z.string().regex(/^[ms]\d{3,4}$/),
+  id: z.string().regex(/^[ms](?:-c)?\d{3,4}$/),
   problem_statement: nonEmpty,
   correct_answer: nonEmpty,
   scoring_details: nonEmpty.optional(),
@@ -22,7 +22,7 @@ export const BinaryItem = z.strictObject({
 
 export const RubricItem = z
   .strictObject({
-    id: z.string().regex(/^r\d{3}$/),
+    id: z.string().regex(/^r(?:-c)?\d{3}$/),
     problem_statement: nonEmpty,
     correct_answer: nonEmpty.optional(),
     scoring_details: nonEmpty,
@@ -71,8 +71,9 @@ export interface Outcome {
   /** Whether the item could be falsely accepted / rejected (denominators of the rates). */
   canFalseAccept: boolean;
   canFalseReject: boolean;
-  /** Rubric items: whether the grader found the rubric's total. */
+  /** Rubric items: whether the grader found the rubric's total, and the rubric's layout (layoutOf). */
   maxAgrees?: boolean;
+  layout?: string;
   /** The grade's confidence and whether it asks for a review. */
   high?: boolean;
   needsReview?: boolean;
@@ -135,7 +136,34 @@ export async function gradeRubric(item: RubricItem): Promise<Outcome> {
     falseAccept: result.score > item.expected_score,
     falseReject: result.score < item.expected_score,
     maxAgrees: result.max_score === item.max_score,
+    layout: layoutOf(item.scoring_details),
   };
+}
+
+/** The layout a rubric is written in, for the max_score report per layout (first that applies). */
+export function layoutOf(rubric: string): string {
+  const r = rubric;
+  const tests: [string, RegExp][] = [
+    ['table', /^\s*\|.*\|\s*$/m],
+    ['level descriptors', /\b(?:level|band|score)\s*\d|\bmarks?\s*\d\s*[–-]\s*\d\s*:|^\s*\d\/\d\s*[—-]|excellent\s*\(\d/im],
+    ['Award N marks for: over lines', /^\s*award\s+\w+\s+marks?\s+for\s*:?\s*$/im],
+    ['per item / any N of', /\b(?:each|per)\b.*\b(?:max|up to)|\bany\s+(?:\d|two|three)\b|\bmax(?:imum)?\s+(?:\d|two|three|four)/i],
+    ['— N pts suffix', /[—–-]\s*\d+\s*(?:pts?|points?)\b/i],
+    ['[N marks] / (N marks) heading or footer', /^\s*[[(]?\s*(?:total\s*:?\s*)?\d+\s*marks?\s*[\])]?\s*$|\[\d+\s*marks?\]\s*$|\btotal\s*:\s*\d/im],
+    ['Q heading (N marks)', /^\s*Q\d+.*\(\d+\s*marks?\)/im],
+    ['points before ([N], +N, N marks:)', /^\s*(?:[-*•]\s*)?(?:\[\d+\]|\+\d|\d+\s*(?:marks?|points?|pts?)\s*[:\-–—])/im],
+    ['points after ((N), [N], (Nm))', /(?:\(\d+\s*(?:m|marks?|points?|pts?)?\)|\[\d+\])\s*$/im],
+    ['labelled / YAML-like', /^\s*(?:-\s*)?(?:criterion|points|[A-Z][a-z]+)\s*:/m],
+    ['prose or unmarked list', /./],
+  ];
+  return tests.find(([, re]) => re.test(r))![0];
+}
+
+/** max_score equality per rubric layout: [layout, items, share equal]. */
+export function maxByLayout(outcomes: Outcome[]): [string, number, number][] {
+  const by = new Map<string, Outcome[]>();
+  for (const o of outcomes) if (o.layout) by.set(o.layout, [...(by.get(o.layout) ?? []), o]);
+  return [...by].map(([l, os]) => [l, os.length, share(os.filter((o) => o.maxAgrees).length, os.length)]);
 }
 
 export interface Stats {
