@@ -132,6 +132,8 @@ export const gradeResponseSchema = z.object({
   /** Rubrics: each criterion with its points, the points awarded and the answer's words that met it (empty when unmet). */
   criteria: z.array(z.object({ criterion: z.string(), points: z.number(), awarded: z.number(), evidence: z.string() })).optional(),
   engine: z.string(),
+  /** Which engine decided: `offline`; `llm` (a low-confidence offline grade sent to the LLM, or engine "llm"); `cas` (the CAS overruled the LLM). */
+  decided_by: z.enum(['offline', 'llm', 'cas']),
   fallback_reason: z.string().optional(),
   timestamp: z.string(),
 });
@@ -139,7 +141,7 @@ export type PracticeSetStatusResponse = z.infer<typeof practiceSetStatusResponse
 export type GradeResponse = z.infer<typeof gradeResponseSchema>;
 
 /** One grade of a batch: the single grade's fields, its group's index, and whether a teacher's review set it. */
-export const batchGradeSchema = gradeResponseSchema.omit({ success: true, timestamp: true, engine: true, fallback_reason: true }).extend({
+export const batchGradeSchema = gradeResponseSchema.omit({ success: true, timestamp: true, engine: true, decided_by: true, fallback_reason: true }).extend({
   group: z.number().int(),
   reviewed: z.boolean().optional(),
 });

@@ -69,6 +69,8 @@ export type GradeView = Omit<GradeResult, 'method' | 'confidence' | 'needs_revie
   confidence: 'high' | 'low';
   needs_review: boolean;
   engine: string;
+  /** Which engine's verdict this is: the offline grader, the LLM, or the CAS overruling the LLM. */
+  decided_by: 'offline' | 'llm' | 'cas';
   fallback_reason?: string;
 };
 
@@ -365,10 +367,11 @@ export class PracticeService {
   // ---- grading -----------------------------------------------------------------------------
 
   /**
-   * Grades one answer. Choice problems are graded exactly offline. Free response goes to the LLM
-   * when one is configured (and not declined with engine "offline"); a mathematical reference is
-   * then checked by the CAS, whose grade is returned (engine "offline") when the two disagree about
-   * full credit. When the LLM fails, the
+   * Grades one answer. Choice problems are graded exactly offline. With an LLM configured, free
+   * response is graded offline first and a `low`-confidence grade goes to the LLM (engine "llm":
+   * every free-response answer does; "offline": none); a mathematical reference is then checked
+   * by the CAS, whose grade is returned (engine "offline", decided_by "cas") when the two disagree
+   * about full credit. `decided_by` says whose verdict it is. When the LLM fails, the
    * offline grader answers with `fallback_reason`, or, when it cannot (no reference answer or
    * rubric), a 502 says both reasons. GradingInputError (422) is left to the route.
    */
@@ -376,31 +379,44 @@ export class PracticeService {
     const type = input.problem_type.toLowerCase().replace(/[\s-]+/g, '_');
     const choice = ['mcq', 'multiple_choice', 'select_all', 'multi_select'].includes(type);
     const llm = this.deps.llm;
-    let fallback: string | undefined;
-    if (llm && !choice && engine !== 'offline') {
-      let graded;
+    if (!llm || choice || engine === 'offline') return this.offlineView(input);
+    // Without an explicit engine, the offline grader goes first and a `low` grade goes to the LLM;
+    // engine "llm" sends every free-response answer to it. A problem the offline grader cannot
+    // grade (no reference, no rubric) goes to the LLM either way.
+    let offline: GradeView | undefined;
+    if (engine !== 'llm') {
       try {
-        graded = await gradeWithLlm(llm, input, signal);
+        offline = await this.offlineView(input);
       } catch (err) {
-        if (!(err instanceof LlmError)) throw err;
-        fallback = `LLM grading failed: ${err.message.replace(/^refused: /, '')}`;
-        this.deps.logger.warn({ error: err.message }, 'LLM grading failed; using the offline grader');
+        if (!(err instanceof GradingInputError)) throw err;
       }
-      if (graded) {
-        // A mathematical reference is checked by the CAS, which decides when the two disagree.
-        const checked = await checkGradeWithCas(input, graded, llm.engine);
-        return { ...settled(checked.grade, 'low'), engine: checked.overruled ? OFFLINE_ENGINE : llm.engine };
-      }
+      if (offline && offline.confidence === 'high') return offline;
+    }
+    let fallback: string | undefined;
+    try {
+      const graded = await gradeWithLlm(llm, input, signal);
+      // A mathematical reference is checked by the CAS, which decides when the two disagree.
+      const checked = await checkGradeWithCas(input, graded, llm.engine);
+      const decided = checked.overruled ? 'cas' : 'llm';
+      const note = offline ? `The offline grader was not sure (${offline.score}/${offline.max_score}, low confidence); the LLM graded it. ` : '';
+      return { ...settled(checked.grade, 'low'), explanation: `${note}${checked.grade.explanation}`, engine: checked.overruled ? OFFLINE_ENGINE : llm.engine, decided_by: decided };
+    } catch (err) {
+      if (!(err instanceof LlmError)) throw err;
+      fallback = `LLM grading failed: ${err.message.replace(/^refused: /, '')}`;
+      this.deps.logger.warn({ error: err.message }, 'LLM grading failed; using the offline grader');
     }
     try {
-      const g = await this.gradeOffline(input);
-      return { ...settled(g, 'high'), engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };
+      return { ...(offline ?? (await this.offlineView(input))), fallback_reason: fallback };
     } catch (err) {
-      if (fallback && err instanceof GradingInputError) {
+      if (err instanceof GradingInputError) {
         throw new HttpError(502, `${fallback}; the offline grader cannot take over: ${err.message}`);
       }
       throw err;
     }
+  }
+
+  private async offlineView(input: GradeInput): Promise<GradeView> {
+    return { ...settled(await this.gradeOffline(input), 'high'), engine: OFFLINE_ENGINE, decided_by: 'offline' };
   }
 
   /**
