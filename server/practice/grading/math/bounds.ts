@@ -10,7 +10,7 @@
  * overflowed floats. The limits are documented in docs/practice-api.md ("Limits of the CAS").
  */
 import * as KAS from '@khanacademy/kas';
-import type { KasExpr } from './kas.ts';
+import type { KasExpr } from './kas-expr.ts';
 
 const K = ((KAS as unknown as { default?: typeof KAS }).default ?? KAS) as typeof KAS;
 

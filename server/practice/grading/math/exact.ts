@@ -11,7 +11,7 @@
  *   a float holds: nothing can be said, and the grade says so (CasLimitError).
  */
 import * as KAS from '@khanacademy/kas';
-import type { KasExpr } from './kas.ts';
+import type { KasExpr } from './kas-expr.ts';
 
 const K = ((KAS as unknown as { default?: typeof KAS }).default ?? KAS) as typeof KAS;
 

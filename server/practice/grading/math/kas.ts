@@ -5,14 +5,10 @@
  */
 import * as KAS from '@khanacademy/kas';
 import { CasLimitError, checkBounds } from './bounds.ts';
+import type { KasExpr } from './kas-expr.ts';
 
-export interface KasExpr {
-  eval(vars: Record<string, number>): number;
-  getVars(): string[];
-  print(): string;
-  isSimplified(): boolean;
-  simplify(): KasExpr;
-}
+export type { KasExpr } from './kas-expr.ts';
+
 interface Kas {
   parse(s: string): { parsed: boolean; expr: KasExpr };
   Eq: new (...args: never[]) => KasExpr;
