@@ -2,7 +2,8 @@
  * Batch grading (POST /v1/interactives/practice/grade/batch): the time to grade and group 500
  * answers of a class to one problem (math, short answer, rubric), in-process as the worker thread
  * runs it, and its overhead against grading the same 500 answers one by one (goal: grouping and
- * reviews cost at most 20% more).
+ * reviews cost at most 20% more), for a class's answers (many alike: each distinct text is graded
+ * once) and for 500 different texts (the worst case).
  */
 import { gradeBatch, type BatchProblem } from '../server/practice/grading/batch.ts';
 import { gradeAnswer } from '../server/practice/grading/index.ts';
@@ -61,6 +62,16 @@ export async function benchGradeBatch(): Promise<Record<string, number>> {
     out[`batch_500_${name}_ms`] = Math.round(batchMs);
     out[`batch_500_${name}_groups`] = batch.groups.length;
     out[`batch_500_${name}_vs_one_by_one (goal <= 1.2)`] = Math.round((batchMs / singleMs) * 100) / 100;
+    // The worst case: 500 different texts (each graded), e.g. every student wrote their own sentence.
+    const distinct = all.map((a, i) => (name === 'math' ? a.replace(/\d+/, (d) => String(Number(d) + 10 * i)) : `${a} (${i})`));
+    gradeBatch(problem, distinct.slice(0, 50));
+    const t2 = performance.now();
+    gradeBatch(problem, distinct);
+    const distinctMs = performance.now() - t2;
+    const t3 = performance.now();
+    for (const a of distinct) gradeAnswer({ ...problem, user_answer: a });
+    out[`batch_500_${name}_distinct_ms`] = Math.round(distinctMs);
+    out[`batch_500_${name}_distinct_vs_one_by_one (goal <= 1.2)`] = Math.round((distinctMs / (performance.now() - t3)) * 100) / 100;
   }
   return out;
 }

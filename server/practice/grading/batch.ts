@@ -84,8 +84,13 @@ export function groupAnswers(answers: string[], grades: GradeResult[]): { groups
  * needs no review.
  */
 export function gradeBatch(problem: BatchProblem, answers: string[], reviews: Review[] = []): BatchResult {
-  const grades: GradeResult[] = [];
-  for (const a of answers) grades.push(gradeAnswer({ ...problem, user_answer: a }));
+  // A class writes the same answer many times: each distinct text is graded once.
+  const seen = new Map<string, GradeResult>();
+  const grades = answers.map((a) => {
+    let g = seen.get(a);
+    if (!g) seen.set(a, (g = gradeAnswer({ ...problem, user_answer: a })));
+    return g;
+  });
   const { groups, groupOf } = groupAnswers(answers, grades);
   const out: BatchGrade[] = grades.map((g, i) => ({ ...g, group: groupOf[i]! }));
   reviews.forEach((r, k) => {
