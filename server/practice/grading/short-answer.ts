@@ -12,7 +12,7 @@
  * statements.ts, words are looked up by senses.ts; what a numeric answer adds is added-claim.ts.
  */
 import { lookup, synset, type Synset } from '../lexicon/wordnet.ts';
-import { CONFIDENCE } from './thresholds.ts';
+import { CONFIDENCE, MATCH } from './thresholds.ts';
 import type { GradeResult } from '../types.ts';
 import { readableText } from './accents.ts';
 import { formulaNames } from './chem.ts';
@@ -72,7 +72,7 @@ interface Alternative {
 const PERSON_FILE = 18;
 
 /** Senses of a part of speech kept when the question does not tell which is meant (WordNet lists the frequent first). */
-const FREQUENT_SENSES = 4;
+const FREQUENT_SENSES = MATCH.frequentSenses;
 
 /** The first FREQUENT_SENSES senses of each part of speech: "digest" is not "support" by their sense "tolerate". */
 function frequent(all: Synset[]): Synset[] {

@@ -1,7 +1,22 @@
 /**
- * The grader's thresholds that decide how sure a grade is, in one place (the rules that use them
- * are listed in rules.ts). Tuned on the main evaluation set and held-out sets A and B only.
+ * The grader's thresholds, in one place (the rules that use them are listed in rules.ts): what
+ * meets a criterion, and what makes a grade sure. Tuned on the main evaluation set and held-out
+ * sets A and B only. The CAS's bounds are in math/bounds.ts, the size limits of a grade
+ * (MAX_WORD_PAIRS, MAX_WORDINGS) in rubric/score.ts, beside the work they bound.
  */
+
+/** Matching a criterion's words (rubric/match.ts, short-answer.ts). */
+export const MATCH = {
+  /** Share of a criterion's content words that meets it. */
+  met: 0.5,
+  /** Share that partly meets it (a criterion of two marks or more earns half), and that a negation must reach to contradict it. */
+  partly: 0.4,
+  /** Share of a refused wording ("do not accept X") the answer must give to be refused. */
+  refused: 0.75,
+  /** Senses of a part of speech kept when the question does not tell which is meant (WordNet lists the frequent first). */
+  frequentSenses: 4,
+} as const;
+
 export const CONFIDENCE = {
   /**
    * A criterion refused with at most this share of its content words said is a sure miss; more
