@@ -19,6 +19,7 @@ const suites: [name: string, file: string, fn: string][] = [
   ['realtime', 'realtime.ts', 'benchRealtime'],
   ['billing', 'billing.ts', 'benchBilling'],
   ['practice', 'practice.ts', 'benchPractice'],
+  ['grade-batch', 'grade-batch.ts', 'benchGradeBatch'],
   ['video', 'video.ts', 'benchVideo'],
   ['security', 'security.ts', 'benchSecurity'],
   ['tenants', 'tenants.ts', 'benchTenants'],

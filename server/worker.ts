@@ -11,7 +11,7 @@ import * as markdown from './journals/markdown-tasks.ts';
 import { journalExport, journalModel } from './journals/read-offload.ts';
 import * as reads from './journals/read-tasks.ts';
 import { diffTask, readTask, versionsDiff, versionsRead } from './journals/versions/diff-task.ts';
-import { gradeOperation } from './practice/grading/operation.ts';
+import { gradeBatchOperation, gradeOperation } from './practice/grading/operation.ts';
 import { WorkerTasks } from './workers/pool.ts';
 
 if (!parentPort) throw new Error('worker.ts runs in a worker thread');
@@ -26,7 +26,8 @@ const tasks = new WorkerTasks()
   .add(versionsRead, readTask)
   .add(flashcards.extractOperation, flashcards.extractTask)
   // Loaded on first use: a worker that only converts markdown never reads the grading engines.
-  .add(gradeOperation, async (input) => (await import('./practice/grading/task.ts')).gradeTask(input));
+  .add(gradeOperation, async (input) => (await import('./practice/grading/task.ts')).gradeTask(input))
+  .add(gradeBatchOperation, async (input) => (await import('./practice/grading/task.ts')).gradeBatchTask(input));
 
 port.on('message', async ({ op, input }: { op: string; input: unknown }) => {
   const { reply, transfer } = await tasks.run(op, input);

@@ -10,6 +10,7 @@ import { webhookUrl } from '../webhooks/ssrf.ts';
 import { MAX_COUNT } from './offline/limits.ts';
 import {
   difficulties,
+  gradeBatchResponseSchema,
   gradeResponseSchema,
   practiceSetCreateResponseSchema,
   practiceSetDeleteResponseSchema,
@@ -21,6 +22,17 @@ import {
 export const MAX_DESCRIPTION = 2000;
 export const MAX_SET_NAME = 200;
 const MAX_ANSWER = 20_000;
+/** Answers one batch may grade (grading/batch.ts). */
+export const MAX_BATCH_ANSWERS = 500;
+
+const problemFields = {
+  problem_type: z.string().min(1).max(40),
+  problem_statement: z.string().max(10_000),
+  correct_answer: z.string().max(10_000).optional(),
+  answer_choices: z.record(z.string(), z.string().max(2000)).optional(),
+  scoring_details: z.string().max(10_000).optional(),
+};
+const answerText = z.string().max(MAX_ANSWER, `an answer is limited to ${MAX_ANSWER} characters`);
 
 const engine = z.enum(['offline', 'llm']).optional();
 const SET = { set_id: 'the set id' };
@@ -96,20 +108,32 @@ export const practiceEndpoints = meteredEndpoints('Practice', {
     operationId: 'gradeAnswer',
     summary: 'Grade one answer (choice, math, text, rubric)',
     body: z.object({
-      problem: z.object({
-        problem_type: z.string().min(1).max(40),
-        problem_statement: z.string().max(10_000),
-        user_answer: z.string().max(MAX_ANSWER, `user_answer is limited to ${MAX_ANSWER} characters`),
-        correct_answer: z.string().max(10_000).optional(),
-        answer_choices: z.record(z.string(), z.string().max(2000)).optional(),
-        scoring_details: z.string().max(10_000).optional(),
-      }),
+      problem: z.object({ ...problemFields, user_answer: z.string().max(MAX_ANSWER, `user_answer is limited to ${MAX_ANSWER} characters`) }),
       engine,
     }),
     example: { problem: { problem_type: 'frq', problem_statement: 'What is the unit of life?', user_answer: 'the cell', correct_answer: 'The cell' } },
     success: { status: 200, description: 'the grade', schema: gradeResponseSchema },
     errors: [...CREATE_ERRORS, 502],
     price: { base: 2_000, billing: 'request' },
+    limits: { minute: perTier(2, 10, ENTERPRISE_CUSTOM_DEFAULT) },
+  },
+  gradeBatch: {
+    method: 'post',
+    path: '/v1/interactives/practice/grade/batch',
+    operationId: 'gradeAnswerBatch',
+    summary: "A class's answers to one problem, graded and grouped (one review per group)",
+    body: z.object({
+      problem: z.object(problemFields),
+      answers: z.array(answerText).min(1).max(MAX_BATCH_ANSWERS, `at most ${MAX_BATCH_ANSWERS} answers per batch`),
+      reviews: z
+        .array(z.object({ answer_index: z.number().int().min(0), score: z.number().min(0) }))
+        .max(MAX_BATCH_ANSWERS)
+        .optional(),
+    }),
+    example: { problem: { problem_type: 'frq', problem_statement: 'Solve 2x = 6.', correct_answer: 'x = 3' }, answers: ['x = 3', '3', 'x=3', 'x = 2'] },
+    success: { status: 200, description: 'a grade per answer, in order, and the groups, largest first', schema: gradeBatchResponseSchema },
+    errors: CREATE_ERRORS,
+    price: { base: 0, perUnit: { unit: 'answer', micros: 2_000 }, billing: 'request', note: 'per answer graded, paid when the batch is graded' },
     limits: { minute: perTier(2, 10, ENTERPRISE_CUSTOM_DEFAULT) },
   },
 });

@@ -106,7 +106,8 @@ export async function checkGradeWithCas(input: GradeInput, llm: Omit<GradeResult
   const casFull = cas.score >= cas.max_score;
   if (llmFull === casFull) {
     return {
-      grade: { ...llm, explanation: `${llm.explanation}\nChecked by the computer algebra system against the reference answer ${input.correct_answer.trim()}: ${casFull ? 'equal' : 'not equal'}, as graded.` },
+      // Confirmed by the CAS: as sure as the CAS's own verdict.
+      grade: { ...llm, confidence: cas.confidence, needs_review: cas.needs_review, explanation: `${llm.explanation}\nChecked by the computer algebra system against the reference answer ${input.correct_answer.trim()}: ${casFull ? 'equal' : 'not equal'}, as graded.` },
       overruled: false,
     };
   }

@@ -11,7 +11,7 @@ import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 import { practiceEndpoints as e } from './endpoints.ts';
 import { GradingInputError } from './grading/errors.ts';
 import { AREAS, CATALOGUE } from './offline/school/catalogue.ts';
-import type { GradeResponse, PracticeTopicsResponse, PracticeSetCreateResponse, PracticeSetDeleteResponse, PracticeSetStatusResponse } from './schema.ts';
+import type { GradeBatchResponse, GradeResponse, PracticeTopicsResponse, PracticeSetCreateResponse, PracticeSetDeleteResponse, PracticeSetStatusResponse } from './schema.ts';
 import type { PracticeService } from './service.ts';
 
 export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWebhooks: boolean }): Router {
@@ -83,6 +83,27 @@ export function practiceRoutes(practice: PracticeService, opts: { allowPrivateWe
     // Paid only when graded (docs/billing.md); 402 when the balance is short.
     await chargeFor(call.req)?.();
     const answer: GradeResponse = { success: true, ...grade, timestamp: nowIso() };
+    res.json(answer);
+  });
+
+  route(r, e.gradeBatch, async (call, res) => {
+    const b = call.body;
+    let batch;
+    try {
+      batch = await practice.gradeBatch({ problem: b.problem, answers: b.answers, ...(b.reviews ? { reviews: b.reviews } : {}) }, principalOf(call.req).orgId);
+    } catch (err) {
+      if (err instanceof GradingInputError) throw invalid(err.loc, err.message, 'value_error');
+      throw err;
+    }
+    // Priced per answer graded (docs/billing.md); 402 when the balance is short.
+    await chargeFor(call.req, b.answers.length)?.();
+    const answer: GradeBatchResponse = {
+      success: true,
+      grades: batch.grades.map((g) => ({ ...g, confidence: g.confidence ?? 'high', needs_review: g.needs_review ?? false })),
+      groups: batch.groups,
+      engine: 'offline',
+      timestamp: nowIso(),
+    };
     res.json(answer);
   });
 

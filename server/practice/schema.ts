@@ -125,7 +125,15 @@ export const gradeResponseSchema = z.object({
   method: z.enum(['choice', 'math', 'rubric', 'llm']),
   met: z.array(z.string()),
   missed: z.array(z.string()),
+  /** `high` only when every rule that decided the grade is one the grader can check (docs/practice-api.md). */
+  confidence: z.enum(['high', 'low']),
+  /** The grader is not sure or could not check (a CAS limit, a rubric total it could not read): a teacher should look. */
+  needs_review: z.boolean(),
+  /** Rubrics: each criterion with its points, the points awarded and the answer's words that met it (empty when unmet). */
+  criteria: z.array(z.object({ criterion: z.string(), points: z.number(), awarded: z.number(), evidence: z.string() })).optional(),
   engine: z.string(),
+  /** Which engine decided: `offline`; `llm` (a low-confidence offline grade sent to the LLM, or engine "llm"); `cas` (the CAS overruled the LLM). */
+  decided_by: z.enum(['offline', 'llm', 'cas']),
   fallback_reason: z.string().optional(),
   timestamp: z.string(),
 });
@@ -150,3 +158,19 @@ export const practiceTopicsResponseSchema = z.object({
   timestamp: z.string(),
 });
 export type PracticeTopicsResponse = z.infer<typeof practiceTopicsResponseSchema>;
+
+/** One grade of a batch: the single grade's fields, its group's index, and whether a teacher's review set it. */
+export const batchGradeSchema = gradeResponseSchema.omit({ success: true, timestamp: true, engine: true, decided_by: true, fallback_reason: true }).extend({
+  group: z.number().int(),
+  reviewed: z.boolean().optional(),
+});
+
+/** Answer of POST /v1/interactives/practice/grade/batch. */
+export const gradeBatchResponseSchema = z.object({
+  success: z.literal(true),
+  grades: z.array(batchGradeSchema),
+  groups: z.array(z.object({ answer_indexes: z.array(z.number().int()), score: z.number(), max_score: z.number() })),
+  engine: z.string(),
+  timestamp: z.string(),
+});
+export type GradeBatchResponse = z.infer<typeof gradeBatchResponseSchema>;

@@ -21,7 +21,8 @@ import type { Queryable } from '../storage/engine.ts';
 import type { WebhookOutbox } from '../webhooks/outbox.ts';
 import { WorkerTimeoutError, type WorkerPool } from '../workers/pool.ts';
 import { GradingInputError } from './grading/errors.ts';
-import { gradeInputChars, gradeOf, gradeOperation } from './grading/operation.ts';
+import { batchInputChars, batchOf, gradeBatchOperation, gradeInputChars, gradeOf, gradeOperation, type BatchInput } from './grading/operation.ts';
+import type { BatchResult } from './grading/batch.ts';
 import type { JournalSearch } from '../journals/search.ts';
 import { gradeWithLlm, planLlmSet } from './llm.ts';
 import { checkGradeWithCas } from './llm-checks.ts';
@@ -63,7 +64,21 @@ export interface StatusView {
   response?: { set_id: string; set_name: string; problems: PracticeProblem[]; cost: number; engine: string };
 }
 
-export type GradeView = Omit<GradeResult, 'method'> & { method: GradeResult['method'] | 'llm'; engine: string; fallback_reason?: string };
+export type GradeView = Omit<GradeResult, 'method' | 'confidence' | 'needs_review'> & {
+  method: GradeResult['method'] | 'llm';
+  confidence: 'high' | 'low';
+  needs_review: boolean;
+  engine: string;
+  /** Which engine's verdict this is: the offline grader, the LLM, or the CAS overruling the LLM. */
+  decided_by: 'offline' | 'llm' | 'cas';
+  fallback_reason?: string;
+};
+
+/** A grade with its confidence settled: an LLM's judgement is not one the grader can check (low), unless the CAS confirmed it. */
+function settled<G extends { confidence?: 'high' | 'low'; needs_review?: boolean }>(g: G, fallback: 'high' | 'low'): G & { confidence: 'high' | 'low'; needs_review: boolean } {
+  const confidence = g.confidence ?? fallback;
+  return { ...g, confidence, needs_review: g.needs_review ?? confidence === 'low' };
+}
 
 const storedRequest = z.object({
   description: z.string(),
@@ -95,6 +110,8 @@ const INLINE_GRADE_CHARS = 4 * 1024;
  * (MAX_WORD_PAIRS, MAX_WORDINGS), so the limit only stops a thread that is stuck.
  */
 const GRADE_LIMIT_FACTOR = 4;
+/** A batch's time limit grows by this much per answer (a grade takes a few ms; a rubric grade up to tens). */
+const BATCH_MS_PER_ANSWER = 100;
 
 export class PracticeService {
   readonly store: PracticeStore;
@@ -350,10 +367,11 @@ export class PracticeService {
   // ---- grading -----------------------------------------------------------------------------
 
   /**
-   * Grades one answer. Choice problems are graded exactly offline. Free response goes to the LLM
-   * when one is configured (and not declined with engine "offline"); a mathematical reference is
-   * then checked by the CAS, whose grade is returned (engine "offline") when the two disagree about
-   * full credit. When the LLM fails, the
+   * Grades one answer. Choice problems are graded exactly offline. With an LLM configured, free
+   * response is graded offline first and a `low`-confidence grade goes to the LLM (engine "llm":
+   * every free-response answer does; "offline": none); a mathematical reference is then checked
+   * by the CAS, whose grade is returned (engine "offline", decided_by "cas") when the two disagree
+   * about full credit. `decided_by` says whose verdict it is. When the LLM fails, the
    * offline grader answers with `fallback_reason`, or, when it cannot (no reference answer or
    * rubric), a 502 says both reasons. GradingInputError (422) is left to the route.
    */
@@ -361,28 +379,61 @@ export class PracticeService {
     const type = input.problem_type.toLowerCase().replace(/[\s-]+/g, '_');
     const choice = ['mcq', 'multiple_choice', 'select_all', 'multi_select'].includes(type);
     const llm = this.deps.llm;
-    let fallback: string | undefined;
-    if (llm && !choice && engine !== 'offline') {
-      let graded;
+    if (!llm || choice || engine === 'offline') return this.offlineView(input, orgId);
+    // Without an explicit engine, the offline grader goes first and a `low` grade goes to the LLM;
+    // engine "llm" sends every free-response answer to it. A problem the offline grader cannot
+    // grade (no reference, no rubric) goes to the LLM either way.
+    let offline: GradeView | undefined;
+    if (engine !== 'llm') {
       try {
-        graded = await gradeWithLlm(llm, input, signal);
+        offline = await this.offlineView(input, orgId);
       } catch (err) {
-        if (!(err instanceof LlmError)) throw err;
-        fallback = `LLM grading failed: ${err.message.replace(/^refused: /, '')}`;
-        this.deps.logger.warn({ error: err.message }, 'LLM grading failed; using the offline grader');
+        if (!(err instanceof GradingInputError)) throw err;
       }
-      if (graded) {
-        // A mathematical reference is checked by the CAS, which decides when the two disagree.
-        const checked = await checkGradeWithCas(input, graded, llm.engine);
-        return { ...checked.grade, engine: checked.overruled ? OFFLINE_ENGINE : llm.engine };
-      }
+      if (offline && offline.confidence === 'high') return offline;
+    }
+    let fallback: string | undefined;
+    try {
+      const graded = await gradeWithLlm(llm, input, signal);
+      // A mathematical reference is checked by the CAS, which decides when the two disagree.
+      const checked = await checkGradeWithCas(input, graded, llm.engine);
+      const decided = checked.overruled ? 'cas' : 'llm';
+      const note = offline ? `The offline grader was not sure (${offline.score}/${offline.max_score}, low confidence); the LLM graded it. ` : '';
+      return { ...settled(checked.grade, 'low'), explanation: `${note}${checked.grade.explanation}`, engine: checked.overruled ? OFFLINE_ENGINE : llm.engine, decided_by: decided };
+    } catch (err) {
+      if (!(err instanceof LlmError)) throw err;
+      fallback = `LLM grading failed: ${err.message.replace(/^refused: /, '')}`;
+      this.deps.logger.warn({ error: err.message }, 'LLM grading failed; using the offline grader');
     }
     try {
-      const g = await this.gradeOffline(input, orgId);
-      return { ...g, engine: OFFLINE_ENGINE, ...(fallback ? { fallback_reason: fallback } : {}) };
+      return { ...(offline ?? (await this.offlineView(input, orgId))), fallback_reason: fallback };
     } catch (err) {
-      if (fallback && err instanceof GradingInputError) {
+      if (err instanceof GradingInputError) {
         throw new HttpError(502, `${fallback}; the offline grader cannot take over: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  private async offlineView(input: GradeInput, orgId?: string): Promise<GradeView> {
+    return { ...settled(await this.gradeOffline(input, orgId), 'high'), engine: OFFLINE_ENGINE, decided_by: 'offline' };
+  }
+
+  /**
+   * A class's answers to one problem, graded offline and grouped (grading/batch.ts): in the worker
+   * pool when there is one (500 answers take seconds, in `orgId`'s turn), under a time limit of the
+   * batch's size.
+   */
+  async gradeBatch(input: BatchInput, orgId?: string): Promise<BatchResult> {
+    const workers = this.deps.workers;
+    if (!workers) return (await import('./grading/batch.ts')).gradeBatch(input.problem, input.answers, input.reviews);
+    // Each answer is a grade of its own: its time is counted per answer, on top of the characters.
+    const limitMs = GRADE_LIMIT_FACTOR * workers.timeLimitMs(batchInputChars(input)) + input.answers.length * BATCH_MS_PER_ANSWER;
+    try {
+      return batchOf(await workers.run(gradeBatchOperation, input, limitMs, orgId));
+    } catch (err) {
+      if (err instanceof WorkerTimeoutError) {
+        throw invalid(['body', 'answers'], `the answers could not be graded within their time limit (${(err.limitMs / 1000).toFixed(1)} s for this size and count)`, 'value_error.time_limit');
       }
       throw err;
     }

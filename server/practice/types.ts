@@ -49,6 +49,19 @@ export interface GradeResult {
   met: string[];
   /** Concepts, choices or solutions the answer missed or contradicted. */
   missed: string[];
+  /** `high` when every rule that decided the grade is one the grader can check; `low` otherwise. */
+  confidence?: 'high' | 'low';
+  /** The grader is not sure (or could not check): a teacher should look. */
+  needs_review?: boolean;
+  /** Rubrics: each criterion, its points, the points awarded and the answer's words that met it ('' when unmet). */
+  criteria?: CriterionGrade[];
+}
+
+export interface CriterionGrade {
+  criterion: string;
+  points: number;
+  awarded: number;
+  evidence: string;
 }
 
 export type PlanResult =

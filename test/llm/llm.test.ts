@@ -140,6 +140,26 @@ describe('LLM grading', () => {
     expect(fake.requests.length - from).toBe(1);
   });
 
+  it('a high-confidence offline grade stays offline; a low one goes to the LLM, which the answer names', async () => {
+    const from = fake.requests.length;
+    const sure = await grade(client, { problem_type: 'frq', problem_statement: 'Solve 2x = 6.', user_answer: 'x = 3', correct_answer: 'x = 3' });
+    expect(sure).toMatchObject({ score: 1, confidence: 'high', engine: 'offline', decided_by: 'offline' });
+    expect(fake.requests.length).toBe(from);
+    // A paraphrase the offline grader cannot read: low, so the LLM decides.
+    fake.reply = () => ({ content: JSON.stringify({ score: 1, max_score: 1, explanation: 'Recursion, in other words.', met: ['recursion'], missed: [] }) });
+    const unsure = await grade(client, { problem_type: 'frq', problem_statement: 'What is a function calling itself called?', user_answer: 'a recursive function', correct_answer: 'recursion' });
+    expect(unsure).toMatchObject({ score: 1, method: 'llm', engine: 'llm:fake-model', decided_by: 'llm' });
+    expect(unsure.explanation).toMatch(/offline grader was not sure/);
+    expect(fake.requests.length).toBe(from + 1);
+  });
+
+  it('math the LLM grades after a low offline grade is still checked by the CAS', async () => {
+    // "in 1945" is read as a number in prose (a fallback reading: low); the LLM says wrong, the CAS says equal.
+    fake.reply = () => ({ content: JSON.stringify({ score: 0, max_score: 1, explanation: 'Wrong.', met: [], missed: ['1945'] }) });
+    const g = await grade(client, { problem_type: 'frq', problem_statement: 'When did the war end?', user_answer: 'it ended in 1945', correct_answer: '1945' });
+    expect(g).toMatchObject({ score: 1, engine: 'offline', decided_by: 'cas' });
+  });
+
   it('an LLM failure falls back to the offline grader, or says clearly why it cannot', async () => {
     fake.reply = () => ({ content: JSON.stringify({ score: 5, max_score: 3, explanation: 'x', met: [], missed: [] }) });
     const g = await grade(client, frq);

@@ -27,28 +27,29 @@ describe('grading: the CAS checks a mathematical reference', () => {
 
   it('the LLM gives full credit to a wrong value: the CAS decides (no credit) and says so', async () => {
     fake.reply = () => gradeReply(1, 1);
-    const g = await grade(client, { ...problem, user_answer: 'x = 4' });
+    // engine "llm": every free-response answer goes to the LLM (without it, a sure offline grade stays offline).
+    const g = await grade(client, { ...problem, user_answer: 'x = 4' }, { engine: 'llm' });
     expect(g).toMatchObject({ score: 0, method: 'math', engine: 'offline' });
     expect(g.explanation).toMatch(/Checked by the computer algebra system against the reference answer x = 3: the answer is not equal to it\. The LLM \(llm:fake-model\) gave 1\/1; the CAS decides\./);
   });
 
   it('the LLM refuses credit to a right value written another way: the CAS gives full credit', async () => {
     fake.reply = () => gradeReply(0, 1);
-    const g = await grade(client, { problem_type: 'frq', problem_statement: 'Compute 3/4 + 3/4.', correct_answer: '3/2', user_answer: '1.5' });
+    const g = await grade(client, { problem_type: 'frq', problem_statement: 'Compute 3/4 + 3/4.', correct_answer: '3/2', user_answer: '1.5' }, { engine: 'llm' });
     expect(g).toMatchObject({ score: 1, max_score: 1, method: 'math', engine: 'offline' });
     expect(g.explanation).toMatch(/equal to it \(full credit\)\. The LLM \(llm:fake-model\) gave 0\/1; the CAS decides/);
   });
 
   it('when they agree, the LLM grade stands and the explanation says the CAS checked it', async () => {
     fake.reply = () => gradeReply(1, 1);
-    const g = await grade(client, { ...problem, user_answer: '3' });
+    const g = await grade(client, { ...problem, user_answer: '3' }, { engine: 'llm' });
     expect(g).toMatchObject({ score: 1, max_score: 1, method: 'llm', engine: 'llm:fake-model' });
     expect(g.explanation).toMatch(/LLM says 1\/1\.\nChecked by the computer algebra system against the reference answer x = 3: equal, as graded\./);
   });
 
   it('a prose reference is the LLM\'s to grade: no CAS check', async () => {
     fake.reply = () => gradeReply(1, 1);
-    const g = await grade(client, { problem_type: 'frq', problem_statement: 'What do plants make?', correct_answer: 'Glucose and oxygen.', user_answer: 'sugar' });
+    const g = await grade(client, { problem_type: 'frq', problem_statement: 'What do plants make?', correct_answer: 'Glucose and oxygen.', user_answer: 'sugar' }, { engine: 'llm' });
     expect(g).toMatchObject({ score: 1, method: 'llm', engine: 'llm:fake-model' });
     expect(g.explanation).not.toMatch(/computer algebra/);
   });

@@ -31,7 +31,18 @@ function marksBeyondAnswer(rubric: string, reference: string): boolean {
   }
 }
 
+/**
+ * Every grade says how sure it is: `confidence` is `high` only when every rule that decided it is
+ * one the grader can check (docs/practice-api.md, "Confidence"), and `needs_review` asks a teacher
+ * to look whenever it is `low`.
+ */
 export function gradeAnswer(input: GradeInput): GradeResult {
+  const g = gradeAnswerOnce(input);
+  const confidence = g.confidence ?? 'high';
+  return { ...g, confidence, needs_review: g.needs_review ?? confidence === 'low' };
+}
+
+function gradeAnswerOnce(input: GradeInput): GradeResult {
   if (typeof input.user_answer !== 'string') throw new GradingInputError(LOC('user_answer'), 'user_answer is required: the student answer to grade.');
   const type = (input.problem_type ?? '').toLowerCase().replace(/[\s-]+/g, '_');
   const choices = input.answer_choices ?? {};
@@ -57,7 +68,10 @@ export function gradeAnswer(input: GradeInput): GradeResult {
   // ("Units are required", "no marks without units"), read with the statement's. A claim added to
   // a number ("7, which makes it alkaline") is checked after.
   if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) {
-    return checkAddedClaim(gradeMath(input.user_answer, ref, statement, rubric), ref, input.user_answer, statement);
+    const math = gradeMath(input.user_answer, ref, statement, rubric);
+    const checked = checkAddedClaim(math, ref, input.user_answer, statement);
+    // A claim refused by WordNet's glosses is weaker evidence than the CAS.
+    return checked === math || checked.score === math.score ? checked : { ...checked, confidence: 'low', needs_review: true };
   }
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');

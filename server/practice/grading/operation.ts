@@ -6,6 +6,7 @@
  */
 import { workerOperation } from '../../workers/pool.ts';
 import type { GradeInput, GradeResult } from '../types.ts';
+import type { BatchProblem, BatchResult, Review } from './batch.ts';
 import { GradingInputError } from './errors.ts';
 
 export type GradeTaskResult = { grade: GradeResult } | { inputError: { loc: (string | number)[]; message: string } };
@@ -21,4 +22,25 @@ export function gradeOf(r: GradeTaskResult): GradeResult {
 /** Characters of a grade request (answer, reference, rubric, question): the size its time limit and thread are chosen by. */
 export function gradeInputChars(input: GradeInput): number {
   return [input.user_answer, input.correct_answer, input.scoring_details, input.problem_statement].reduce((n, s) => n + (typeof s === 'string' ? s.length : 0), 0);
+}
+
+export interface BatchInput {
+  problem: BatchProblem;
+  answers: string[];
+  reviews?: Review[];
+}
+export type BatchTaskResult = { batch: BatchResult } | { inputError: { loc: (string | number)[]; message: string } };
+
+/** A class's answers graded and grouped in a worker (grading/batch.ts). */
+export const gradeBatchOperation = workerOperation<BatchInput, BatchTaskResult>('grading.batch');
+
+/** The batch a task answered, or its GradingInputError thrown again on this side. */
+export function batchOf(r: BatchTaskResult): BatchResult {
+  if ('inputError' in r) throw new GradingInputError(r.inputError.loc, r.inputError.message);
+  return r.batch;
+}
+
+/** Characters of a batch request: the size its time limit is chosen by. */
+export function batchInputChars(input: BatchInput): number {
+  return input.answers.reduce((n, a) => n + a.length, 0) + gradeInputChars({ ...input.problem, user_answer: '' });
 }

@@ -12,6 +12,7 @@
  * statements.ts, words are looked up by senses.ts; what a numeric answer adds is added-claim.ts.
  */
 import { lookup, synset, type Synset } from '../lexicon/wordnet.ts';
+import { CONFIDENCE, MATCH } from './thresholds.ts';
 import type { GradeResult } from '../types.ts';
 import { readableText } from './accents.ts';
 import { formulaNames } from './chem.ts';
@@ -71,7 +72,7 @@ interface Alternative {
 const PERSON_FILE = 18;
 
 /** Senses of a part of speech kept when the question does not tell which is meant (WordNet lists the frequent first). */
-const FREQUENT_SENSES = 4;
+const FREQUENT_SENSES = MATCH.frequentSenses;
 
 /** The first FREQUENT_SENSES senses of each part of speech: "digest" is not "support" by their sense "tolerate". */
 function frequent(all: Synset[]): Synset[] {
@@ -303,7 +304,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   reference = plainChange(reference);
   const qWords = questionWords(statement);
   const strict = FORM_QUESTION.test(statement);
-  const fail = (why: string): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.` });
+  const fail = (why: string, sure = true): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.`, confidence: sure ? 'high' : 'low', needs_review: !sure });
   if (sts.length === 0) return fail(userAnswer.trim() ? `The answer has no word or number to read ("${userAnswer.trim().slice(0, 40)}").` : 'No answer was given.');
 
   let deniedText: string | null = null;
@@ -317,26 +318,71 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (negated.length) deniedText = sts[negated[0].statement].words.map((x) => x.raw).join(' ');
     if (asserted.length === 0) continue;
     const longer = asserted.map((m) => longerName(alt, sts[m.statement], m, qWords)).find((x) => x);
-    if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) return fail(`"${longer}" names someone or something else than ${alt.text}.`);
+    if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) return fail(`"${longer}" names someone or something else than ${alt.text}.`, false);
     if (negated.some((n) => n.statement > Math.max(...asserted.map((a) => a.statement)))) return fail(`The answer gives ${alt.text} and then denies it.`);
     const matched = new Set(matches.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => `${m.statement}:${m.start + k}`)));
     const hedge = opts.among ? null : asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
     if (hedge) return fail(`The answer hedges between ${alt.text} and ${hedge}.`);
     const other = opts.among ? null : rival(alt, sts, matched, qWords);
-    if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`);
+    if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`, false);
     const opposite = antonymIn(alt, sts);
-    if (opposite) return fail(`The answer contradicts itself: ${opposite}.`);
+    if (opposite) return fail(`The answer contradicts itself: ${opposite}.`, false);
     const added = misattributedSuperlative(userAnswer, alt.senses.filter((s) => s.pos === 'noun'));
     if (added) return fail(`The answer adds a claim that is not true of ${alt.text}: ${added}.`);
     const how = asserted[0].how;
     if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
-    return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.` };
+    // An exact, aliased, numeric or inflected match is checkable; a WordNet link (synonym, related
+    // form) may be of a rare sense, a one-letter slip may be another word ("C minor"), and words
+    // beyond the term ("Tolstoy, who also wrote ...") are claims the grader did not check.
+    const slip = how === 'spelling' && Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength;
+    const sure = how !== 'synonym' && how !== 'related form' && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text}`, qWords).length === 0;
+    return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.`, confidence: sure ? 'high' : 'low', needs_review: !sure };
   }
   if (deniedText) return fail(`The answer denies it ("${deniedText}").`);
   for (const alt of alts) {
     const opposite = antonymIn(alt, sts);
-    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`);
+    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, false);
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
-  return fail('The answer does not give it.');
+  // None of the reference's words: sure only when both are names or both numbers (Paris is not
+  // London); another common word may be a paraphrase, a formula or a notation the grader cannot read.
+  const kind = termKind(userAnswer);
+  const short = contentWords(wordsOf(userAnswer)).length <= CONFIDENCE.sureRefusalWords;
+  return fail('The answer does not give it.', short && ((kind !== 'word' && kind === termKind(reference)) || siblings(userAnswer, reference)));
+}
+
+/**
+ * Two terms WordNet files as different kinds of one thing (ribosome and mitochondrion are both
+ * organelles; mitosis and meiosis both cell division): the answer names a sibling, surely not the
+ * reference. Anything else refused (a formula, a notation, a paraphrase) may be the reference in
+ * words the grader cannot read.
+ */
+function siblings(answer: string, reference: string): boolean {
+  const head = (t: string) => contentWords(wordsOf(t)).map((x) => x.w).join(' ');
+  const [a, r] = [senses(head(answer), ['noun']), senses(head(reference), ['noun'])];
+  if (!a.length || !r.length) return false;
+  const above = (ss: typeof a) => new Set(ss.slice(0, 2).flatMap((x) => [...hypernymsWithin(x, CONFIDENCE.siblingDepth)]));
+  const ra = above(r);
+  return [...above(a)].some((h) => ra.has(h));
+}
+
+/** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
+function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
+  const own = new Set(contentWords(wordsOf(reference)).flatMap((x) => [x.w, ...lemmas(x.w)]));
+  return sts.flatMap((st, si) =>
+    st.retracted || st.illustration
+      ? []
+      : st.words
+          .filter((x, wi) => !matched.has(`${si}:${wi}`) && /[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))
+          .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || qWords.has(l)))
+          .map((x) => x.raw),
+  );
+}
+
+/** A number, a name (every word capitalised) or a common word. */
+function termKind(text: string): 'number' | 'name' | 'word' {
+  const t = text.trim().replace(/^(?:the|a|an)\s+/i, '');
+  if (/^[-+]?[\d\s.,/%:]+$/.test(t) && /\d/.test(t)) return 'number';
+  const words = t.split(/\s+/).filter((w) => !/^(?:of|the|and|de|von|van|da|di|la|le|du)$/i.test(w));
+  return words.length > 0 && words.every((w) => /^\p{Lu}/u.test(w)) && !/^\p{Lu}+\d/u.test(t) ? 'name' : 'word';
 }

@@ -11,7 +11,7 @@ const nonEmpty = z.string().trim().min(1);
 
 /** Strict objects: a misspelt key (e.g. "lable") fails here instead of silently dropping a field. */
 export const BinaryItem = z.strictObject({
-  id: z.string().regex(/^[ms]\d{3,4}$/),
+  id: z.string().regex(/^[ms](?:-c)?\d{3,4}$/),
   problem_statement: nonEmpty,
   correct_answer: nonEmpty,
   scoring_details: nonEmpty.optional(),
@@ -22,7 +22,7 @@ export const BinaryItem = z.strictObject({
 
 export const RubricItem = z
   .strictObject({
-    id: z.string().regex(/^r\d{3}$/),
+    id: z.string().regex(/^r(?:-c)?\d{3}$/),
     problem_statement: nonEmpty,
     correct_answer: nonEmpty.optional(),
     scoring_details: nonEmpty,
@@ -71,8 +71,12 @@ export interface Outcome {
   /** Whether the item could be falsely accepted / rejected (denominators of the rates). */
   canFalseAccept: boolean;
   canFalseReject: boolean;
-  /** Rubric items: whether the grader found the rubric's total. */
+  /** Rubric items: whether the grader found the rubric's total, and the rubric's layout (layoutOf). */
   maxAgrees?: boolean;
+  layout?: string;
+  /** The grade's confidence and whether it asks for a review. */
+  high?: boolean;
+  needsReview?: boolean;
 }
 
 /** A throwing grader is recorded as a disagreement so one crash does not hide the other items. */
@@ -100,6 +104,8 @@ export async function gradeBinary(category: string, item: BinaryItem): Promise<O
   const accepted = result.max_score > 0 && result.score === result.max_score;
   return {
     ...base,
+    high: result.confidence === 'high',
+    needsReview: result.needs_review === true,
     got: `${accepted ? 'accepted' : 'refused'} ${result.score}/${result.max_score}`,
     explanation: result.explanation,
     agrees: accepted === shouldAccept,
@@ -122,13 +128,42 @@ export async function gradeRubric(item: RubricItem): Promise<Outcome> {
   }
   return {
     ...base,
+    high: result.confidence === 'high',
+    needsReview: result.needs_review === true,
     got: `${result.score}/${result.max_score}`,
     explanation: result.explanation,
     agrees: result.score === item.expected_score,
     falseAccept: result.score > item.expected_score,
     falseReject: result.score < item.expected_score,
     maxAgrees: result.max_score === item.max_score,
+    layout: layoutOf(item.scoring_details),
   };
+}
+
+/** The layout a rubric is written in, for the max_score report per layout (first that applies). */
+export function layoutOf(rubric: string): string {
+  const r = rubric;
+  const tests: [string, RegExp][] = [
+    ['table', /^\s*\|.*\|\s*$/m],
+    ['level descriptors', /\b(?:level|band|score)\s*\d|\bmarks?\s*\d\s*[–-]\s*\d\s*:|^\s*\d\/\d\s*[—-]|excellent\s*\(\d/im],
+    ['Award N marks for: over lines', /^\s*award\s+\w+\s+marks?\s+for\s*:?\s*$/im],
+    ['per item / any N of', /\b(?:each|per)\b.*\b(?:max|up to)|\bany\s+(?:\d|two|three)\b|\bmax(?:imum)?\s+(?:\d|two|three|four)/i],
+    ['— N pts suffix', /[—–-]\s*\d+\s*(?:pts?|points?)\b/i],
+    ['[N marks] / (N marks) heading or footer', /^\s*[[(]?\s*(?:total\s*:?\s*)?\d+\s*marks?\s*[\])]?\s*$|\[\d+\s*marks?\]\s*$|\btotal\s*:\s*\d/im],
+    ['Q heading (N marks)', /^\s*Q\d+.*\(\d+\s*marks?\)/im],
+    ['points before ([N], +N, N marks:)', /^\s*(?:[-*•]\s*)?(?:\[\d+\]|\+\d|\d+\s*(?:marks?|points?|pts?)\s*[:\-–—])/im],
+    ['points after ((N), [N], (Nm))', /(?:\(\d+\s*(?:m|marks?|points?|pts?)?\)|\[\d+\])\s*$/im],
+    ['labelled / YAML-like', /^\s*(?:-\s*)?(?:criterion|points|[A-Z][a-z]+)\s*:/m],
+    ['prose or unmarked list', /./],
+  ];
+  return tests.find(([, re]) => re.test(r))![0];
+}
+
+/** max_score equality per rubric layout: [layout, items, share equal]. */
+export function maxByLayout(outcomes: Outcome[]): [string, number, number][] {
+  const by = new Map<string, Outcome[]>();
+  for (const o of outcomes) if (o.layout) by.set(o.layout, [...(by.get(o.layout) ?? []), o]);
+  return [...by].map(([l, os]) => [l, os.length, share(os.filter((o) => o.maxAgrees).length, os.length)]);
 }
 
 export interface Stats {
@@ -137,18 +172,29 @@ export interface Stats {
   falseAccept: number;
   falseReject: number;
   maxAgreement?: number;
+  /** Of the `high` verdicts: items, agreement and false accepts (over the high items that could be falsely accepted). */
+  highItems: number;
+  highAgreement: number;
+  highFalseAccept: number;
+  /** Share of items marked needs_review. */
+  review: number;
 }
 
 const share = (count: number, of: number): number => (of === 0 ? 0 : count / of);
 
 export function stats(outcomes: Outcome[]): Stats {
   const rubric = outcomes.filter((o) => o.maxAgrees !== undefined);
+  const high = outcomes.filter((o) => o.high);
   return {
     items: outcomes.length,
     agreement: share(outcomes.filter((o) => o.agrees).length, outcomes.length),
     falseAccept: share(outcomes.filter((o) => o.falseAccept).length, outcomes.filter((o) => o.canFalseAccept).length),
     falseReject: share(outcomes.filter((o) => o.falseReject).length, outcomes.filter((o) => o.canFalseReject).length),
     ...(rubric.length ? { maxAgreement: share(rubric.filter((o) => o.maxAgrees).length, rubric.length) } : {}),
+    highItems: high.length,
+    highAgreement: share(high.filter((o) => o.agrees).length, high.length),
+    highFalseAccept: share(high.filter((o) => o.falseAccept).length, high.filter((o) => o.canFalseAccept).length),
+    review: share(outcomes.filter((o) => o.needsReview).length, outcomes.length),
   };
 }
 
@@ -156,8 +202,8 @@ export const pct = (x: number | undefined): string => (x === undefined ? '-' : `
 export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s).replace(/\s+/g, ' ');
 
 export function table(rows: [string, Stats][]): string {
-  const header = ['category', 'items', 'agreement', 'false-accept', 'false-reject', 'max_score agreement'];
-  const body = rows.map(([name, s]) => [name, String(s.items), pct(s.agreement), pct(s.falseAccept), pct(s.falseReject), pct(s.maxAgreement)]);
+  const header = ['category', 'items', 'agreement', 'false-accept', 'false-reject', 'max_score agreement', 'high items', 'high agreement', 'high false-accept', 'needs_review'];
+  const body = rows.map(([name, s]) => [name, String(s.items), pct(s.agreement), pct(s.falseAccept), pct(s.falseReject), pct(s.maxAgreement), String(s.highItems), pct(s.highAgreement), pct(s.highFalseAccept), pct(s.review)]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)].join('\n');

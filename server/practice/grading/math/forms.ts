@@ -3,7 +3,7 @@
  * places", "2 significant figures", "as a percent", "as a mixed number", "in cm"...), read from
  * the problem statement, and whether an answer that has the right value is written that way.
  */
-import { parse } from './kas.ts';
+import { isSimplified, parse } from './kas.ts';
 import { incompleteFactorisation, isSumAtTop } from './factor.ts';
 import { showInterval, type Intervals, type Reading, type Value } from './read.ts';
 import { asDimension, findUnit, type Unit } from './units.ts';
@@ -160,6 +160,9 @@ function squareFree(n: number): boolean {
 
 /** Why a numeric literal is not in simplest form, or null. */
 function numberNotSimplest(v: Value, ref: Value): string | null {
+  // A root written as a power ("2*3^(1/2)") is the root: judged as √ would be.
+  const asRoot = v.literal.replace(/\(?\s*(\d+)\s*\)?\s*\^\s*\(\s*1\s*\/\s*2\s*\)/g, 'sqrt($1)');
+  if (asRoot !== v.literal) return numberNotSimplest({ ...v, literal: asRoot }, ref);
   if (v.mixed) {
     if (!v.mixed.proper) return `${v.literal} is not a proper mixed number`;
     const [, n, d] = /(\d+)\s*\/\s*(\d+)$/.exec(v.literal)!;
@@ -179,7 +182,7 @@ function numberNotSimplest(v: Value, ref: Value): string | null {
     return null;
   }
   const e = parse(v.expr);
-  if (e && !/sqrt|pi/.test(v.literal) && !e.isSimplified()) return `${v.literal} still has operations to carry out`;
+  if (e && !/sqrt|pi|\^\s*\(\s*1\s*\/\s*2\s*\)/.test(v.literal) && !isSimplified(e)) return `${v.literal} still has operations to carry out`;
   if (complexity(v.literal) > complexity(ref.literal) + 1) return `${v.literal} is not simplified as far as it goes`;
   return null;
 }
@@ -229,7 +232,7 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
       if (numeric) return numberNotSimplest(user, ref);
       const e = parse(user.expr);
       if (e && complexity(user.literal) > complexity(ref.literal) + 2) return `${user.literal} is not simplified as far as it goes`;
-      if (e && !e.isSimplified() && complexity(user.literal) > complexity(ref.literal)) return `${user.literal} is not simplified as far as it goes`;
+      if (e && !isSimplified(e) && complexity(user.literal) > complexity(ref.literal)) return `${user.literal} is not simplified as far as it goes`;
     }
     if (user.mixed && !user.mixed.proper) return `${user.literal} is not a proper mixed number`;
     if (forms.factored && !numeric) {

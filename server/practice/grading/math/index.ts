@@ -7,7 +7,9 @@
  */
 import type { GradeResult } from '../../types.ts';
 import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './forms.ts';
-import { parse, same, valueOf } from './kas.ts';
+import { parse, same, valueOf, type KasExpr } from './kas.ts';
+import { CasLimitError } from './bounds.ts';
+import { exactEqual, exactOf, exactText, scaled, type ExactValue } from './exact.ts';
 import { normalizeMath } from './normalize.ts';
 import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './matrix.ts';
 import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './read.ts';
@@ -61,8 +63,61 @@ interface Verdict {
   why?: string;
 }
 
+/**
+ * Two floats equal up to rounding: never two infinities or NaNs (an overflow is no value), and two
+ * whole numbers only when they are the same (1000000001 is not 1000000000).
+ */
 function close(a: number, b: number): boolean {
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
+  if (Number.isInteger(a) && Number.isInteger(b) && Math.abs(a) > 1e6) return a === b;
   return a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+/** Exact values a side may stand for, as candidates() gives its floats (a percent is a hundredth). */
+function exactCandidates(v: Value, e: KasExpr, other: Value, bare: boolean): ExactValue[] {
+  const raw = exactValueOf(v, e);
+  if (!v.percent) return [raw];
+  const hundredth = scaled(raw, 1n, 100n);
+  return other.percent || !bare ? [hundredth] : [hundredth, raw];
+}
+
+/**
+ * Decides what floats cannot: true/false when both sides are exact (or huge) numbers, undefined
+ * when a side is irrational (the float comparison decides). Throws CasLimitError when nothing can
+ * be said (two huge numbers of the same size, a number past what a float holds).
+ */
+function exactVerdict(user: Value, ref: Value, uExpr: KasExpr, rExpr: KasExpr, forms: Forms): boolean | undefined {
+  const us = exactCandidates(user, uExpr, ref, forms.percentQuantity);
+  const rs = exactCandidates(ref, rExpr, user, true);
+  let undecided = false;
+  let irrational = false;
+  for (const u of us) {
+    for (const r of rs) {
+      const eq = exactEqual(u, r);
+      if (eq === true) return true;
+      if (eq === null) undecided = true;
+      if (eq === undefined) irrational = true;
+    }
+  }
+  if (irrational) return undefined;
+  if (undecided) throw new CasLimitError('its value is too large (or has more digits than can be held) to be compared exactly with the reference');
+  return false;
+}
+
+/** The exact value of a side, its long whole numbers read digit by digit (exactText). */
+function exactValueOf(v: Value, e: KasExpr): ExactValue {
+  const text = exactText(v.expr);
+  return exactOf(text === v.expr ? e : (parse(text) ?? e));
+}
+
+/**
+ * A side a float cannot stand for: huge (past a float), overflowing or not finite as a float, or
+ * holding a number longer than a float. Such sides are compared exactly or not at all.
+ */
+function needsExact(v: Value, e: KasExpr): boolean {
+  const x = exactValueOf(v, e);
+  if (x.kind === 'unknown') throw new CasLimitError('its value is too large (or has more digits than can be held) to be compared exactly with the reference');
+  return x.kind === 'huge' || !Number.isFinite(valueOf(v.expr)) || exactText(v.expr) !== v.expr;
 }
 
 /**
@@ -93,6 +148,12 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     if (rExpr.getVars().includes('C') && !uExpr.getVars().includes('C')) u = parse(user.expr.replace(/\b[ckK]\b/g, 'C')) ?? uExpr;
     return { equal: same(u, rExpr) };
   }
+  // Overflow never makes two numbers equal: a value past a float (10^999, 9^9^9) is compared
+  // exactly or not at all.
+  if (needsExact(user, uExpr) || needsExact(ref, rExpr)) {
+    if (exactVerdict(user, ref, uExpr, rExpr, forms) === true && !user.unit && !ref.unit && forms.decimals === null && forms.sigFigs === null) return { equal: true };
+    return { equal: false };
+  }
   let uNums = candidates(user, ref, forms.percentQuantity);
   let rNums = candidates(ref, user, true);
   const percentSlip = user.percent && !ref.percent && !forms.percentQuantity;
@@ -121,7 +182,12 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     if (percentSlip && target.some((t) => close(valueOf(user.expr), t))) return { equal: false, why: PERCENT_SLIP(user) };
     return { equal: false, why: `rounded to ${want} the value is ${target[0]}` };
   }
-  if (uNums.some((u) => rNums.some((r) => close(u, r)))) return { equal: true };
+  if (uNums.some((u) => rNums.some((r) => close(u, r)))) {
+    // Floats agree; where both sides are exact numbers without units the exact values decide
+    // (2^60 and 2^60 + 1 are one float).
+    if (user.unit || ref.unit) return { equal: true };
+    return { equal: exactVerdict(user, ref, uExpr, rExpr, forms) !== false };
+  }
   if (percentSlip && rNums.some((r) => close(valueOf(user.expr), r))) return { equal: false, why: PERCENT_SLIP(user) };
   // A decimal approximation of an irrational or repeating value, good to the places it gives.
   const d = decimalsOf(user.literal);
@@ -156,7 +222,8 @@ function gcdInt(a: number, b: number): number {
 }
 
 function result(score: number, met: string[], missed: string[], explanation: string): GradeResult {
-  return { score, max_score: 1, method: 'math', met, missed, explanation };
+  // Decided by the CAS (equality, or a form the question demands): checkable.
+  return { score, max_score: 1, method: 'math', met, missed, explanation, confidence: 'high', needs_review: false };
 }
 
 function describe(r: Answer): string {
@@ -253,7 +320,21 @@ function concluded(userAnswer: string, ref: Solutions, allowUnits: boolean): str
   return trailingSolutions(normalizeMath(userAnswer.replace(/\s*[\r\n]+\s*/g, '; ')));
 }
 
+/**
+ * Grades a mathematical answer. Work the CAS is not asked to do (past the bounds of bounds.ts, or
+ * a comparison that only overflowed values could decide) gives no credit and asks for a review,
+ * naming the limit.
+ */
 export function gradeMath(userAnswer: string, reference: string, statement = '', scheme = ''): GradeResult {
+  try {
+    return gradeMathWithin(userAnswer, reference, statement, scheme);
+  } catch (err) {
+    if (!(err instanceof CasLimitError)) throw err;
+    return { ...result(0, [], [reference], `The answer could not be checked by the CAS: ${err.message}. A teacher should review it; the expected answer is ${reference}.`), confidence: 'low', needs_review: true };
+  }
+}
+
+function gradeMathWithin(userAnswer: string, reference: string, statement: string, scheme: string): GradeResult {
   const forms = readForms(statement, scheme);
   const fail = (why: string) => result(0, [], [reference], `${why} The expected answer is ${reference}.`);
   let stated = userAnswer;
@@ -270,14 +351,34 @@ export function gradeMath(userAnswer: string, reference: string, statement = '',
   }
   const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
   if (spelled !== null) userText = String(spelled);
-  if (userText.length > MAX_MATH_CHARS) return fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`);
-  if (!ref) return fail('The reference answer could not be read as mathematics, so the answer cannot be checked by the CAS.');
+  if (userText.length > MAX_MATH_CHARS) return low(fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`));
+  if (!ref) return low(fail('The reference answer could not be read as mathematics, so the answer cannot be checked by the CAS.'));
   const spoken = normalizeMath(spokenMath(stated));
-  let user = readAnswer(userText, ref, allowUnits) ?? readAnswer(spoken, ref, allowUnits);
+  let user = readAnswer(userText, ref, allowUnits);
+  // Fallback readings (spoken mathematics, a number picked out of a sentence) are weaker evidence: the grade is `low`.
+  let fallback = false;
+  if (!user) {
+    user = readAnswer(spoken, ref, allowUnits);
+    fallback = user !== null && spoken !== userText;
+  }
   // A number in a sentence ("in 1945"): kas would read the words as variables.
-  if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) user = numberInProse(spoken) ?? user;
+  if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) {
+    const inProse = numberInProse(spoken);
+    if (inProse) fallback = true;
+    user = inProse ?? user;
+  }
   const kind = ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : ref.kind === 'matrix' ? 'a matrix' : 'a mathematical expression';
-  if (!user) return fail(`"${userAnswer}" could not be read as ${kind}.`);
+  if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
+  const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
+  return fallback ? low(graded) : graded;
+}
+
+/** A grade decided by weaker evidence than the CAS's: `low`, for a teacher to review. */
+function low(g: GradeResult): GradeResult {
+  return { ...g, confidence: 'low', needs_review: true };
+}
+
+function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, reference: string, userText: string, statement: string, fail: (why: string) => GradeResult): GradeResult {
   if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
 
   const verdict = compare(user, ref, forms);

@@ -15,8 +15,6 @@ const UNICODE: [RegExp, string][] = [
   [/∞/g, 'inf'],
   [/π/g, 'pi'],
   [/∪/g, ' U '],
-  [/²/g, '^2'],
-  [/³/g, '^3'],
   [/½/g, ' 1/2'],
   [/¼/g, ' 1/4'],
   [/¾/g, ' 3/4'],
@@ -81,8 +79,14 @@ export function normalizeMath(input: string): string {
     s = s.replace(/\\sqrt\s*\{([^{}]*)\}/g, 'sqrt($1)').replace(/\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}/g, (_m, a: string, b: string) => `${wrap(a)}/${wrap(b)}`);
   }
   s = s.replace(/\^\s*\{([^{}]*)\}/g, '^($1)');
-  // 3e8 and 3E-4: scientific notation, not 3·e·8.
-  s = s.replace(/(\d)[eE]([+-]?\d+)\b/g, '$1*10^($2)');
+  // 3e8, 3E-4, 3.0e+8: scientific notation, not 3·e·8; "3 x 10^8" and "3x10^8" too (x as times before 10^).
+  s = s.replace(/(\d)[eE]\+?(-?\d+)\b/g, '$1*10^($2)');
+  s = s.replace(/(\d)\s*[xX]\s*(?=10\s*(?:\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]))/g, '$1*');
+  // A run of superscripts is one exponent: 10²³ is 10^23, 10⁻¹⁹ is 10^(-19).
+  s = s.replace(/[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (sup) => {
+    const digits = [...sup].map((c) => '⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)).filter((d) => d >= 0).join('');
+    return sup.startsWith('⁻') ? `^(-${digits})` : `^${digits}`;
+  });
   for (const [re, rep] of UNICODE) s = s.replace(re, rep);
   s = s.replace(/√\s*\(/g, 'sqrt(').replace(/√\s*([a-z0-9.]+)/gi, 'sqrt($1)');
   s = s.replace(/\binfinity\b/gi, 'inf');

@@ -211,7 +211,8 @@ function fromInequalities(s: string): Interval[] | null {
 }
 
 export function readIntervals(text: string): Intervals | null {
-  const t = text.trim().replace(/^\{\s*[a-z]\s*[|:]\s*(.*)\}$/i, '$1');
+  // "{x | x > 3}", "x ∈ (3, ∞)", "x in [2, 5)": the set itself.
+  const t = text.trim().replace(/^\{\s*[a-z]\s*[|:]\s*(.*)\}$/i, '$1').replace(/^[a-z]\s*(?:∈|\bin\b|\bis in\b)\s*(?=[[(])/i, '');
   if (/^(?:all real numbers|all reals|r|ℝ|\(-inf,\s*inf\))$/i.test(t)) return { kind: 'intervals', pieces: [{ lo: -Infinity, hi: Infinity, loClosed: false, hiClosed: false }] };
   const pieces = CMP.test(t) ? fromInequalities(t) : fromNotation(t);
   return pieces && pieces.length ? { kind: 'intervals', pieces: merge(pieces) } : null;
@@ -230,7 +231,8 @@ function merge(pieces: Interval[]): Interval[] {
 }
 
 export function sameIntervals(a: Intervals, b: Intervals): boolean {
-  const close = (x: number, y: number) => x === y || Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+  // Whole endpoints exactly (1000000001 is not 1000000000); others up to float rounding.
+  const close = (x: number, y: number) => x === y || (!(Number.isInteger(x) && Number.isInteger(y)) && Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y)));
   return a.pieces.length === b.pieces.length && a.pieces.every((p, i) => close(p.lo, b.pieces[i].lo) && close(p.hi, b.pieces[i].hi) && p.loClosed === b.pieces[i].loClosed && p.hiClosed === b.pieces[i].hiClosed);
 }
 
@@ -248,7 +250,8 @@ export function showInterval(p: Interval): string {
  */
 export function readReference(text: string, intervalContext: boolean): Reading | null {
   const t = text.trim();
-  if (CMP.test(t) || /[[\]]/.test(t.replace(/^\[|\]$/g, '')) || (intervalContext && INTERVAL.test(t)) || /\binf\b/.test(t)) {
+  // A half-open interval ("[2, 5)", "(2, 5]") is an interval whatever the question says.
+  if (CMP.test(t) || /[[\]]/.test(t.replace(/^\[|\]$/g, '')) || /^\[[^\]]*\)$|^\([^)]*\]$/.test(t) || (intervalContext && INTERVAL.test(t)) || /\binf\b/.test(t)) {
     const iv = readIntervals(t);
     if (iv) return iv;
   }

@@ -19,6 +19,10 @@ export interface Outcome {
   line: string;
   met: string[];
   missed: string[];
+  /** The answer's words that met the criterion ('' when unmet). */
+  evidence?: string;
+  /** Decided by a rule the grader can check (key words all said, or none; a refusal the rubric names). */
+  sure?: boolean;
 }
 
 export function sameWord(a: string, b: string): boolean {

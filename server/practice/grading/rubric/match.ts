@@ -5,6 +5,7 @@
  */
 import lemmatizer from 'wink-lemmatizer';
 import { formulaNames } from '../chem.ts';
+import { MATCH } from '../thresholds.ts';
 import { longerTerm } from '../longer-term.ts';
 import type { CalcFacts } from './calc.ts';
 import { lookup, synset } from '../../lexicon/wordnet.ts';
@@ -401,13 +402,13 @@ export function firstLongerTerm(wording: string, answer: Answer): string | null 
   return null;
 }
 
-/** The share of a criterion's content words an answer must say for the criterion to be met. */
-export const MET = 0.5;
+/** The share of a criterion's content words an answer must say for the criterion to be met (thresholds.ts). */
+export const MET = MATCH.met;
 
 /** Met (1) from half of the words, partly (0.5) from 40% (a criterion of two marks or more earns half its marks), else 0; contradicted is 0. */
 export function fraction(j: Judgement): number {
   if (j.contradicted || j.otherTerm) return 0;
-  return j.coverage >= MET ? 1 : j.coverage >= 0.4 ? 0.5 : 0;
+  return j.coverage >= MET ? 1 : j.coverage >= MATCH.partly ? 0.5 : 0;
 }
 
 export function best(js: Judgement[]): Judgement {
@@ -415,7 +416,7 @@ export function best(js: Judgement[]): Judgement {
 }
 
 /** Share of a refusal's words the answer must give: all or nearly ("its water powered watermills" for "the Nile was used to power watermills"). */
-const REFUSED_SHARE = 0.75;
+const REFUSED_SHARE = MATCH.refused;
 
 /**
  * Whether the answer gives a refused wording ("do not accept X"): all or nearly all of its words
@@ -428,7 +429,7 @@ export function saysRefused(refusal: string, answer: Answer): boolean {
 }
 
 export function isContradicted(j: Judgement): boolean {
-  return j.contradicted && j.coverage >= 0.4;
+  return j.contradicted && j.coverage >= MATCH.partly;
 }
 
 export { tokenize, rubricWordMatch as matchWord, STOPWORDS, NEGATIONS };

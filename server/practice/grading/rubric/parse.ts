@@ -454,6 +454,9 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
   return out;
 }
 
+/** Points or a total written anywhere in a rubric ("2 marks", "(1)", "[6]", "/2", "— 2 pts", "Level 3"). */
+const WRITTEN_POINTS = new RegExp(String.raw`\d|\b${NUM}\s*(?:marks?|points?|pts?|credits?)\b|\b(?:level|band|score)\b|\bfull marks\b`, 'i');
+
 export function readRubric(raw: string): ReadRubric {
   const entries = readEntries(raw);
   const scopes: { heading: Heading | null; pieces: Piece[] }[] = [{ heading: null, pieces: [] }];
@@ -489,7 +492,8 @@ export function readRubric(raw: string): ReadRubric {
   }
   const criteria = built.flatMap((b) => b.criteria).filter((c) => !guidance.includes(c));
   const usable = criteria.filter(hasWords);
-  return { criteria: usable, declaredTotal, notes };
+  const totalRead = declaredTotal !== null || WRITTEN_POINTS.test(raw);
+  return { criteria: usable, declaredTotal, notes, statedTotal: capped ? null : declaredTotal, totalRead };
 }
 
 function hasWords(c: Criterion): boolean {

@@ -5,6 +5,7 @@
  * criteria, the items counted. One concept is judged by concept.ts.
  */
 import type { GradeResult } from '../../types.ts';
+import { CONFIDENCE } from '../thresholds.ts';
 import { GradingInputError } from '../errors.ts';
 import { forms } from '../text.ts';
 import { calcFacts } from './calc.ts';
@@ -47,23 +48,43 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
     const numbers = property && numberExamples(answer.text, property);
     const given = numbers ? numbers.good.length > 0 : givesExample(answer.text);
     const pts = `(${given ? fmt(c.points) : 0}/${fmt(c.points)})`;
-    if (given) return { got: c.points, line: `Met: ${c.text} ${pts} (${numbers ? `${numbers.good[0]} is ${property!.name}` : 'an example is given'}).`, met: [c.text], missed: [] };
+    if (given) return { got: c.points, line: `Met: ${c.text} ${pts} (${numbers ? `${numbers.good[0]} is ${property!.name}` : 'an example is given'}).`, met: [c.text], missed: [], evidence: numbers ? String(numbers.good[0]) : '', sure: !!numbers };
     const why = numbers?.offered.length ? `${numbers.offered.slice(0, 3).join(', ')} ${numbers.offered.length > 1 ? 'are' : 'is'} not ${property!.name}` : 'no example given';
-    return { got: 0, line: `Missed: ${c.text} ${pts} — ${why}.`, met: [], missed: [c.text] };
+    return { got: 0, line: `Missed: ${c.text} ${pts} — ${why}.`, met: [], missed: [c.text], evidence: '', sure: false };
   }
   const { fraction: f, best: b, rejected } = judgeConcept(c.variants, c.rejects, answer, fromReference);
+  const evidence = got0(f) ? '' : quote(answer.text, b.used);
   // Marks are whole: a half-said one-mark criterion earns nothing; a two-mark one half its marks.
   const got = Math.floor(c.points * f);
   const pts = `(${fmt(got)}/${fmt(c.points)})`;
-  if (rejected) return { got: 0, line: `Not accepted: "${c.text}" — the answer gives "${rejected}", which the rubric does not accept (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (not accepted: ${rejected})`] };
-  if (isContradicted(b)) return { got: 0, line: `Contradicted: "${c.text}" — ${b.why ?? 'the answer says the opposite (negation)'} (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (contradicted)`] };
+  if (rejected) return { got: 0, line: `Not accepted: "${c.text}" — the answer gives "${rejected}", which the rubric does not accept (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (not accepted: ${rejected})`], evidence: '', sure: true };
+  if (isContradicted(b)) return { got: 0, line: `Contradicted: "${c.text}" — ${b.why ?? 'the answer says the opposite (negation)'} (0/${fmt(c.points)}).`, met: [], missed: [`${c.text} (contradicted)`], evidence: '', sure: false };
   if (f === 1) {
     const how = b.matches.includes('synonym') ? ' (by synonym)' : b.matches.includes('spelling') ? ' (allowing for spelling)' : '';
-    return { got, line: `Met: ${c.text} ${pts}${how}.`, met: [c.text], missed: [] };
+    // Every key word said as written (or a form of it): checkable. A synonym is a WordNet link, which may be of a rare sense.
+    return { got, line: `Met: ${c.text} ${pts}${how}.`, met: [c.text], missed: [], evidence, sure: b.coverage === 1 && !b.matches.includes('synonym') };
   }
-  if (f > 0) return { got, line: `Partly met: ${c.text} ${pts}${missingWords(b)}.`, met: [`${c.text} (partly)`], missed: [] };
-  if (b.otherTerm) return { got, line: `Missed: ${c.text} ${pts} — "${b.otherTerm}" names something else.`, met: [], missed: [c.text] };
-  return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text] };
+  if (f > 0) return { got, line: `Partly met: ${c.text} ${pts}${missingWords(b)}.`, met: [`${c.text} (partly)`], missed: [], evidence, sure: false };
+  if (b.otherTerm) return { got, line: `Missed: ${c.text} ${pts} — "${b.otherTerm}" names something else.`, met: [], missed: [c.text], evidence: '', sure: true };
+  // Refused with none of its words said: checkable. Some of them said (under the threshold): borderline.
+  return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text], evidence: '', sure: b.coverage <= CONFIDENCE.sureMissCoverage };
+}
+
+const got0 = (f: number) => f === 0;
+
+/**
+ * The answer's words that met a criterion, as the answer writes them: the shortest stretch of the
+ * answer holding them when it is short, else the words themselves joined by " … ".
+ */
+export function quote(text: string, used: string[]): string {
+  if (!used.length) return '';
+  const tokens = [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)];
+  const want = new Set(used.map((u) => u.toLowerCase()));
+  const at = tokens.map((t, i) => (want.has(t[0].toLowerCase()) ? i : -1)).filter((i) => i >= 0);
+  if (!at.length) return used.join(' … ');
+  const [first, last] = [at[0]!, at[at.length - 1]!];
+  if (last - first > CONFIDENCE.maxQuoteWords) return [...new Set(at.map((i) => tokens[i]![0]))].join(' … ');
+  return text.slice(tokens[first]!.index!, tokens[last]!.index! + tokens[last]![0].length);
 }
 
 /**
@@ -103,9 +124,13 @@ function scorePerItem(rubricItem: PerItem, answer: Answer, fromReference: boolea
   const kind = c.category ? ` (each a kind of ${c.category})` : '';
   const notCounted = refused.length ? `; not counted: ${refused.slice(0, 4).join('; ')}` : '';
   const body = `${c.text} — ${fmt(units)} distinct item(s) counted${kind}${list}, ${fmt(c.per)} each, at most ${capItems}${notCounted} (${fmt(got)}/${fmt(c.points)})`;
-  if (got >= c.points) return { got, line: `Met: ${body}.`, met: [c.text], missed: [] };
-  if (got > 0) return { got, line: `Partly met: ${body}.`, met: [`${c.text} (${fmt(units)} of ${capItems})`], missed: [] };
-  return { got, line: `Missed: ${body}.`, met: [], missed: [c.text] };
+  // Counting items is not checkable: an option is met by half of its words, a free item by
+  // "adding words" (tuned on held-out sets A and B, where named options were miscounted too).
+  const sure = false;
+  const evidence = counted.slice(0, 8).join('; ');
+  if (got >= c.points) return { got, line: `Met: ${body}.`, met: [c.text], missed: [], evidence, sure };
+  if (got > 0) return { got, line: `Partly met: ${body}.`, met: [`${c.text} (${fmt(units)} of ${capItems})`], missed: [], evidence, sure };
+  return { got, line: `Missed: ${body}.`, met: [], missed: [c.text], evidence: '', sure };
 }
 
 function wordings(c: Criterion): string[] {
@@ -188,12 +213,21 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   const max = Math.round(read.criteria.reduce((s, c) => s + c.points, 0) * 100) / 100;
   const score = Math.round(outcomes.reduce((s, o) => s + o.got, 0) * 100) / 100;
   const notes = read.notes.length ? `${read.notes.join(' ')} ` : '';
+  // A total the rubric states is its max_score; when its points add up to something else, the
+  // marks are scaled to it and a teacher should look (which of the two did the teacher mean?).
+  const stated = read.statedTotal ?? null;
+  const total = stated !== null && stated > 0 && Math.abs(stated - max) > 0.001 ? stated : max;
+  const scaledScore = total === max ? score : Math.round(((score * total) / max) * 100) / 100;
+  const sure = outcomes.every((o) => o.sure === true) && read.totalRead !== false && total === max;
   return {
-    score,
-    max_score: max,
+    score: scaledScore,
+    max_score: total,
     method: 'rubric',
     met: outcomes.flatMap((o) => o.met),
     missed: outcomes.flatMap((o) => o.missed),
-    explanation: `${fmt(score)} of ${fmt(max)} point(s). ${notes}${outcomes.map((o) => o.line).join(' ')}`,
+    explanation: `${fmt(scaledScore)} of ${fmt(total)} point(s). ${total !== max ? `The rubric states ${fmt(total)} marks but its criteria add up to ${fmt(max)}: the marks are scaled to ${fmt(total)}; please review. ` : ''}${notes}${outcomes.map((o) => o.line).join(' ')}`,
+    confidence: sure ? 'high' : 'low',
+    needs_review: !sure,
+    criteria: read.criteria.map((c, i) => ({ criterion: c.text, points: c.points, awarded: outcomes[i]!.got, evidence: outcomes[i]!.got > 0 ? (outcomes[i]!.evidence ?? '') : '' })),
   };
 }

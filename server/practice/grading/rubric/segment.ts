@@ -69,6 +69,8 @@ function tableRow(line: string): string | null | undefined {
   if (at < 0) return cells.every((c) => c.split(/\s+/).length <= 3) && cells.some((c) => HEADER_CELL.test(c)) ? null : undefined;
   const m = POINTS_CELL.exec(cells[at]!)!;
   const text = cells.filter((c, i) => i !== at && c).join(': ');
+  // "| Total | 6 |": the table's total, not a criterion.
+  if (/^(?:total|total\s+(?:marks?|points?|score)|max(?:imum)?(?:\s+(?:marks?|points?))?)$/i.test(text)) return `Total: ${m[1]}`;
   return text ? `${text} (${m[2] ? `${m[1]}-${m[2]}` : m[1]} marks)` : null;
 }
 
@@ -78,6 +80,8 @@ export function rubricLines(raw: string): string[] {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)
+    // "Names osmosis /2": points written as a fraction's denominator.
+    .map((l) => l.replace(/^(.*\p{L}[^/\d]*?)\s+\/\s*(\d+(?:\.\d+)?)\s*$/u, '$1 ($2 marks)'))
     .map((l) => {
       const row = tableRow(l);
       return row === undefined ? l : row;

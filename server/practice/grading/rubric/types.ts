@@ -69,4 +69,8 @@ export interface ReadRubric {
   declaredTotal: number | null;
   /** How the reading settled an ambiguity (told to the teacher in the explanation). */
   notes: string[];
+  /** A total the rubric states (not a cap), which max_score must equal even when its points add up otherwise. */
+  statedTotal?: number | null;
+  /** Whether the rubric writes any points or total; false: max_score is the grader's convention (1 per criterion) and a teacher should confirm it. */
+  totalRead?: boolean;
 }

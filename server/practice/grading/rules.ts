@@ -1,0 +1,68 @@
+/**
+ * The index of the grader's named rules: one line each saying what it does, the file that holds
+ * it and the tests that cover it. Thresholds that decide confidence live in thresholds.ts, the
+ * CAS's bounds in math/bounds.ts; the WordNet helpers shared by every rule are one module,
+ * senses.ts (over the database reader lexicon/wordnet.ts). A rule is added here with its file and
+ * its tests (test/practice/rules-index.test.ts checks that both exist).
+ *
+ * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`
+ * (held-out sets seen before the rule), never `C` (measured once, unseen).
+ */
+export interface Rule {
+  name: string;
+  what: string;
+  file: string;
+  tests: string[];
+  tuned: ('main' | 'A' | 'B')[];
+}
+
+const G = 'server/practice/grading/';
+const T = 'test/practice/';
+
+export const RULES: readonly Rule[] = [
+  // ---- dispatch and confidence ----
+  { name: 'dispatch', what: 'choice exactly, a mathematical reference by the CAS, a rubric by criteria, a short reference as a term', file: `${G}index.ts`, tests: [`${T}grading.test.ts`], tuned: ['main'] },
+  { name: 'confidence', what: 'high only when every deciding rule is checkable; needs_review when low', file: `${G}index.ts`, tests: [`${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'choice', what: 'mcq: the right key; select_all: a share per right key, a wrong key cancels one', file: `${G}choice.ts`, tests: [`${T}grading.test.ts`], tuned: ['main'] },
+  { name: 'batch groups', what: "a class's answers grouped by CAS value, normalised text or criteria met with the same evidence; reviews score a group", file: `${G}batch.ts`, tests: ['test/practice-api/grade-batch.test.ts'], tuned: [] },
+  // ---- mathematics ----
+  { name: 'CAS bounds', what: 'no symbolic work past MAX_SYMBOLIC_TERMS / MAX_POWER_OF_SUM / MAX_NODES / MAX_POWER; a limit met asks for review', file: `${G}math/bounds.ts`, tests: ['test/security/hostile-grading-cas.test.ts'], tuned: [] },
+  { name: 'sampled equality', what: 'expressions equal at 20 finite samples; equations up to a constant factor and denominators', file: `${G}math/kas.ts`, tests: ['test/security/hostile-grading-cas.test.ts', `${T}math-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'exact numbers', what: 'numbers compared as BigInt rationals, huge ones by sign and size, never two overflowed floats', file: `${G}math/exact.ts`, tests: [`${T}number-comparison.test.ts`], tuned: [] },
+  { name: 'readings', what: 'a value, equation, solution list, interval or inequality (half-open, x ∈ …), matrix', file: `${G}math/read.ts`, tests: [`${T}math-classes.test.ts`, `${T}math-forms.test.ts`], tuned: ['main', 'A'] },
+  { name: 'notation', what: 'LaTeX, Unicode, roots (√, sqrt, ^(1/2)), scientific notation (×10^, x10^, e, E, superscripts)', file: `${G}math/normalize.ts`, tests: [`${T}math-forms.test.ts`], tuned: ['main', 'A'] },
+  { name: 'demanded forms', what: 'simplest form, decimal places, significant figures, fraction/decimal/percent, interval or inequality notation, factored/expanded', file: `${G}math/forms.ts`, tests: [`${T}math-classes.test.ts`, `${T}math-forms.test.ts`], tuned: ['main', 'A'] },
+  { name: 'complete factorisation', what: 'no bracket keeps a common factor or factors further', file: `${G}math/factor.ts`, tests: [`${T}math-classes.test.ts`], tuned: ['main'] },
+  { name: 'units', what: 'a unit after a number, its dimension and conversion', file: `${G}math/units.ts`, tests: [`${T}math-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'working', what: 'the solutions a chain of working concludes', file: `${G}math/working.ts`, tests: [`${T}math-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'matrices', what: 'nested lists compared entry by entry', file: `${G}math/matrix.ts`, tests: [`${T}math-classes.test.ts`], tuned: ['A'] },
+  { name: 'added claim', what: 'a claim added to a right number that the question refutes', file: `${G}added-claim.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
+  { name: 'number words', what: 'numbers written in words as numerals', file: `${G}number-words.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
+  // ---- short answers ----
+  { name: 'term match', what: 'exact, alias, formula, inflection, synonym (low), related form (low), slip (low in short words)', file: `${G}short-answer.ts`, tests: [`${T}short-answer-classes.test.ts`, `${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'unchecked words', what: 'words beyond the matched term make an accepted answer low', file: `${G}short-answer.ts`, tests: [`${T}confidence.test.ts`], tuned: ['A', 'B'] },
+  { name: 'sure refusal', what: 'a refusal is high only for two names, two numbers or WordNet siblings', file: `${G}short-answer.ts`, tests: [`${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'longer name', what: "the reference's words inside a longer name of something else", file: `${G}longer-term.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
+  { name: 'statements', what: 'assertions, denials, self-corrections, hedges', file: `${G}statements.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'superlative', what: "an added superlative checked against WordNet's glosses", file: `${G}superlative.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
+  { name: 'formula names', what: 'chemical formulas read as their names', file: `${G}chem.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
+  { name: 'accents', what: 'accents and symbols never split a word', file: `${G}accents.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
+  // ---- rubrics ----
+  { name: 'rubric layouts', what: 'lines, markers, headings, levels, per item, tables, alternatives, refusals', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'rubric totals', what: "max_score is the stated total (table Total rows, /N, headings); scaled with review when points disagree; review when none is written", file: `${G}rubric/score.ts`, tests: [`${T}confidence.test.ts`, `${T}rubric-formats.test.ts`], tuned: ['main'] },
+  { name: 'segments', what: 'list markers, inline enumerations, table rows', file: `${G}rubric/segment.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'markers', what: 'points before or after a criterion, level labels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'concept', what: 'a criterion met by half of its content words (two marks: half from 40%); evidence quoted', file: `${G}rubric/concept.ts`, tests: [`${T}grading.test.ts`, `${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'word match', what: 'lemma, synonym, spelling; negation contradicts', file: `${G}rubric/match.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'keyed criteria', what: 'a criterion naming its answer met by that answer in its role', file: `${G}rubric/keyed.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'levels', what: 'the highest level whose descriptor the answer meets', file: `${G}rubric/levels.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'per item', what: 'distinct items counted, capped', file: `${G}rubric/count.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'category', what: 'each counted item a kind of the named category (WordNet)', file: `${G}rubric/category.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
+  { name: 'contrary', what: "a qualified category refuses its qualifier's antonym", file: `${G}rubric/contrary.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
+  { name: 'swap', what: 'right words in the wrong places (roles swapped)', file: `${G}rubric/swap.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'calculation', what: 'a worked calculation read with the CAS', file: `${G}rubric/calc.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
+  { name: 'number example', what: "a number example's property checked by arithmetic", file: `${G}rubric/number-example.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
+  // ---- shared ----
+  { name: 'WordNet helpers', what: 'senses, close senses, antonyms, hypernyms, derivations: the one WordNet module of the rules', file: `${G}senses.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
+  { name: 'thresholds', what: 'the confidence thresholds in one place', file: `${G}thresholds.ts`, tests: [`${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+];

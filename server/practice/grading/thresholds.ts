@@ -1,0 +1,37 @@
+/**
+ * The grader's thresholds, in one place (the rules that use them are listed in rules.ts): what
+ * meets a criterion, and what makes a grade sure. Tuned on the main evaluation set and held-out
+ * sets A and B only. The CAS's bounds are in math/bounds.ts, the size limits of a grade
+ * (MAX_WORD_PAIRS, MAX_WORDINGS) in rubric/score.ts, beside the work they bound.
+ */
+
+/** Matching a criterion's words (rubric/match.ts, short-answer.ts). */
+export const MATCH = {
+  /** Share of a criterion's content words that meets it. */
+  met: 0.5,
+  /** Share that partly meets it (a criterion of two marks or more earns half), and that a negation must reach to contradict it. */
+  partly: 0.4,
+  /** Share of a refused wording ("do not accept X") the answer must give to be refused. */
+  refused: 0.75,
+  /** Senses of a part of speech kept when the question does not tell which is meant (WordNet lists the frequent first). */
+  frequentSenses: 4,
+} as const;
+
+export const CONFIDENCE = {
+  /**
+   * A criterion refused with at most this share of its content words said is a sure miss; more
+   * (but under the half a criterion needs) is a borderline one, and the grade is `low`.
+   */
+  sureMissCoverage: 0,
+  /** Longest stretch of the answer quoted as a criterion's evidence, in words; longer, the matched words alone. */
+  maxQuoteWords: 25,
+  /**
+   * A short answer refused for saying none of the reference's words is sure when it has at most
+   * this many content words (a longer one may be a paraphrase the grader cannot read).
+   */
+  sureRefusalWords: 3,
+  /** A one-letter slip is sure in a word of at least this many letters ("mytosis"); in a shorter one it may be another word. */
+  sureSlipLength: 6,
+  /** Hypernym steps within which two terms count as siblings (a sure refusal: one kind is not the other). */
+  siblingDepth: 2,
+} as const;
