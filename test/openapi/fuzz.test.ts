@@ -40,6 +40,7 @@ const SEMANTIC_422: { loc: RegExp; type?: RegExp; why: string }[] = [
   { loc: /^body\.block_id$/, type: /block_not_found/, why: 'a block the journal does not have (comments)' },
   { loc: /^body\.(from|to)$/, type: /out_of_range|empty_range/, why: "a range outside the block's text, or an empty one (comments)" },
   { loc: /^body\.parent_item$/, type: /parent_not_found|cycle/, why: 'a parent that does not exist, or one under the journal itself (nesting)' },
+  { loc: /^body\.reviews\.\d+\.answer_index$/, why: 'an index past the answers sent (grade/batch)' },
   { loc: /^body\.engine$/, why: '"llm" without a configured provider (LLM_BASE_URL)' },
 ];
 

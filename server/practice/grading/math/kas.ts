@@ -41,7 +41,11 @@ function sameNumber(a: number, b: number): boolean {
   return delta < 1e-9;
 }
 
-/** Values of every variable at sample i: kas's kinds of values (small, whole, large, both signs), fixed so a grade is repeatable. */
+/**
+ * Values of every variable at sample i: kas's kinds of values (small, whole, large, both signs),
+ * fixed so a grade is repeatable. Variable j is shifted by 7j through the samples: with a count
+ * of samples that 7 does not divide, no two of the first `samples.length` variables share values.
+ */
 function sampleVars(names: string[], i: number, samples: readonly number[]): Record<string, number> {
   const vars: Record<string, number> = {};
   names.forEach((n, j) => (vars[n] = samples[(i + j * 7) % samples.length]!));
@@ -163,8 +167,12 @@ function sameEquation(a: KasExpr, b: KasExpr): boolean {
   return false;
 }
 
-/** Non-integer values of several sizes and signs: a sample that happens to be a root is unlikely. */
-const EQ_SAMPLES = [0.37, -1.29, 2.71, -0.53, 1.61, 4.13, -3.07, 0.83, -7.9, 11.3, 0.11, -0.77, 5.49, -2.23];
+/**
+ * Non-integer values of several sizes and signs: a sample that happens to be a root is unlikely.
+ * A prime count, so that sampleVars's stride of 7 gives every variable of an equation its own
+ * value (with 14, the first and third variable were always equal, and `t = d*r` was `t = d/r`).
+ */
+const EQ_SAMPLES = [0.37, -1.29, 2.71, -0.53, 1.61, 4.13, -3.07, 0.83, -7.9, 11.3, 0.11, -0.77, 5.49, -2.23, 3.37, -5.19, 0.59];
 
 /**
  * Same mathematical object (expressions, equations up to rearrangement and scaling, inequalities).
