@@ -112,13 +112,18 @@ const HP_SYNC_STATUS = 8;
 
 class HocuspocusClient {
   readonly doc = new Y.Doc();
+  /** Called after each message (the closed loop's listener). */
+  onMessage?: () => void;
   readonly ws: WebSocket;
   synced = false;
   /** SyncStatus messages with "applied" set. */
   acks = 0;
   problem?: string;
 
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly name = DOC_NAME,
+  ) {
     this.ws = new WebSocket(url, { perMessageDeflate: false });
     this.ws.binaryType = 'nodebuffer';
     this.ws.on('open', () => {
@@ -145,13 +150,14 @@ class HocuspocusClient {
       } else if (type === HP_AUTH) {
         if (decoding.readVarUint(d) === 1) this.problem = `permission denied: ${decoding.readVarString(d)}`;
       }
+      this.onMessage?.();
     });
     this.ws.on('error', (e) => (this.problem = e.message));
   }
 
   private header(type: number): encoding.Encoder {
     const e = encoding.createEncoder();
-    encoding.writeVarString(e, DOC_NAME);
+    encoding.writeVarString(e, this.name);
     encoding.writeVarUint(e, type);
     return e;
   }
@@ -383,6 +389,267 @@ class HocuspocusSession {
   }
 }
 
+// ------------------------------------------------------------------------------------------------
+// The closed loop (issue 33): what one keystroke costs on its way through each server
+// ------------------------------------------------------------------------------------------------
+
+const LOOP_JOURNALS = 10;
+const LOOP_MS = Number(process.env.BENCH_LOOP_SECONDS ?? 10) * 1000;
+const LOOP_WARM_MS = 2000;
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** CPU seconds (user + system) process `pid` has used so far (/proc/<pid>/stat fields 14 and 15). */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+/** One writer and its listener, on one document. */
+interface LoopPair {
+  writer: { doc: Y.Doc; send(update: Uint8Array): void };
+  listener: { doc: Y.Doc };
+}
+
+/**
+ * Each writer types one character at the end of its first paragraph, waits until its listener has
+ * it, then types the next, for `ms`. Answers how many reached the listeners within the window.
+ */
+async function closedLoop(pairs: readonly LoopPair[], ms: number): Promise<number> {
+  let stopped = false;
+  let received = 0;
+  let inFlight = 0;
+  const offs: (() => void)[] = [];
+  for (const { writer, listener } of pairs) {
+    const text = firstText(writer.doc)!;
+    let pending: Uint8Array | undefined;
+    const capture = (u: Uint8Array, origin: unknown) => {
+      if (origin === null) pending = u;
+    };
+    let target = 0;
+    let waiting = false;
+    const next = () => {
+      if (stopped) return;
+      text.insert(text.length, 'x');
+      target = text.length;
+      waiting = true;
+      inFlight++;
+      writer.send(pending!);
+    };
+    const onListener = () => {
+      if (waiting && textLength(listener.doc) >= target) {
+        waiting = false;
+        inFlight--;
+        if (!stopped) received++;
+        next();
+      }
+    };
+    writer.doc.on('update', capture);
+    listener.doc.on('update', onListener);
+    offs.push(() => {
+      writer.doc.off('update', capture);
+      listener.doc.off('update', onListener);
+    });
+    next();
+  }
+  await new Promise((r) => setTimeout(r, ms));
+  stopped = true;
+  const n = received;
+  // The last ones in flight arrive before the next window starts.
+  await waitFor(() => inFlight === 0, 'the closed loop to settle', 30_000, 5).catch(() => {});
+  for (const off of offs) off();
+  return n;
+}
+
+interface LoopFigures {
+  /** Updates per second that reached the listeners. */
+  received: number;
+  /** Updates per second durably stored within the window (in the file when the window closed). */
+  stored: number;
+  /** Server CPU ms per 1,000 updates received. */
+  cpuPer1000: number;
+}
+
+/** Runs a warm-up window, then the measured one, reading the server's CPU and the store around it. */
+async function measureLoop(pairs: readonly LoopPair[], pid: number, storedCount: () => number): Promise<LoopFigures> {
+  await closedLoop(pairs, LOOP_WARM_MS);
+  const stored0 = storedCount();
+  const cpu0 = cpuSeconds(pid);
+  const t0 = performance.now();
+  let storedAtEnd = 0;
+  let cpu1 = 0;
+  let t1 = 0;
+  const n = await (async () => {
+    const timer = setTimeout(() => {
+      cpu1 = cpuSeconds(pid);
+      t1 = performance.now();
+      storedAtEnd = storedCount();
+    }, LOOP_MS);
+    try {
+      return await closedLoop(pairs, LOOP_MS);
+    } finally {
+      clearTimeout(timer);
+    }
+  })();
+  if (!t1) {
+    cpu1 = cpuSeconds(pid);
+    t1 = performance.now();
+    storedAtEnd = storedCount();
+  }
+  const seconds = (t1 - t0) / 1000;
+  return { received: Math.round(n / seconds), stored: Math.round((storedAtEnd - stored0) / seconds), cpuPer1000: n > 0 ? ((cpu1 - cpu0) * 1000 * 1000) / n : Infinity };
+}
+
+/** Our server (a child process) with LOOP_JOURNALS journals, a writer and a listener on each. */
+async function oursLoop(env: Record<string, string> = {}, run: (pairs: LoopPair[], pid: number, stored: () => number) => Promise<void>): Promise<Uint8Array> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-hp-loop-'));
+  const file = path.join(dataDir, 'study.db');
+  const { key } = await createOrgWithKey(file, 'bench-hocuspocus-loop');
+  const server = await startChildServer(dataDir, {
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    WS_MAX_MESSAGES_PER_SECOND: '0',
+    WS_MAX_BYTES_PER_SECOND: '0',
+    JOURNAL_IDLE_SECONDS: '3600',
+    ...env,
+  });
+  const eds: RawEditor[] = [];
+  let reader: BetterSqlite3.Database | undefined;
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < LOOP_JOURNALS; i++) {
+      const r = await fetch(`${server.url}/v1/journals/editor/import_from_markdown`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ markdown: MD, title: `loop ${i}` }),
+      });
+      if (r.status !== 200) throw new Error(`import failed: ${r.status} ${await r.text()}`);
+      ids.push(((await r.json()) as { journal_id: string }).journal_id);
+    }
+    const pairs = ids.map((id) => {
+      const url = `${server.url.replace(/^http/, 'ws')}${WS_PATH}/${id}`;
+      const writer = new RawEditor(url, key);
+      const listener = new RawEditor(url, key);
+      eds.push(writer, listener);
+      return { writer, listener };
+    });
+    await waitFor(() => eds.every((e) => e.synced), 'the closed loop editors to sync', 30_000);
+    reader = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    const stmt = reader.prepare(`SELECT SUM(revision) AS n FROM journals WHERE id IN (${ids.map(() => '?').join(',')})`);
+    const seed = Y.encodeStateAsUpdate(pairs[0]!.writer.doc);
+    await run(pairs, server.child.pid!, () => (stmt.get(...ids) as { n: number }).n);
+    return seed;
+  } finally {
+    for (const e of eds) e.ws.terminate();
+    reader?.close();
+    // A profiled server writes its profile when it exits on its own.
+    server.child.kill(env.NODE_OPTIONS?.includes('--cpu-prof') ? 'SIGTERM' : 'SIGKILL');
+    await server.exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Hocuspocus (a child process) with LOOP_JOURNALS documents starting as `seed`, a writer and a listener on each. */
+async function hocuspocusLoop(seed: Uint8Array): Promise<LoopFigures> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'study-bench-hp-loop-'));
+  const file = path.join(dir, 'hocuspocus.db');
+  const { child, url } = await startHocuspocusChild(file);
+  const clients: HocuspocusClient[] = [];
+  let reader: BetterSqlite3.Database | undefined;
+  try {
+    const names = Array.from({ length: LOOP_JOURNALS }, (_, i) => `loop-${i}`);
+    const pairs = names.map((name) => {
+      const writer = new HocuspocusClient(url, name);
+      const listener = new HocuspocusClient(url, name);
+      clients.push(writer, listener);
+      return { writer, listener };
+    });
+    await waitFor(() => {
+      const problem = clients.find((c) => c.problem)?.problem;
+      if (problem) throw new Error(`Hocuspocus client: ${problem}`);
+      return clients.every((c) => c.synced);
+    }, 'the Hocuspocus closed loop clients to sync', 30_000);
+    for (const { writer } of pairs) {
+      Y.applyUpdate(writer.doc, seed, writer);
+      writer.send(seed);
+    }
+    await waitFor(() => pairs.every((p) => textLength(p.listener.doc) > 0), 'the Hocuspocus listeners to receive the documents');
+    await waitFor(() => fs.existsSync(file), 'the Hocuspocus file');
+    reader = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    const stmt = reader.prepare('SELECT data FROM documents WHERE name = ?');
+    const storedLength = (name: string) => {
+      const row = stmt.get(name) as { data: Buffer } | undefined;
+      if (!row) return 0;
+      const d = new Y.Doc();
+      Y.applyUpdate(d, row.data);
+      return textLength(d);
+    };
+    const stored = () => names.reduce((n, name) => n + storedLength(name), 0);
+    const figures = await measureLoop(pairs, child.pid!, stored);
+    return figures;
+  } finally {
+    for (const c of clients) c.ws.terminate();
+    reader?.close();
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The closed loop on both servers, one after the other: the three ratios with their goals. */
+async function benchClosedLoop(out: Record<string, number>): Promise<void> {
+  let ours!: LoopFigures;
+  const seed = await oursLoop({}, async (pairs, pid, stored) => {
+    ours = await measureLoop(pairs, pid, stored);
+  });
+  const hp = await hocuspocusLoop(seed);
+  const rate = ours.received / hp.received;
+  const durable = ours.stored / hp.stored;
+  const cpu = ours.cpuPer1000 / hp.cpuPer1000;
+  const s = LOOP_MS / 1000;
+  out[`hocuspocus.loop_ours_updates_per_s_reaching_listener (${LOOP_JOURNALS} journals, ${s} s)`] = ours.received;
+  out['hocuspocus.loop_hocuspocus_updates_per_s_reaching_listener'] = hp.received;
+  out['hocuspocus.loop_ours_updates_per_s_durably_stored_in_window'] = ours.stored;
+  out['hocuspocus.loop_hocuspocus_updates_per_s_durably_stored_in_window (debounce 2 s, max 10 s)'] = hp.stored;
+  out['hocuspocus.loop_ours_server_cpu_ms_per_1000_updates'] = Math.round(ours.cpuPer1000);
+  out['hocuspocus.loop_hocuspocus_server_cpu_ms_per_1000_updates'] = Math.round(hp.cpuPer1000);
+  out['hocuspocus.loop_rate_ours_vs_hocuspocus, reaching the listener (goal >= 1.0)'] = rate;
+  out['hocuspocus.loop_durable_rate_ours_vs_hocuspocus, stored in the window (info)'] = durable;
+  out['hocuspocus.loop_cpu_per_update_ours_vs_hocuspocus (goal <= 1.2)'] = cpu;
+  const v = (ok: boolean) => (ok ? 'ok  ' : 'MISS');
+  console.log(
+    `\nhocuspocus closed loop (${LOOP_JOURNALS} journals, writer waits for its listener, ${s} s):` +
+      `\n  ${v(rate >= 1)} reaching the listener: ours ${ours.received}/s vs Hocuspocus ${hp.received}/s = ${rate.toFixed(2)}x (goal >= 1.0x)` +
+      `\n  ${v(durable >= 1)} durably stored in the window: ours ${ours.stored}/s vs Hocuspocus ${hp.stored}/s = ${durable.toFixed(2)}x (goal >= 1.0x)` +
+      `\n  ${v(cpu <= 1.2)} server CPU per 1,000 updates: ours ${ours.cpuPer1000.toFixed(0)} ms vs Hocuspocus ${hp.cpuPer1000.toFixed(0)} ms = ${cpu.toFixed(2)}x (goal <= 1.2x)`,
+  );
+}
+
+/**
+ * BENCH_HOCUSPOCUS_PROFILE=<dir>: our server under node --cpu-prof, once through the closed loop
+ * (<dir>/loop) and once through an open burst of N updates (<dir>/burst); nothing is compared.
+ * Summarize with `npx tsx bench/profile-top.ts <dir>/loop`.
+ */
+async function profileOurs(dir: string): Promise<void> {
+  const prof = (sub: string) => ({ NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(dir, sub)}` });
+  await oursLoop(prof('loop'), async (pairs, pid, stored) => {
+    const f = await measureLoop(pairs, pid, stored);
+    console.log(`profiled closed loop: ${f.received} updates/s, ${f.cpuPer1000.toFixed(0)} ms CPU per 1,000`);
+  });
+  await oursLoop(prof('burst'), async (pairs, _pid, stored) => {
+    const { writer } = pairs[0]!;
+    const listener = pairs[0]!.listener;
+    for (let round = 0; round < 2; round++) {
+      const updates = typedUpdates(writer.doc, N);
+      const target = textLength(writer.doc);
+      const before = stored();
+      const t0 = performance.now();
+      for (const u of updates) writer.send(u);
+      await waitFor(() => stored() >= before + N && textLength(listener.doc) >= target, 'the burst to be stored and received', 120_000);
+      console.log(`profiled open burst: ${N} updates durably stored and received in ${Math.round(performance.now() - t0)} ms`);
+    }
+  });
+}
+
 const median = (xs: number[]) => percentile(xs, 50);
 const perSecond = (n: number, ms: number) => Math.round(n / (ms / 1000));
 
@@ -391,6 +658,13 @@ export async function benchHocuspocus(): Promise<Record<string, number>> {
   // Our child runs the build (dist/server/main.mjs): compiled from the current sources, not an earlier build.
   execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: root, stdio: 'ignore' });
   console.log(`hocuspocus bench: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the start (other processes skew the figures)`);
+  if (process.env.BENCH_HOCUSPOCUS_PROFILE) {
+    await profileOurs(process.env.BENCH_HOCUSPOCUS_PROFILE);
+    return out;
+  }
+  await benchClosedLoop(out);
+  // BENCH_HOCUSPOCUS_PARTS=loop: the closed loop alone.
+  if (process.env.BENCH_HOCUSPOCUS_PARTS === 'loop') return out;
   const ours = await OurSession.start({});
   let full: OurSession | undefined;
   let hp: HocuspocusSession | undefined;
