@@ -543,7 +543,7 @@ async function oursLoop(env: Record<string, string> = {}, run: (pairs: LoopPair[
     for (const e of eds) e.ws.terminate();
     reader?.close();
     // A profiled server writes its profile when it exits on its own.
-    server.child.kill(env.NODE_OPTIONS?.includes('--cpu-prof') ? 'SIGTERM' : 'SIGKILL');
+    server.child.kill(env.BENCH_CPU_PROF_DIR ? 'SIGTERM' : 'SIGKILL');
     await server.exited;
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -625,12 +625,12 @@ async function benchClosedLoop(out: Record<string, number>): Promise<void> {
 }
 
 /**
- * BENCH_HOCUSPOCUS_PROFILE=<dir>: our server under node --cpu-prof, once through the closed loop
+ * BENCH_HOCUSPOCUS_PROFILE=<dir>: our server profiled (bench/cpu-prof.cjs, as node --cpu-prof), once through the closed loop
  * (<dir>/loop) and once through an open burst of N updates (<dir>/burst); nothing is compared.
  * Summarize with `npx tsx bench/profile-top.ts <dir>/loop`.
  */
 async function profileOurs(dir: string): Promise<void> {
-  const prof = (sub: string) => ({ NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(dir, sub)}` });
+  const prof = (sub: string) => ({ NODE_OPTIONS: `--require ${path.join(root, 'bench/cpu-prof.cjs')}`, BENCH_CPU_PROF_DIR: path.join(dir, sub) });
   await oursLoop(prof('loop'), async (pairs, pid, stored) => {
     const f = await measureLoop(pairs, pid, stored);
     console.log(`profiled closed loop: ${f.received} updates/s, ${f.cpuPer1000.toFixed(0)} ms CPU per 1,000`);
