@@ -1,8 +1,11 @@
 /**
  * Group commit of journal updates: every append asked for while a transaction is in flight goes
  * into the next one, whatever the journal. Under load one transaction (one fsync on SQLite FULL
- * or PostgreSQL) carries many updates, instead of one per keystroke; when idle, an append starts
- * at once (in a microtask, so appends made in the same task share it).
+ * or PostgreSQL) carries many updates, instead of one per keystroke. When idle, an append starts
+ * without any timer wait: in the event loop's check phase (setImmediate) right after the messages
+ * read in this turn are handled, so the updates of every socket that was ready together share one
+ * transaction. On SQLite the transaction itself is synchronous, so nothing would ever be "in
+ * flight" meanwhile: without this, each editor update paid a COMMIT of its own (issue 33).
  */
 import type { StorageEngine } from '../storage/engine.ts';
 import type { Touches } from './activity.ts';
@@ -40,7 +43,7 @@ export class GroupCommitter {
       this.queue.push({ seq, updates, touches, resolve, reject });
       if (!this.active) {
         this.active = true;
-        queueMicrotask(() => void this.drain());
+        setImmediate(() => void this.drain());
       }
     });
   }
