@@ -54,7 +54,8 @@ export class GroupCommitter {
       this.queue = [];
       // Journals in seq order: two instances' batches lock journal rows in the same order.
       const bySeq = new Map<number, Append[]>();
-      for (const a of [...batch].sort((x, y) => x.seq - y.seq)) {
+      if (batch.length > 1) batch.sort((x, y) => x.seq - y.seq); // stable: appends of one journal keep their order
+      for (const a of batch) {
         const list = bySeq.get(a.seq);
         if (list) list.push(a);
         else bySeq.set(a.seq, [a]);
@@ -65,8 +66,10 @@ export class GroupCommitter {
         last = await this.engine.transaction(async (tx) => {
           const out = new Map<number, number | undefined>();
           for (const [seq, appends] of bySeq) {
-            const touches = appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
-            out.set(seq, await this.store.appendUpdates(tx, seq, appends.flatMap((a) => a.updates), false, touches));
+            const one = appends.length === 1 ? appends[0]! : undefined;
+            const updates = one ? one.updates : appends.flatMap((a) => a.updates);
+            const touches = one ? one.touches : appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
+            out.set(seq, await this.store.appendUpdates(tx, seq, updates, false, touches));
           }
           return out;
         });
