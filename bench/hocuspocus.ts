@@ -26,6 +26,16 @@
  * sends auth (2, then 0 "token", then the token string; no onAuthenticate hook, so any token),
  * then sync step 1; sync messages carry y-protocols' sync messages unchanged.
  *
+ * The closed loop (issue 33), first: 10 journals on each server, each with one writer and one
+ * listener (ws + y-protocols, one Y.Doc per connection); each writer types one character, waits
+ * until its listener has it, then types the next. Both servers run at once and take turns (four
+ * windows of 2.5 s each, after a 2 s warm-up). Printed: updates per second reaching the listeners,
+ * updates per second durably stored (in the file), and server CPU per 1,000 updates (utime +
+ * stime of the child process from /proc/<pid>/stat), each ours vs Hocuspocus with goal and
+ * verdict. docs/performance.md has the figures and the profile of one update.
+ * BENCH_HOCUSPOCUS_PARTS=loop runs the closed loop alone; BENCH_LOOP_SECONDS sets its length;
+ * BENCH_HOCUSPOCUS_PROFILE=<dir> profiles our server through the loop and an open burst instead.
+ *
  * This file is also the Hocuspocus child: run with BENCH_HOCUSPOCUS_FILE set, it serves and
  * prints its WebSocket URL.
  */
