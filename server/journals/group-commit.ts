@@ -2,10 +2,11 @@
  * Group commit of journal updates: every append asked for while a transaction is in flight goes
  * into the next one, whatever the journal. Under load one transaction (one fsync on SQLite FULL
  * or PostgreSQL) carries many updates, instead of one per keystroke. When idle, an append starts
- * without any timer wait: in the event loop's check phase (setImmediate) right after the messages
- * read in this turn are handled, so the updates of every socket that was ready together share one
- * transaction. On SQLite the transaction itself is synchronous, so nothing would ever be "in
- * flight" meanwhile: without this, each editor update paid a COMMIT of its own (issue 33).
+ * without any timer wait. On SQLite (`waitForTurn`) in the event loop's check phase (setImmediate),
+ * right after the messages read in this turn are handled, so the updates of every socket that was
+ * ready together share one transaction: SQLite's transaction is synchronous, so nothing would
+ * ever join one in flight, and each editor update paid a COMMIT of its own (issue 33). Otherwise
+ * in a microtask, so appends made in the same task share it.
  */
 import type { StorageEngine } from '../storage/engine.ts';
 import type { Touches } from './activity.ts';
@@ -31,6 +32,13 @@ export class GroupCommitter {
   constructor(
     private readonly engine: StorageEngine,
     private readonly store: JournalStore,
+    /**
+     * Start an idle committer's transaction at the end of the event-loop turn (setImmediate)
+     * rather than in a microtask. For an engine whose transactions run synchronously (SQLite),
+     * where nothing else could ever join a transaction in flight; an engine that waits on the
+     * network (PostgreSQL) groups what arrives while a transaction is in flight already.
+     */
+    private readonly waitForTurn = false,
   ) {}
 
   /**
@@ -43,7 +51,8 @@ export class GroupCommitter {
       this.queue.push({ seq, updates, touches, resolve, reject });
       if (!this.active) {
         this.active = true;
-        setImmediate(() => void this.drain());
+        if (this.waitForTurn) setImmediate(() => void this.drain());
+        else queueMicrotask(() => void this.drain());
       }
     });
   }

@@ -84,7 +84,7 @@ describe.each(cases)('$title engine', (c) => {
     });
 
     it('appends made by separate callbacks of one event-loop turn (messages of several sockets read together) share one transaction', async () => {
-      const committer = new GroupCommitter(engine, store);
+      const committer = new GroupCommitter(engine, store, true);
       const journals = await Promise.all([newJournal(store), newJournal(store), newJournal(store)]);
       // Timers due together run in one timers phase, each followed by its microtasks, as the
       // messages of the sockets one poll read are: the transaction waits for the turn, not a timer.
