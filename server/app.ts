@@ -126,7 +126,8 @@ export async function createContext(
     poolSize: config.databasePoolSize,
   });
   const store = new JournalStore(engine);
-  const committer = new GroupCommitter(engine, store);
+  // SQLite commits synchronously: a transaction waits for the turn's messages (group-commit.ts).
+  const committer = new GroupCommitter(engine, store, engine.kind === 'sqlite');
   const registry = new JournalRegistry(
     store,
     committer,

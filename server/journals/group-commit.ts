@@ -1,8 +1,12 @@
 /**
  * Group commit of journal updates: every append asked for while a transaction is in flight goes
  * into the next one, whatever the journal. Under load one transaction (one fsync on SQLite FULL
- * or PostgreSQL) carries many updates, instead of one per keystroke; when idle, an append starts
- * at once (in a microtask, so appends made in the same task share it).
+ * or PostgreSQL) carries many updates, instead of one per keystroke. When idle, an append starts
+ * without any timer wait. On SQLite (`waitForTurn`) in the event loop's check phase (setImmediate),
+ * right after the messages read in this turn are handled, so the updates of every socket that was
+ * ready together share one transaction: SQLite's transaction is synchronous, so nothing would
+ * ever join one in flight, and each editor update paid a COMMIT of its own (issue 33). Otherwise
+ * in a microtask, so appends made in the same task share it.
  */
 import type { StorageEngine } from '../storage/engine.ts';
 import type { Touches } from './activity.ts';
@@ -28,6 +32,13 @@ export class GroupCommitter {
   constructor(
     private readonly engine: StorageEngine,
     private readonly store: JournalStore,
+    /**
+     * Start an idle committer's transaction at the end of the event-loop turn (setImmediate)
+     * rather than in a microtask. For an engine whose transactions run synchronously (SQLite),
+     * where nothing else could ever join a transaction in flight; an engine that waits on the
+     * network (PostgreSQL) groups what arrives while a transaction is in flight already.
+     */
+    private readonly waitForTurn = false,
   ) {}
 
   /**
@@ -40,7 +51,8 @@ export class GroupCommitter {
       this.queue.push({ seq, updates, touches, resolve, reject });
       if (!this.active) {
         this.active = true;
-        queueMicrotask(() => void this.drain());
+        if (this.waitForTurn) setImmediate(() => void this.drain());
+        else queueMicrotask(() => void this.drain());
       }
     });
   }
@@ -51,7 +63,8 @@ export class GroupCommitter {
       this.queue = [];
       // Journals in seq order: two instances' batches lock journal rows in the same order.
       const bySeq = new Map<number, Append[]>();
-      for (const a of [...batch].sort((x, y) => x.seq - y.seq)) {
+      if (batch.length > 1) batch.sort((x, y) => x.seq - y.seq); // stable: appends of one journal keep their order
+      for (const a of batch) {
         const list = bySeq.get(a.seq);
         if (list) list.push(a);
         else bySeq.set(a.seq, [a]);
@@ -62,8 +75,10 @@ export class GroupCommitter {
         last = await this.engine.transaction(async (tx) => {
           const out = new Map<number, number | undefined>();
           for (const [seq, appends] of bySeq) {
-            const touches = appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
-            out.set(seq, await this.store.appendUpdates(tx, seq, appends.flatMap((a) => a.updates), false, touches));
+            const one = appends.length === 1 ? appends[0]! : undefined;
+            const updates = one ? one.updates : appends.flatMap((a) => a.updates);
+            const touches = one ? one.touches : appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
+            out.set(seq, await this.store.appendUpdates(tx, seq, updates, false, touches));
           }
           return out;
         });

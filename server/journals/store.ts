@@ -228,9 +228,10 @@ export class JournalStore {
    */
   async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[], quiet = false, touches?: readonly (Touches | undefined)[]): Promise<number | undefined> {
     if (updates.length === 0) return undefined;
+    const at = nowIso();
     const bumped = await q.get<{ revision: number }>('UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision', [
       updates.length,
-      nowIso(),
+      at,
       seq,
     ]);
     if (!bumped) return undefined;
@@ -245,7 +246,7 @@ export class JournalStore {
       await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, params);
     }
     // Who touched which blocks, kept after the log is compacted (docs/versions.md).
-    for (const r of touches ? activityRows(first, touches, nowIso()) : []) {
+    for (const r of touches ? activityRows(first, touches, at) : []) {
       await q.run('INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)', [
         seq,
         r.first_revision,

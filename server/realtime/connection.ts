@@ -428,21 +428,21 @@ export class Connection implements RoomMember {
     if (this.closed) return;
     const { live } = this.room;
     const doc = live.doc;
-    const log = { journal_id: live.id, key_id: this.principal.keyId };
+    const log = () => ({ journal_id: live.id, key_id: this.principal.keyId });
     let refusal;
     try {
       refusal = checkUpdate(doc, structs, mayCompletePending(doc, structs) ? pendingStructs(doc) : []);
     } catch (err) {
-      this.logger.warn({ ...log, err: (err as Error).message }, 'realtime update could not be checked');
+      this.logger.warn({ ...log(), err: (err as Error).message }, 'realtime update could not be checked');
       this.close(CloseCode.MALFORMED, 'malformed message');
       return;
     }
     if (refusal?.inPending) {
       // Held structs (sent earlier by someone) that this update would complete: never applied.
-      this.logger.warn({ ...log, reason: refusal.reason }, 'held realtime updates refused; dropped them');
+      this.logger.warn({ ...log(), reason: refusal.reason }, 'held realtime updates refused; dropped them');
       dropPending(doc, 'structs');
     } else if (refusal) {
-      this.logger.warn({ ...log, reason: refusal.reason }, 'realtime update refused');
+      this.logger.warn({ ...log(), reason: refusal.reason }, 'realtime update refused');
       if (refusal.malformed) this.close(CloseCode.MALFORMED, 'malformed message');
       else this.refuse(CloseCode.UPDATE_REFUSED, `update refused: ${refusal.reason}`);
       return;
@@ -460,7 +460,7 @@ export class Connection implements RoomMember {
     const held = pendingWeight(doc);
     if (held > this.limits.maxPendingBytes) {
       dropPending(doc);
-      this.logger.warn({ ...log, pending_bytes: held, limit: this.limits.maxPendingBytes }, 'too many realtime updates waiting for missing dependencies; dropped them');
+      this.logger.warn({ ...log(), pending_bytes: held, limit: this.limits.maxPendingBytes }, 'too many realtime updates waiting for missing dependencies; dropped them');
       this.refuse(CloseCode.PENDING_LIMIT, 'too many updates waiting for missing dependencies; reconnect to resync');
       return;
     }

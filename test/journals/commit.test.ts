@@ -83,6 +83,24 @@ describe.each(cases)('$title engine', (c) => {
       expect(committer.stats.transactions).toBeLessThan(180);
     });
 
+    it('appends made by separate callbacks of one event-loop turn (messages of several sockets read together) share one transaction', async () => {
+      const committer = new GroupCommitter(engine, store, true);
+      const journals = await Promise.all([newJournal(store), newJournal(store), newJournal(store)]);
+      // Timers due together run in one timers phase, each followed by its microtasks, as the
+      // messages of the sockets one poll read are: the transaction waits for the turn, not a timer.
+      const appends = await new Promise<Promise<number | undefined>[]>((resolve) => {
+        const out: Promise<number | undefined>[] = [];
+        for (const j of journals) {
+          setTimeout(() => {
+            out.push(committer.append(j.seq, [new Uint8Array([7])]));
+            if (out.length === journals.length) resolve(out);
+          }, 0);
+        }
+      });
+      expect(await Promise.all(appends)).toEqual([2, 2, 2]); // revision 1 is the creation
+      expect(committer.stats).toEqual({ transactions: 1, updates: 3 });
+    });
+
     it('an append to a deleted journal resolves undefined and does not fail the others of its transaction', async () => {
       const committer = new GroupCommitter(engine, store);
       const [a, b] = await Promise.all([newJournal(store), newJournal(store)]);
