@@ -88,9 +88,11 @@ describe('in process', () => {
     stalled.ws.pause(); // reads nothing from now on
     const blockId = editorBlocks(writer)[1]!.id as string;
     // 64 KiB pastes; the kernel's socket buffers take a few MB before the server's queue grows.
+    // Each paste waits until the reading editor has it: that editor lives in this process, as the
+    // server does, so pastes sent faster than it reads would fill its queue too.
     for (let i = 0; i < 400 && live.holders === 3; i++) {
       typeInto(writer, blockId, 0, `${i}`.padEnd(64 * 1024, 'z'));
-      await new Promise((r) => setTimeout(r, 5));
+      await waitFor(() => live.holders < 3 || (editorBlocks(reader)[1]?.text ?? '').startsWith(`${i}z`), `paste ${i} read`, 10_000);
     }
     await waitFor(() => live.holders === 2, 'the stalled connection closed', 30_000);
     expect(live.queuedBytes).toBeGreaterThanOrEqual(0);
