@@ -554,11 +554,13 @@ export class LiveJournal {
     if (this.logCount === 0 || this.broken || this.closed) return;
     // Without what Yjs holds for missing dependencies: that was never committed, and a snapshot is
     // what this and every other instance load.
-    const { snapshot, revision, count } = await this.settledTask(() => ({ snapshot: this.encodedState(), revision: this.revision, count: this.logCount }));
+    const { snapshot, revision, count, bytes } = await this.settledTask(() => ({ snapshot: this.encodedState(), revision: this.revision, count: this.logCount, bytes: this.logBytes }));
     await this.store.compact(this.seq, snapshot, revision);
-    // Updates committed while compacting stay in the log (their bytes are over-counted until the next compaction).
+    // Updates committed while compacting stay in the log, and count towards the next compaction
+    // (counted as all of the log, they made the next one due early: a snapshot per few updates
+    // once commits and compactions overlap).
     this.logCount = Math.max(0, this.logCount - count);
-    if (this.logCount === 0) this.logBytes = 0;
+    this.logBytes = this.logCount === 0 ? 0 : Math.max(0, this.logBytes - bytes);
     this.stateBytes = snapshot.byteLength + this.logBytes;
   }
 

@@ -55,7 +55,7 @@ it('an editor growing a journal to 6 MB makes the service write at most 2.5 byte
   }, 'compactions to settle', 30_000);
   const written = store.written.updates - before.updates + store.written.snapshots - before.snapshots;
   const ratio = written / sent;
-  console.log(`sent ${(sent / 1e6).toFixed(1)} MB; the service wrote ${(written / 1e6).toFixed(1)} MB (${ratio.toFixed(2)}x)`);
+  console.log(`sent ${(sent / 1e6).toFixed(1)} MB; the service wrote ${(written / 1e6).toFixed(1)} MB (${ratio.toFixed(2)}x): updates ${(store.written.updates - before.updates) / 1e6} MB, snapshots ${(store.written.snapshots - before.snapshots) / 1e6} MB`);
   expect(store.written.updates - before.updates).toBeGreaterThanOrEqual(sent * 0.95);
   expect(ratio).toBeLessThanOrEqual(2.5);
 }, 120_000);
