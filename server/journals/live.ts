@@ -546,11 +546,36 @@ export class LiveJournal {
   }
 
   /**
+   * Whether folding the log now keeps the bound of compactionDue (the log at least
+   * COMPACT_LOG_RATIO times the snapshot, or past the cap on updates a load applies), whatever
+   * the thresholds: what an unloading journal asks.
+   */
+  /** Whether compactionDue holds now (a compaction scheduled meanwhile may have made it false). */
+  compactionDueNow(): boolean {
+    return this.logCount > 0 && compactionDue(this.logCount, this.logBytes, this.stateBytes - this.logBytes, this.limits);
+  }
+
+  compactionWorthIt(): boolean {
+    if (this.logCount === 0) return false;
+    if (this.logCount >= COMPACT_LOG_CAP_FACTOR * this.limits.compactAfterUpdates) return true;
+    return this.logBytes >= COMPACT_LOG_RATIO * (this.stateBytes - this.logBytes);
+  }
+
+  /**
    * Folds the update log into one snapshot of the committed state. The snapshot is taken at a
    * settled moment; editors go on meanwhile, their later updates stay in the log. Updates held
    * for missing dependencies stay in memory only.
    */
   async compact(): Promise<void> {
+    // One at a time: a second call while one runs is answered by it.
+    if (this.compacting) return this.compacting;
+    this.compacting = this.compactOnce().finally(() => (this.compacting = undefined));
+    return this.compacting;
+  }
+
+  private compacting?: Promise<void>;
+
+  private async compactOnce(): Promise<void> {
     if (this.logCount === 0 || this.broken || this.closed) return;
     // Without what Yjs holds for missing dependencies: that was never committed, and a snapshot is
     // what this and every other instance load.

@@ -193,7 +193,9 @@ export class JournalRegistry {
     const done = (async () => {
       try {
         await j.drain();
-        await j.compact();
+        // Folding the log rewrites the whole state: only when the log is worth it (the same rule
+        // as while loaded), or every unload of a large journal would rewrite it for a few edits.
+        if (j.compactionWorthIt()) await j.compact();
       } catch (err) {
         this.logger.error({ err, journal_id: j.id }, 'compaction failed; the update log is kept');
       } finally {
@@ -214,7 +216,8 @@ export class JournalRegistry {
       this.compactScheduled = false;
       for (const due of [...this.compactQueue]) {
         this.compactQueue.delete(due);
-        if (this.live.get(due.id) !== due) continue;
+        // Still due: a compaction that ran meanwhile folded what made it due.
+        if (this.live.get(due.id) !== due || !due.compactionDueNow()) continue;
         due.compact().catch((err) => this.logger.error({ err, journal_id: due.id }, 'compaction failed; the update log is kept'));
       }
     });
