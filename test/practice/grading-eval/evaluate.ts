@@ -11,7 +11,7 @@ const nonEmpty = z.string().trim().min(1);
 
 /** Strict objects: a misspelt key (e.g. "lable") fails here instead of silently dropping a field. */
 export const BinaryItem = z.strictObject({
-  id: z.string().regex(/^[ms](?:-c)?\d{3,4}$/),
+  id: z.string().regex(/^[ms](?:-[c-z])?\d{3,4}$/),
   problem_statement: nonEmpty,
   correct_answer: nonEmpty,
   scoring_details: nonEmpty.optional(),
@@ -22,12 +22,12 @@ export const BinaryItem = z.strictObject({
 
 export const RubricItem = z
   .strictObject({
-    id: z.string().regex(/^r(?:-c)?\d{3}$/),
+    id: z.string().regex(/^r(?:-[c-z])?\d{3}$/),
     problem_statement: nonEmpty,
     correct_answer: nonEmpty.optional(),
     scoring_details: nonEmpty,
     user_answer: nonEmpty,
-    expected_score: z.number().int().min(0),
+    expected_score: z.number().min(0).multipleOf(0.5), // half marks exist (set D: "½ mark each")
     max_score: z.number().int().min(1),
     note: nonEmpty,
   })
