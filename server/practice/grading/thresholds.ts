@@ -34,4 +34,9 @@ export const CONFIDENCE = {
   sureSlipLength: 6,
   /** Hypernym steps within which two terms count as siblings (a sure refusal: one kind is not the other). */
   siblingDepth: 2,
+  /**
+   * Hypernym steps within which a refused answer is linked to the reference (one a kind of the
+   * other): such a refusal is not sure. Tuned on main, A, B, C.
+   */
+  linkDepth: 2,
 } as const;
