@@ -393,9 +393,12 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   }
   if (longerFail) return longerFail;
   if (deniedText) return fail(`The answer denies it ("${deniedText}").`);
+  // An antonym WordNet gives ("deflation", "it falls"), said alone and not denied, is a sure refusal.
+  // Only the antonym: a word beside it ("negative inflation") may turn it back.
+  const plain = contentWords(wordsOf(userAnswer)).length === 1 && !wordsOf(userAnswer).some((x) => NEGATIONS.has(x.w));
   for (const alt of alts) {
     const opposite = antonymIn(alt, sts);
-    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, false);
+    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain);
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
   // None of the reference's words: sure only when both are names or both numbers (Paris is not
@@ -405,7 +408,27 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   // An acronym's expansion ("HTTP Secure" for HTTPS) is a name the grader cannot read: two names are sure only when both are acronyms or neither is.
   const acronymRef = ACRONYM.test(reference.trim());
   const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim()));
-  return fail('The answer does not give it.', short && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts)));
+  return fail('The answer does not give it.', short && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)));
+}
+
+/**
+ * Another term made by swapping one of the reference's words: "read access memory" for "random
+ * access memory", "sunk cost" for "opportunity cost". The answer has the reference's words in its
+ * order but one, a noun or adjective of the reference's swapped for a word WordNet knows, no slip of spelling and not linked to the
+ * reference's word (a synonym swapped in stays `low`). Tuned on main, A, B, C.
+ */
+function swappedWord(answer: string, alts: Alternative[]): boolean {
+  const words = contentWords(wordsOf(answer));
+  const same = (a: Word, b: Word) => [...lemmas(a.w)].some((l) => lemmas(b.w).has(l));
+  return alts.some((alt) => {
+    const ref = alt.content;
+    if (ref.length < 2 || words.length !== ref.length) return false;
+    const differ = ref.map((r, i) => [r, words[i]!] as const).filter(([r, a]) => !same(r, a));
+    if (differ.length !== 1) return false;
+    const [r, a] = differ[0]!;
+    // A swapped noun or adjective names another thing; a swapped verb ("pluck the day") may be a paraphrase.
+    return senses(r.w, ['noun', 'adj']).length > 0 && isWord(a.w) && !isSlip(r.w, a.w) && !linked(senses(a.w), senses(r.w));
+  });
 }
 
 /** A term's words without its article: "full moon" keeps "full", which a list of filler words drops. */
@@ -433,7 +456,7 @@ function linked(a: Synset[], b: Synset[]): boolean {
 
 /**
  * A refusal the grader can check: the answer is one term WordNet knows, the reference (one of its
- * alternatives) is too, they share no word or slip of spelling, and WordNet links none of their
+ * alternatives) is too (as one term or word by word), they share no word or slip of spelling, and WordNet links none of their
  * senses (synonym, derivation, similar sense, hypernym or hyponym within CONFIDENCE.linkDepth):
  * "quota" is not "tariff", "recession" not "inflation". An answer WordNet does not know as one term
  * ("trias politica", "so that the jury is sure") may be a paraphrase and stays `low`.
@@ -444,7 +467,8 @@ function clearlyOther(answer: string, alts: Alternative[]): boolean {
   const term = termWords(answer);
   if (!words.length || senses(term.map((x) => x.w).join(' ')).length === 0) return false;
   const theirs = [...senses(term.map((x) => x.w).join(' ')), ...termSenses(words)];
-  const known = alts.filter((a) => a.content.length > 0 && senses(a.content.map((x) => x.w).join(' ')).length > 0);
+  // The reference known as one term, or word by word ("separation of powers").
+  const known = alts.filter((a) => a.content.length > 0 && (senses(a.content.map((x) => x.w).join(' ')).length > 0 || a.content.every((x) => isWord(x.w))));
   if (!known.length) return false;
   return alts.every((a) => {
     const shares = words.some((x) => a.content.some((r) => [...lemmas(x.w)].some((l) => lemmas(r.w).has(l)) || isSlip(r.w, x.w)));
@@ -467,6 +491,9 @@ function siblings(answer: string, reference: string): boolean {
   return [...above(a)].some((h) => ra.has(h));
 }
 
+/** A capital letter alone names something (a key, a vitamin, a grade), even one the question says ("C minor" for the relative minor of C major). */
+const LETTER_NAME = /^[B-HJ-Z]$/;
+
 /** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
 function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
   const own = new Set(contentWords(wordsOf(reference)).flatMap((x) => [x.w, ...lemmas(x.w)]));
@@ -474,8 +501,9 @@ function uncheckedWords(sts: Statement[], matched: Set<string>, reference: strin
     st.retracted || st.illustration
       ? []
       : st.words
-          .filter((x, wi) => !matched.has(`${si}:${wi}`) && /[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))
-          .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || qWords.has(l)))
+          // A capital letter alone names something ("C minor" for "A minor", where "A" read as an article).
+          .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
+          .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
           .map((x) => x.raw),
   );
 }

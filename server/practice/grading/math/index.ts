@@ -17,6 +17,8 @@ import { asDimension, splitUnit } from './units.ts';
 import { spokenMath } from './normalize.ts';
 import { afterConclusion, trailingSolutions } from './working.ts';
 import { numberFromWords } from '../number-words.ts';
+import { lemmas } from '../senses.ts';
+import { FILLER, questionWords, wordsOf } from '../statements.ts';
 
 /** What an answer or reference reads as: the readings of read.ts, or a matrix. */
 type Answer = Reading | Matrix;
@@ -364,13 +366,21 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   // A number in a sentence ("in 1945"): kas would read the words as variables.
   if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) {
     const inProse = numberInProse(spoken);
-    if (inProse) fallback = true;
+    // "pH 7" asked the pH, "age 18" the age: a number beside the question's own words says nothing else.
+    if (inProse) fallback = !onlyQuestionWords(userAnswer, statement);
     user = inProse ?? user;
   }
   const kind = ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : ref.kind === 'matrix' ? 'a matrix' : 'a mathematical expression';
   if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
   const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
   return fallback ? low(graded) : graded;
+}
+
+/** Whether every word of the answer but its numbers is a word of the question (any form) or a filler word. */
+function onlyQuestionWords(answer: string, statement: string): boolean {
+  const q = questionWords(statement);
+  const words = wordsOf(answer).filter((x) => /\p{L}/u.test(x.w));
+  return words.length > 0 && words.every((x) => FILLER.has(x.w) || [...lemmas(x.w)].some((l) => q.has(l)));
 }
 
 /** A grade decided by weaker evidence than the CAS's: `low`, for a teacher to review. */
