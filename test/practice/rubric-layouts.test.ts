@@ -62,3 +62,25 @@ describe('rubric totals in more layouts', () => {
     expect(g.confidence).toBe('low');
   });
 });
+
+/** When a rubric grade is sure (rubric/score.ts, rubric/match.ts; rules.ts "unread words", "derived forms"). */
+describe('rubric confidence', () => {
+  const rubric = '- names the enzyme amylase (1)\n- states that it breaks starch into sugar (1)';
+  const ask = (answer: string) => gradeAnswer({ problem_type: 'frq', problem_statement: 'What does saliva do to bread?', user_answer: answer, scoring_details: rubric });
+
+  it('every criterion met by its own words: high', () => {
+    const g = ask('The enzyme amylase breaks starch into sugar.');
+    expect([g.score, g.confidence]).toEqual([2, 'high']);
+  });
+
+  it('a criterion missed with none of its words is sure only when the answer says nothing else', () => {
+    expect(ask('The enzyme amylase.')).toMatchObject({ score: 1, confidence: 'high' });
+    // "turns the long chains into sweet molecules" may be the second criterion in other words.
+    expect(ask('The enzyme amylase turns the long chains into sweet molecules.')).toMatchObject({ score: 1, confidence: 'low', needs_review: true });
+  });
+
+  it("a derived form's other words are a WordNet link: met, but low", () => {
+    const g = gradeAnswer({ problem_type: 'frq', problem_statement: 'Why do people keep buying bread when its price rises?', user_answer: 'There is demand for it.', scoring_details: 'is a necessity (1)' });
+    expect(g.confidence).toBe('low');
+  });
+});

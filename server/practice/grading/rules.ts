@@ -67,6 +67,8 @@ export const RULES: readonly Rule[] = [
   { name: 'segments', what: 'list markers, inline enumerations, table rows', file: `${G}rubric/segment.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'markers', what: 'points before or after a criterion, level labels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'concept', what: 'a criterion met by half of its content words (two marks: half from 40%); evidence quoted', file: `${G}rubric/concept.ts`, tests: [`${T}grading.test.ts`, `${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'unread words', what: 'a criterion missed with none of its words is a sure miss only when no content word of the answer is left unread by the met criteria (CONFIDENCE.unreadWords)', file: `${G}rubric/score.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
+  { name: 'derived forms', what: 'a derived form sharing its stem is the word ("rotate" for "rotation"); another word of the derived sense is a WordNet link (low)', file: `${G}rubric/match.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['C'] },
   { name: 'word match', what: 'lemma, synonym, spelling; negation contradicts', file: `${G}rubric/match.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
   { name: 'keyed criteria', what: 'a criterion naming its answer met by that answer in its role', file: `${G}rubric/keyed.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
   { name: 'levels', what: 'the highest level whose descriptor the answer meets', file: `${G}rubric/levels.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
