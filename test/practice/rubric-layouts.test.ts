@@ -35,6 +35,8 @@ describe('rubric totals in more layouts', () => {
     ['bands with a bare "0:" line', 'Band 3 (3 marks): a full account with dates\nBand 2 (2 marks): a partial account\nBand 1 (1 mark): one fact\n0: no relevant fact', [{ levels: [3, 2, 1] }], 3],
     ['"Any 3 × 2 marks:" heading over options', 'Any 3 × 2 marks:\ncheaper energy\nless pollution\nmore jobs\nenergy security', [{ each: 2, cap: 6 }], 6],
     ['a ; list with "— 1 pt each (max 2 pts)"', 'wind; solar; hydro; tidal — 1 pt each (max 2 pts)', [{ each: 1, cap: 2 }], 2],
+    ['"1 mark for each X, max 2: e.g. A; B" is one per-item criterion with examples', '1 mark for each cause named, max 2: e.g. drought; war; poor harvests.\n1 mark for each effect explained, max 2.', [{ each: 1, cap: 2 }, { each: 1, cap: 2 }], 4],
+    ['"For each of two X:" over marked points: the marks are per thing', 'For each of two landforms: 1 mark for naming it and 2 marks for explaining how it forms.', [2, 4], 6],
     ['prose opening with "Up to 4 marks."', 'Up to 4 marks. The answer explains that the treaty ended the war and redrew borders.', [4], 4],
     ['prose closing with "Maximum 2 marks."', 'A good answer says that plants need light to make sugar. Maximum 2 marks.', [2], 2],
   ])('%s', (_name, rubric, expected, max) => {

@@ -88,6 +88,8 @@ function inlineHeading(line: string): { heading: Heading; items: Segment[] } | n
   const head = line.slice(0, colon);
   const rest = line.slice(colon + 1).trim();
   if (!/[a-z]/i.test(rest)) return null;
+  // "1 mark for each technique, max 2: e.g. A; B": examples of one per-item criterion, not a list of criteria.
+  if (/^(?:e\.?\s?g\.?|for\s+example|for\s+instance|such\s+as)(?=[\s:,])/i.test(rest) && /\b(?:each|per|every)\b/i.test(line.slice(0, colon))) return null;
   const eachHead = /\b(?:each|per|any)\b/i.test(head) && (leadMarker(`${head}: _`) !== null || /\bany\b/i.test(head));
   if (!INLINE_HEADING.test(head) && !eachHead) return null;
   const capped = capOf(rest);
@@ -416,6 +418,13 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
     const options = pieces.map((p) => concept(p, per));
     const cap = heading.cap ?? (heading.any !== null ? heading.any * per : null) ?? heading.points ?? options.length * per;
     return [makePerItem(listHost(heading.text, options, per, cap), null, options)];
+  }
+  // "For each of two processes: 1 mark for naming it and 1 mark for describing it": the marks are per thing.
+  const times = heading ? new RegExp(String.raw`^(?:for\s+)?each\s+of\s+(?:the\s+)?(${NUM})\b`, 'i').exec(heading.text.replace(/^\s*(?:for\s+)?/i, 'for ')) : null;
+  const perThing = times && pieces.some((p) => p.points !== null) ? toNumber(times[1]!) : 1;
+  if (perThing > 1) {
+    notes.push(`The rubric gives its marks for each of ${fmt(perThing)} things: each point is worth ${fmt(perThing)} times its marks, for the ${fmt(perThing)} together.`);
+    pieces.forEach((p) => p.points !== null && (p.points *= perThing));
   }
   const units = groupLevels(pieces, total);
   const criteria: (Criterion | Piece)[] = units.map((u) => {
