@@ -34,11 +34,14 @@ export interface BatchResult {
 }
 
 const FINGERPRINT_AT = [0.37, -1.29, 2.71];
+const FUNCTION_NAMES = /\b(?:sqrt|sin|cos|tan|log|ln|exp|pi|inf)\b/gi;
 
 /** A mathematical answer's values at three points (x = y = ... = the point), or null when it has none to give. */
 function valueFingerprint(text: string): string | null {
   const t = normalizeMath(text);
-  if (t.length > 200 || t.includes('=') || /[<>]/.test(t)) return null;
+  // A list ("2, 3", "{2, 3}", "2 and 3"), an equation or an inequality is no single value: its
+  // normalised text groups it, without a parse (kas reads "2 and 3" as 2·a·n·d·3, at a cost).
+  if (t.length > 200 || /[=<>,{};]/.test(t) || /[a-z]{3,}/i.test(t.replace(FUNCTION_NAMES, ''))) return null;
   const e = parse(t);
   if (!e) return null;
   const names = e.getVars();

@@ -9,6 +9,7 @@ import { GradingInputError } from './errors.ts';
 import { gradeMath, looksMathematical } from './math/index.ts';
 import { gradeRubric, parseRubric } from './rubric/index.ts';
 import { checkAddedClaim } from './added-claim.ts';
+import { gradeClock } from './clock.ts';
 import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
@@ -73,6 +74,9 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
     // A claim refused by WordNet's glosses is weaker evidence than the CAS.
     return checked === math || checked.score === math.score ? checked : { ...checked, confidence: 'low', needs_review: true };
   }
+  // A time of day ("9:35 pm") is compared as minutes after midnight, in any of its writings.
+  const clock = !rubric && ref ? gradeClock(input.user_answer, ref, statement) : null;
+  if (clock) return clock;
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);

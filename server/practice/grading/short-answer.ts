@@ -101,7 +101,7 @@ function expectedSenses(all: Synset[], qWords: Set<string>): Synset[] {
   return best === 0 ? frequent(all) : scored.filter((x) => x.n === best).map((x) => x.s);
 }
 
-function alternative(text: string, qWords: Set<string>): Alternative {
+function alternative(text: string, qWords: Set<string>, qText = ''): Alternative {
   const words = wordsOf(text);
   let content = contentWords(words);
   // Words the question already says may be left out ("chemical" for "chemical energy" when asked what kind of energy).
@@ -117,11 +117,28 @@ function alternative(text: string, qWords: Set<string>): Alternative {
   const known = lookup(phrase);
   const person = known.length === 0 || known.some((o) => synset(o).lexFile === PERSON_FILE);
   const surname = name && person && ![...lemmas(last)].some((l) => qWords.has(l)) ? last : null;
-  return { text, words, content, required: optional.length ? own : content, name, surname, senses: expectedSenses(senses(phrase), qWords), wordSenses };
+  // An acronym is not inflected: "HTTPS" is not the plural of "HTTP"; only senses that spell it count.
+  const spelled = ACRONYM.test(content.map((x) => x.raw).join(' ')) ? senses(phrase).filter((s) => hasWord(s, phrase)) : senses(phrase);
+  // "la bibliothèque", "der Hund" asked as a word of another language: the article may be left out.
+  const article = content.length > 1 && FOREIGN_ARTICLES.has(content[0]!.w) && FOREIGN_WORD_QUESTION.test(qText) ? content.slice(1) : null;
+  return { text, words, content, required: article ?? (optional.length ? own : content), name, surname, senses: expectedSenses(spelled, qWords), wordSenses };
 }
 
+/** Ways of matching that are weaker evidence than the term itself. */
+const WEAK = new Set(['synonym', 'related form', 'spelling', 'another name for it in a rarer sense']);
+
+/** How a match through a reference's rarer sense is told (a grade it decides is `low`). */
+const RARE_NAME = 'another name for it in a rarer sense';
+
+/** Written in capitals ("HTTPS", "DNA", "RAM"): an acronym, read only as written. */
+const ACRONYM = /^[A-Z][A-Z0-9]+$/;
+
+/** Articles of other languages a student may leave out of a word asked in that language. */
+const FOREIGN_ARTICLES = new Set(['la', 'le', 'les', "l'", 'el', 'los', 'las', 'der', 'die', 'das', 'il', 'lo', 'gli', 'un', 'une', 'ein', 'eine', 'una', 'uno', 'het', 'de']);
+const FOREIGN_WORD_QUESTION = /\b(?:French|German|Spanish|Italian|Portuguese|Dutch|Latin|Catalan)\s+(?:word|noun|term|for)\b|\bin\s+(?:French|German|Spanish|Italian|Portuguese|Dutch)\b/i;
+
 /** "H2O (water)", "Paris / Lutetia", "the Nile or the Amazon (accept either)". */
-function alternatives(reference: string, qWords: Set<string>): Alternative[] {
+function alternatives(reference: string, qWords: Set<string>, qText = ''): Alternative[] {
   const accept = [...reference.matchAll(/\((?:also )?(?:accept|or)[:\s]+([^)]*)\)/gi)].flatMap((m) => m[1].split(/,|\bor\b|\//));
   const main = reference.replace(/\((?:also )?(?:accept|or)[:\s]+[^)]*\)/gi, ' ');
   const paren = [...main.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]);
@@ -133,7 +150,7 @@ function alternatives(reference: string, qWords: Set<string>): Alternative[] {
     .filter((p) => wordsOf(p).length > 0);
   // A formula in the reference also stands for its name ("NaCl": sodium chloride).
   const named = parts.flatMap((p) => [p, ...formulaNames(p.trim())]);
-  return named.map((p) => alternative(p, qWords));
+  return named.map((p) => alternative(p, qWords, qText));
 }
 
 function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match[] {
@@ -148,7 +165,13 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
           const gram = ws.slice(i, i + n).map((x) => x.w);
           if (gram.every((g) => FILLER.has(g))) continue;
           // "thigh bone" is WordNet's "thighbone": two words also read as one.
-          if ([gram.join(' '), ...(n === 2 ? [gram.join('')] : [])].some((g) => senses(g).some((s) => want.has(`${s.pos}:${s.offset}`)))) out.push({ statement: si, start: i, end: i + n, how: n === alt.content.length && gram.join(' ') === alt.content.map((x) => x.w).join(' ') ? 'exact' : 'another name for the same thing' });
+          const shared = [gram.join(' '), ...(n === 2 ? [gram.join('')] : [])].flatMap((g) => senses(g).filter((s) => want.has(`${s.pos}:${s.offset}`)));
+          if (!shared.length) continue;
+          const same = n === alt.content.length && gram.join(' ') === alt.content.map((x) => x.w).join(' ');
+          // Another name through a sense that is not the reference's first ("common law" is "precedent" only in law's sense of it): a WordNet link of a rarer sense.
+          const first = new Set(POSES.map((p) => senses(alt.content.map((x) => x.w).join(' '), [p])[0]).filter((x): x is Synset => !!x).map((x) => `${x.pos}:${x.offset}`));
+          const rare = !shared.some((x) => first.has(`${x.pos}:${x.offset}`));
+          out.push({ statement: si, start: i, end: i + n, how: same ? 'exact' : rare ? RARE_NAME : 'another name for the same thing' });
         }
       }
     }
@@ -159,19 +182,22 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
     });
     // Word by word, close together; in a name, a slip of spelling even when it makes another word (Austin for Austen).
     for (const need of alt.required === alt.content ? [alt.content] : [alt.content, alt.required]) {
-      const hits: { i: number; how: string }[] = [];
+      const hits: { i: number; end: number; how: string }[] = [];
       for (const cw of need) {
-        let found: { i: number; how: string } | null = null;
+        let found: { i: number; end: number; how: string } | null = null;
         for (let i = 0; i < ws.length && !found; i++) {
-          const how = wordMatch(cw.w, ws[i].w, strict, alt.wordSenses.get(cw.w)) ?? (alt.name && hits.length > 0 && isSlip(cw.w, ws[i].w) ? 'spelling' : null);
-          if (how) found = { i, how };
+          const how = wordMatch(cw.w, ws[i].w, strict || ACRONYM.test(cw.raw) || ACRONYM.test(ws[i].raw), alt.wordSenses.get(cw.w)) ?? (alt.name && hits.length > 0 && isSlip(cw.w, ws[i].w) ? 'spelling' : null);
+          if (how) found = { i, end: i + 1, how };
+          // One word written as two: "Hyper Text" for "HyperText", "slow twitch" for "slow-twitch".
+          else if (i + 1 < ws.length && !strict && [ws[i].w + ws[i + 1].w, `${ws[i].w}-${ws[i + 1].w}`].includes(cw.w)) found = { i, end: i + 2, how: 'exact' };
         }
         if (!found) break;
         hits.push(found);
       }
-      if (hits.length === need.length && hits.length > 0) {
+      const inOrder = !ORDERED.test(alt.text) || hits.every((h, k) => k === 0 || h.i > hits[k - 1]!.i);
+      if (hits.length === need.length && hits.length > 0 && inOrder) {
         const start = Math.min(...hits.map((h) => h.i));
-        const end = Math.max(...hits.map((h) => h.i)) + 1;
+        const end = Math.max(...hits.map((h) => h.end));
         if (end - start <= need.length * 2 + 2) out.push({ statement: si, start, end, how: hits.find((h) => h.how !== 'exact')?.how ?? 'exact' });
         break;
       }
@@ -286,6 +312,27 @@ function pertains(adjective: string, noun: string): boolean {
   return senses(adjective, ['adj']).some((s) => related(s, ['\\']).some((d) => [...lemmas(noun)].some((l) => hasWord(d, l))));
 }
 
+/** Operations a reference may spell in words, and the symbols (or phrases) an answer may write them with. */
+const OPERATORS: [string, RegExp][] = [
+  ['minus', /\s[-−–]\s|(?<=[\p{L}\p{N}])\s*−\s*(?=[\p{L}\p{N}])|\btake\s+away\b/giu],
+  ['plus', /\s\+\s|(?<=[\p{L}\p{N}])\+(?=[\p{L}\p{N}])/giu],
+  ['times', /\s[×*]\s|(?<=[\p{L}\p{N}])\s*×\s*(?=[\p{L}\p{N}])|\bmultiplied\s+by\b/giu],
+  ['divided by', /\s[÷/]\s|\bover\b(?=\s+\d)/giu],
+];
+
+/**
+ * "220 - age" for "220 minus age": an operation the reference spells in words, written in the
+ * answer as its symbol, is read as that word. Only then: elsewhere a dash is punctuation.
+ */
+function spelledOperators(answer: string, reference: string): string {
+  let out = answer;
+  for (const [word, symbol] of OPERATORS) if (new RegExp(`\\b${word}\\b`, 'i').test(reference)) out = out.replace(symbol, ` ${word} `);
+  return out;
+}
+
+/** A reference that spells a non-commutative operation: its words must come in its order ("age - 220" is not "220 minus age"). */
+const ORDERED = /\b(?:minus|divided\s+by|over|to\s+the\s+power)\b/i;
+
 /** True for references this grader reads: a few words, not a sentence or a list of points. */
 export function isShortReference(reference: string): boolean {
   const t = reference.trim();
@@ -300,15 +347,16 @@ export function isShortReference(reference: string): boolean {
  * words), not a synonym or a spelling slip.
  */
 export function gradeShortAnswer(userAnswer: string, reference: string, statement: string, opts: { among?: boolean; namesOnly?: boolean } = {}): GradeResult {
-  const sts = statements(plainChange(userAnswer));
   reference = plainChange(reference);
+  const sts = statements(plainChange(spelledOperators(userAnswer, reference)));
   const qWords = questionWords(statement);
   const strict = FORM_QUESTION.test(statement);
   const fail = (why: string, sure = true): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.`, confidence: sure ? 'high' : 'low', needs_review: !sure });
   if (sts.length === 0) return fail(userAnswer.trim() ? `The answer has no word or number to read ("${userAnswer.trim().slice(0, 40)}").` : 'No answer was given.');
 
   let deniedText: string | null = null;
-  const alts = alternatives(reference, qWords);
+  let longerFail: GradeResult | null = null;
+  const alts = alternatives(reference, qWords, statement);
   for (const alt of alts) {
     const matches = findMatches(alt, sts, strict || irregular(alt.content[0]?.w ?? ''));
     // A reference that is itself a denial ("does not dissolve") is met by a denial.
@@ -318,7 +366,11 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (negated.length) deniedText = sts[negated[0].statement].words.map((x) => x.raw).join(' ');
     if (asserted.length === 0) continue;
     const longer = asserted.map((m) => longerName(alt, sts[m.statement], m, qWords)).find((x) => x);
-    if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) return fail(`"${longer}" names someone or something else than ${alt.text}.`, false);
+    // Another alternative may be that longer name ("biceps brachii" for "biceps (biceps brachii)"): all are tried first.
+    if (longer && asserted.every((m) => longerName(alt, sts[m.statement], m, qWords))) {
+      longerFail ??= fail(`"${longer}" names someone or something else than ${alt.text}.`, false);
+      continue;
+    }
     if (negated.some((n) => n.statement > Math.max(...asserted.map((a) => a.statement)))) return fail(`The answer gives ${alt.text} and then denies it.`);
     const matched = new Set(matches.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => `${m.statement}:${m.start + k}`)));
     const hedge = opts.among ? null : asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
@@ -329,26 +381,99 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (opposite) return fail(`The answer contradicts itself: ${opposite}.`, false);
     const added = misattributedSuperlative(userAnswer, alt.senses.filter((s) => s.pos === 'noun'));
     if (added) return fail(`The answer adds a claim that is not true of ${alt.text}: ${added}.`);
-    const how = asserted[0].how;
+    // The strongest of the ways the answer gives it: "stacks" is a form of "stack" before it is another name in a rarer sense.
+    const how = asserted.map((m) => m.how).sort((a, b) => Number(WEAK.has(a)) - Number(WEAK.has(b)))[0]!;
     if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
     // An exact, aliased, numeric or inflected match is checkable; a WordNet link (synonym, related
     // form) may be of a rare sense, a one-letter slip may be another word ("C minor"), and words
     // beyond the term ("Tolstoy, who also wrote ...") are claims the grader did not check.
     const slip = how === 'spelling' && Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength;
-    const sure = how !== 'synonym' && how !== 'related form' && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text}`, qWords).length === 0;
+    const sure = how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text}`, qWords).length === 0;
     return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.`, confidence: sure ? 'high' : 'low', needs_review: !sure };
   }
+  if (longerFail) return longerFail;
   if (deniedText) return fail(`The answer denies it ("${deniedText}").`);
+  // An antonym WordNet gives ("deflation", "it falls"), said alone and not denied, is a sure refusal.
+  // Only the antonym: a word beside it ("negative inflation") may turn it back.
+  const plain = contentWords(wordsOf(userAnswer)).length === 1 && !wordsOf(userAnswer).some((x) => NEGATIONS.has(x.w));
   for (const alt of alts) {
     const opposite = antonymIn(alt, sts);
-    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, false);
+    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain);
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
   // None of the reference's words: sure only when both are names or both numbers (Paris is not
   // London); another common word may be a paraphrase, a formula or a notation the grader cannot read.
   const kind = termKind(userAnswer);
   const short = contentWords(wordsOf(userAnswer)).length <= CONFIDENCE.sureRefusalWords;
-  return fail('The answer does not give it.', short && ((kind !== 'word' && kind === termKind(reference)) || siblings(userAnswer, reference)));
+  // An acronym's expansion ("HTTP Secure" for HTTPS) is a name the grader cannot read: two names are sure only when both are acronyms or neither is.
+  const acronymRef = ACRONYM.test(reference.trim());
+  const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim()));
+  return fail('The answer does not give it.', short && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)));
+}
+
+/**
+ * Another term made by swapping one of the reference's words: "read access memory" for "random
+ * access memory", "sunk cost" for "opportunity cost". The answer has the reference's words in its
+ * order but one, a noun or adjective of the reference's swapped for a word WordNet knows, no slip of spelling and not linked to the
+ * reference's word (a synonym swapped in stays `low`). Tuned on main, A, B, C.
+ */
+function swappedWord(answer: string, alts: Alternative[]): boolean {
+  const words = contentWords(wordsOf(answer));
+  const same = (a: Word, b: Word) => [...lemmas(a.w)].some((l) => lemmas(b.w).has(l));
+  return alts.some((alt) => {
+    const ref = alt.content;
+    if (ref.length < 2 || words.length !== ref.length) return false;
+    const differ = ref.map((r, i) => [r, words[i]!] as const).filter(([r, a]) => !same(r, a));
+    if (differ.length !== 1) return false;
+    const [r, a] = differ[0]!;
+    // A swapped noun or adjective names another thing; a swapped verb ("pluck the day") may be a paraphrase.
+    return senses(r.w, ['noun', 'adj']).length > 0 && isWord(a.w) && !isSlip(r.w, a.w) && !linked(senses(a.w), senses(r.w));
+  });
+}
+
+/** A term's words without its article: "full moon" keeps "full", which a list of filler words drops. */
+function termWords(text: string): Word[] {
+  const words = wordsOf(text);
+  return words.filter((x, i) => !(i === 0 && /^(?:the|a|an)$/.test(x.w)));
+}
+
+/** A sense of a word or phrase as "pos:offset". */
+const senseKey = (s: Synset) => `${s.pos}:${s.offset}`;
+
+/** Senses of a term: of the whole phrase and of each content word. */
+function termSenses(words: Word[]): Synset[] {
+  return [...senses(words.map((x) => x.w).join(' ')), ...words.flatMap((x) => senses(x.w))];
+}
+
+/** Whether two sets of senses are linked in WordNet: one synset, a derivation, a similar sense, or one within CONFIDENCE.linkDepth hypernyms of the other. */
+function linked(a: Synset[], b: Synset[]): boolean {
+  const keys = (ss: Synset[]) => new Set(ss.map(senseKey));
+  const [ak, bk] = [keys(a), keys(b)];
+  const near = (from: Synset[], to: Set<string>) =>
+    from.some((s) => to.has(senseKey(s)) || related(s, ['+', '\\', '^', '&']).some((d) => to.has(senseKey(d))) || [...hypernymsWithin(s, CONFIDENCE.linkDepth)].some((h) => to.has(h)));
+  return near(a, bk) || near(b, ak);
+}
+
+/**
+ * A refusal the grader can check: the answer is one term WordNet knows, the reference (one of its
+ * alternatives) is too (as one term or word by word), they share no word or slip of spelling, and WordNet links none of their
+ * senses (synonym, derivation, similar sense, hypernym or hyponym within CONFIDENCE.linkDepth):
+ * "quota" is not "tariff", "recession" not "inflation". An answer WordNet does not know as one term
+ * ("trias politica", "so that the jury is sure") may be a paraphrase and stays `low`.
+ * Tuned on main, A, B, C.
+ */
+function clearlyOther(answer: string, alts: Alternative[]): boolean {
+  const words = contentWords(wordsOf(answer));
+  const term = termWords(answer);
+  if (!words.length || senses(term.map((x) => x.w).join(' ')).length === 0) return false;
+  const theirs = [...senses(term.map((x) => x.w).join(' ')), ...termSenses(words)];
+  // The reference known as one term, or word by word ("separation of powers").
+  const known = alts.filter((a) => a.content.length > 0 && (senses(a.content.map((x) => x.w).join(' ')).length > 0 || a.content.every((x) => isWord(x.w))));
+  if (!known.length) return false;
+  return alts.every((a) => {
+    const shares = words.some((x) => a.content.some((r) => [...lemmas(x.w)].some((l) => lemmas(r.w).has(l)) || isSlip(r.w, x.w)));
+    return !shares && !linked(theirs, termSenses(a.content));
+  });
 }
 
 /**
@@ -358,13 +483,16 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
  * words the grader cannot read.
  */
 function siblings(answer: string, reference: string): boolean {
-  const head = (t: string) => contentWords(wordsOf(t)).map((x) => x.w).join(' ');
+  const head = (t: string) => termWords(t).map((x) => x.w).join(' ');
   const [a, r] = [senses(head(answer), ['noun']), senses(head(reference), ['noun'])];
   if (!a.length || !r.length) return false;
   const above = (ss: typeof a) => new Set(ss.slice(0, 2).flatMap((x) => [...hypernymsWithin(x, CONFIDENCE.siblingDepth)]));
   const ra = above(r);
   return [...above(a)].some((h) => ra.has(h));
 }
+
+/** A capital letter alone names something (a key, a vitamin, a grade), even one the question says ("C minor" for the relative minor of C major). */
+const LETTER_NAME = /^[B-HJ-Z]$/;
 
 /** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
 function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
@@ -373,8 +501,9 @@ function uncheckedWords(sts: Statement[], matched: Set<string>, reference: strin
     st.retracted || st.illustration
       ? []
       : st.words
-          .filter((x, wi) => !matched.has(`${si}:${wi}`) && /[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))
-          .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || qWords.has(l)))
+          // A capital letter alone names something ("C minor" for "A minor", where "A" read as an article).
+          .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
+          .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
           .map((x) => x.raw),
   );
 }

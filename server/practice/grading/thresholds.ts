@@ -23,6 +23,12 @@ export const CONFIDENCE = {
    * (but under the half a criterion needs) is a borderline one, and the grade is `low`.
    */
   sureMissCoverage: 0,
+  /**
+   * A rubric criterion missed with none of its words is a sure miss only when the answer has at
+   * most this many content words (not the question's) that no met criterion used: more may be
+   * the missed criterion in the student's own words. Tuned on main, A, B, C.
+   */
+  unreadWords: 0,
   /** Longest stretch of the answer quoted as a criterion's evidence, in words; longer, the matched words alone. */
   maxQuoteWords: 25,
   /**
@@ -34,4 +40,9 @@ export const CONFIDENCE = {
   sureSlipLength: 6,
   /** Hypernym steps within which two terms count as siblings (a sure refusal: one kind is not the other). */
   siblingDepth: 2,
+  /**
+   * Hypernym steps within which a refused answer is linked to the reference (one a kind of the
+   * other): such a refusal is not sure. Tuned on main, A, B, C.
+   */
+  linkDepth: 2,
 } as const;

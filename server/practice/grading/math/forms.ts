@@ -85,7 +85,7 @@ export function readForms(statement: string, scheme = ''): Forms {
     decimals: dp ? count(dp[1]) : nearest ? PLACES[nearest[1].toLowerCase()] : nearestUnit ? 0 : null,
     sigFigs: sf ? count(sf[1]) : null,
     // π is not a word character: a \b after it never matches.
-    exact: /\bexact\b|\b(?:in terms of|as a multiple of) (?:\\?pi\b|π)|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bdo not (?:round|use a calculator)\b/i.test(q),
+    exact: /\bexact\b|\b(?:in terms of|as a multiple of) (?:\\?pi\b|π)|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bin the form\s+[^.?]*(?:√|\\sqrt|sqrt)|\bdo not (?:round|use a calculator)\b/i.test(q),
     simplest: /\bsimplif|\bsimplest\b|\blowest terms\b|\breduce(?:d)?\b|\bfully simplified\b|\brationali[sz]/i.test(q),
     fraction: /\bas an? (?:improper |proper |common |simplified )?fraction\b|\bin fraction(?:al)? form\b|\bas a ratio of integers\b/i.test(q),
     decimal: /\bas a decimal\b|\bin decimal form\b|\bdecimal (?:number|value|answer)\b/i.test(q),
@@ -100,7 +100,8 @@ export function readForms(statement: string, scheme = ''): Forms {
     interval: /\binterval\b|\binequalit|[<>≤≥]|\bdomain\b|\brange\b/i.test(statement),
     intervalNotation: intervalNotation && !inequality,
     inequality: inequality && !intervalNotation,
-    percentQuantity: percent || /\bpercent(?:age)? (?:change|increase|decrease|rise|fall|reduction|discount|error|profit|loss|gain|difference|yield|uncertainty)\b/i.test(q),
+    // A probability may be written as a percentage ("33.3%" for 1/3), as it may be as a fraction or a decimal.
+    percentQuantity: percent || /\bprobability\b|\bchance\b|\blikelihood\b/i.test(q) || /\bpercent(?:age)? (?:change|increase|decrease|rise|fall|reduction|discount|error|profit|loss|gain|difference|yield|uncertainty)\b/i.test(q),
   };
 }
 
@@ -161,7 +162,8 @@ function squareFree(n: number): boolean {
 /** Why a numeric literal is not in simplest form, or null. */
 function numberNotSimplest(v: Value, ref: Value): string | null {
   // A root written as a power ("2*3^(1/2)") is the root: judged as √ would be.
-  const asRoot = v.literal.replace(/\(?\s*(\d+)\s*\)?\s*\^\s*\(\s*1\s*\/\s*2\s*\)/g, 'sqrt($1)');
+  // "2*3^0.5" too: a half written as a decimal.
+  const asRoot = v.literal.replace(/\(?\s*(\d+)\s*\)?\s*\^\s*(?:\(\s*1\s*\/\s*2\s*\)|\(\s*0?\.5\s*\)|0?\.5(?!\d))/g, 'sqrt($1)');
   if (asRoot !== v.literal) return numberNotSimplest({ ...v, literal: asRoot }, ref);
   if (v.mixed) {
     if (!v.mixed.proper) return `${v.literal} is not a proper mixed number`;
@@ -225,7 +227,7 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
     if (forms.decimal && (/\//.test(user.literal) || user.percent || user.mixed)) return 'the question asks for a decimal';
     if (forms.percent && !user.percent && !ref.percent && !/%|percent/.test(userText)) return 'the question asks for a percentage';
     if (forms.percent && !user.percent && ref.percent && isDecimalLiteral(user.literal) && Math.abs(Number(user.literal)) < 1.5) return 'the question asks for a percentage';
-    if (forms.scientific && numeric && !/^-?\d(?:\.\d+)?\s*\*\s*10\s*\^\s*\(?\s*-?\d+\s*\)?$/.test(user.literal.replace(/\s*[x×]\s*/, '*'))) return 'the question asks for scientific notation (a × 10^n with 1 ≤ a < 10)';
+    if (forms.scientific && numeric && !/^-?[1-9](?:\.\d+)?\s*\*\s*10\s*\^\s*\(?\s*-?\d+\s*\)?$/.test(user.literal.replace(/\s*[x×]\s*/, '*'))) return 'the question asks for scientific notation (a × 10^n with 1 ≤ a < 10)';
     if (forms.units && (ref.unit || forms.target) && !user.unit) return 'the question asks for units';
     if (forms.target && user.unit && !sameUnit(user.unit, forms.target)) return `the question asks for the answer in ${forms.target.text}`;
     if (forms.simplest) {

@@ -17,6 +17,8 @@ import { asDimension, splitUnit } from './units.ts';
 import { spokenMath } from './normalize.ts';
 import { afterConclusion, trailingSolutions } from './working.ts';
 import { numberFromWords } from '../number-words.ts';
+import { lemmas } from '../senses.ts';
+import { FILLER, questionWords, wordsOf } from '../statements.ts';
 
 /** What an answer or reference reads as: the readings of read.ts, or a matrix. */
 type Answer = Reading | Matrix;
@@ -190,7 +192,8 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
   }
   if (percentSlip && rNums.some((r) => close(valueOf(user.expr), r))) return { equal: false, why: PERCENT_SLIP(user) };
   // A decimal approximation of an irrational or repeating value, good to the places it gives.
-  const d = decimalsOf(user.literal);
+  // A percentage's places are two more of the value's: 33.3% is 0.333.
+  const d = decimalsOf(user.literal) + (user.percent && !ref.percent ? 2 : 0);
   const refWritten = decimalsOf(ref.literal);
   if (!forms.exact && isDecimalLiteral(user.literal) && d >= 2 && refWritten !== d) {
     const near = (u: number, r: number) => (needsRounding(r) || refWritten >= 4) && Math.abs(u - r) <= 0.5 * 10 ** -d * (1 + 1e-9);
@@ -349,6 +352,7 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
     stated = concluded(userAnswer, ref, allowUnits) ?? userAnswer;
     if (stated !== userAnswer) userText = normalizeMath(stated);
   }
+  userText = withoutWorking(userText);
   const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
   if (spelled !== null) userText = String(spelled);
   if (userText.length > MAX_MATH_CHARS) return low(fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`));
@@ -364,13 +368,32 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   // A number in a sentence ("in 1945"): kas would read the words as variables.
   if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) {
     const inProse = numberInProse(spoken);
-    if (inProse) fallback = true;
+    // "pH 7" asked the pH, "age 18" the age: a number beside the question's own words says nothing else.
+    if (inProse) fallback = !onlyQuestionWords(userAnswer, statement);
     user = inProse ?? user;
   }
   const kind = ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : ref.kind === 'matrix' ? 'a matrix' : 'a mathematical expression';
   if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
   const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
   return fallback ? low(graded) : graded;
+}
+
+/**
+ * "12 (15/100 * 80)": a number followed by the working that gives it, in brackets, is that number.
+ * Only when the bracket holds arithmetic of numbers whose value is the number; "2 (x + 1)" stays a product.
+ */
+function withoutWorking(text: string): string {
+  const m = /^(-?\d+(?:\.\d+)?)\s+\(([\d\s.+\-*/^()]+)\)$/.exec(text);
+  if (!m || !/[+\-*/^]/.test(m[2]!)) return text;
+  const inner = parse(m[2]!);
+  return inner && inner.getVars().length === 0 && Math.abs(valueOf(m[2]!) - Number(m[1])) <= 1e-9 * Math.max(1, Math.abs(Number(m[1]))) ? m[1]! : text;
+}
+
+/** Whether every word of the answer but its numbers is a word of the question (any form) or a filler word. */
+function onlyQuestionWords(answer: string, statement: string): boolean {
+  const q = questionWords(statement);
+  const words = wordsOf(answer).filter((x) => /\p{L}/u.test(x.w));
+  return words.length > 0 && words.every((x) => FILLER.has(x.w) || [...lemmas(x.w)].some((l) => q.has(l)));
 }
 
 /** A grade decided by weaker evidence than the CAS's: `low`, for a teacher to review. */

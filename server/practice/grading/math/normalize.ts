@@ -20,6 +20,16 @@ const UNICODE: [RegExp, string][] = [
   [/¾/g, ' 3/4'],
   [/⅓/g, ' 1/3'],
   [/⅔/g, ' 2/3'],
+  [/⅕/g, ' 1/5'],
+  [/⅖/g, ' 2/5'],
+  [/⅗/g, ' 3/5'],
+  [/⅘/g, ' 4/5'],
+  [/⅙/g, ' 1/6'],
+  [/⅚/g, ' 5/6'],
+  [/⅛/g, ' 1/8'],
+  [/⅜/g, ' 3/8'],
+  [/⅝/g, ' 5/8'],
+  [/⅞/g, ' 7/8'],
   [/\u00a0/g, ' '],
 ];
 
@@ -102,6 +112,19 @@ export function normalizeMath(input: string): string {
   s = s.replace(/(\d),(\d{3})(?=(?:,\d{3})*(?!\d))/g, '$1$2').replace(/(\d),(\d{3})(?!\d)/g, '$1$2');
   // 300 000 (thin-space thousands) as one number; "3 1/2" stays a mixed number.
   s = s.replace(/\b(\d{1,3})((?:[ \u2009\u202f]\d{3})+)(?![\d/.])/g, (_m, a: string, b: string) => a + b.replace(/[ \u2009\u202f]/g, ''));
+  // A binary literal's prefix: "0b1010" is written 1010 in base 2.
+  s = s.replace(/^0b([01]+)$/i, '$1');
+  // "]-1, 3]", "[2, 5[": reversed brackets are open ends (the French and ISO notation).
+  s = s.replace(/^\]\s*([^\[\],]+),\s*([^\[\],]+)\s*([\[\]])$/, (_m, a: string, b: string, c: string) => `(${a.trim()}, ${b.trim()}${c === '[' ? ')' : ']'}`);
+  s = s.replace(/^\[\s*([^\[\],]+),\s*([^\[\],]+)\s*\[$/, '[$1, $2)');
+  // "4 and 1/6" is the mixed number 4 1/6; "1 in 4" alone a probability, "2 to 3" alone a ratio.
+  s = s.replace(/\b(\d+)\s+and\s+(\d+\s*\/\s*\d+)\b/gi, '$1 $2');
+  s = s.replace(/^(\d+)\s+in\s+(\d+)$/i, '$1/$2').replace(/^(\d+(?:\.\d+)?)\s+to\s+(\d+(?:\.\d+)?)$/i, '$1 : $2');
+  // Units with negative powers: "20 m s^-1", "9.8 ms^-2" are m/s and m/s^2.
+  s = s.replace(/(\d\s*)m\s*s\s*\^\s*\(?\s*-\s*([12])\s*\)?(?![\w^])/g, (_m, n: string, p: string) => `${n}m/s${p === '2' ? '^2' : ''}`);
+  s = s.replace(/\b([a-zA-Z]{1,3})\s+([a-zA-Z]{1,3})\s*\^\s*\(?\s*-\s*([123])\s*\)?(?![\w^])/g, (_m, a: string, b: string, p: string) => `${a}/${b}${p === '1' ? '' : `^${p}`}`);
+  // A rounding note in brackets: "3.142 (3 d.p.)", "0.0451 (3 s.f.)".
+  s = s.replace(/\s*\((?:to\s+|correct\s+to\s+)?\d+\s*(?:d\.?\s?p\.?|s\.?\s?f\.?|sig\.?\s*figs?\.?|decimal\s+places?|significant\s+figures?)\)\s*$/i, '');
   // A remark in brackets after the value: "x = 2 (repeated root)".
   s = s.replace(/\s*\((?=[^()]*[a-z]{3,})(?![^()]*\b(?:sqrt|sin|cos|tan|log|ln|pi|inf)\b)[^()]*\)\s*$/i, '');
   s = s.replace(/\s+/g, ' ').replace(/\s*\.$/, '').trim();

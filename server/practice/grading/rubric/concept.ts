@@ -23,6 +23,10 @@ export interface Outcome {
   evidence?: string;
   /** Decided by a rule the grader can check (key words all said, or none; a refusal the rubric names). */
   sure?: boolean;
+  /** The answer's words that met it (met or partly met). */
+  used?: string[];
+  /** Missed with none of its words said: sure only when the answer says nothing else (score.ts). */
+  blank?: boolean;
 }
 
 export function sameWord(a: string, b: string): boolean {

@@ -88,9 +88,10 @@ export interface LevelLabel {
 }
 
 const ROMAN: Record<string, number> = { i: 1, ii: 2, iii: 3, iv: 4, v: 5, vi: 6 };
-const LABEL = /(?:(level|band|tier)\s*(\d+|i{1,3}|iv|v|vi)\b|(full|maximum)\b(?:\s+(?:marks?|credit|points?|answer|score))?|(partial\b(?:\s+(?:marks?|credit|points?|answer))?|(?:part|some)\s+(?:marks?|credit))|(half)(?:\s+(?:marks?|credit|points?))|(no|zero|nil)(?:\s+(?:marks?|credit|points?))|(0)\s*(?:marks?|points?|pts?)\b)/iy;
+const LABEL = /(?:(level|band|tier)\s*(\d+|i{1,3}|iv|v|vi)\b|(full|maximum)\b(?:\s+(?:marks?|credit|points?|answer|score))?|(partial\b(?:\s+(?:marks?|credit|points?|answer))?|(?:part|some)\s+(?:marks?|credit))|(half)(?:\s+(?:marks?|credit|points?))|(no|zero|nil)(?:\s+(?:marks?|credit|points?))|(0)(?:\s*(?:marks?|points?|pts?)\b|(?=\s*[:\-–—]\s)))/iy;
 
-const SCORE_LABEL = /(?:score(?:\s+point)?|scale)\s*(\d+)\b|(\d+)[-\s]point\s+(?:response|answer)\b/iy;
+/** "Score 3:", "3-point response:", and "2/3 —" (the mark out of the total, leading a descriptor). */
+const SCORE_LABEL = /(?:score(?:\s+point)?|scale)\s*(\d+)\b|(\d+)[-\s]point\s+(?:response|answer)\b|(\d+)\s*\/\s*\d+(?=\s*[:\-–—])/iy;
 const NAMED_LABEL =
   /(?:excellent|exemplary|outstanding|very\s+good|good|proficient|advanced|accomplished|competent|satisfactory|adequate|developing|emerging|beginning|fair|basic|limited|minimal|weak|poor|novice|inadequate|insufficient|(?:meets|exceeds|below|approaching)\s+(?:the\s+)?(?:expectations?|standards?))\b/iy;
 
@@ -98,7 +99,7 @@ export function levelLabelAt(text: string, at: number): LevelLabel | null {
   SCORE_LABEL.lastIndex = at;
   const score = SCORE_LABEL.exec(text);
   if (score) {
-    const n = Number(score[1] ?? score[2]);
+    const n = Number(score[1] ?? score[2] ?? score[3]);
     return { end: at + score[0].length, kind: n === 0 ? 'zero' : 'score', rank: n, label: score[0].trim() };
   }
   NAMED_LABEL.lastIndex = at;

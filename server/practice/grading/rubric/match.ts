@@ -196,8 +196,21 @@ export function rubricWordMatch(conceptWord: string, userWord: string): WordMatc
   const m = matchWord(conceptWord, userWord);
   if (m === 'synonym' && LIGHT_VERBS.has(lemmatizer.verb(userWord))) return null;
   if (m) return m;
-  if (!LIGHT_VERBS.has(lemmatizer.verb(userWord)) && [userWord, lemmatizer.verb(userWord), lemmatizer.noun(userWord)].some((f) => derivedForms(conceptWord).has(f))) return 'lemma';
+  // A derived form ("rotate" for "rotation") is the word in another form; another word of the derived
+  // sense ("spin", "demand" for "necessity" by way of "necessitate") is a WordNet link, weaker evidence.
+  if (!LIGHT_VERBS.has(lemmatizer.verb(userWord)) && [userWord, lemmatizer.verb(userWord), lemmatizer.noun(userWord)].some((f) => derivedForms(conceptWord).has(f))) {
+    return sharedStem(conceptWord, userWord) >= DERIVED_STEM ? 'lemma' : 'synonym';
+  }
   return kindNamedAfter(userWord, conceptWord) ? 'synonym' : null;
+}
+
+/** Letters a derived form shares with its word at the start ("rotat-ion", "rotat-e"; "di-e" for "dea-th" is not). */
+const DERIVED_STEM = 4;
+
+function sharedStem(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n;
 }
 
 /** Senses of a word read for its derived forms: the frequent ones. */

@@ -8,6 +8,7 @@ import { categoryOf, categoryWords } from './category.ts';
 import { contrariesOf, NO_CONTRARIES } from './contrary.ts';
 import { anyCount, capOf, leadMarker, markerAt, MARKER_START, NUM, toNumber, trailMarker } from './markers.ts';
 import { criterionWords, LEVEL_QUALITY, matchWord } from './match.ts';
+import { rewriteLayouts } from './layouts.ts';
 import { listItems, type Piece, readPiece, readReferenceLine, sentenceNotes } from './piece.ts';
 import { rubricLines, type Segment, splitLine, splitOutside } from './segment.ts';
 import type { Concept, Criterion, Level, Levels, PerItem, ReadRubric } from './types.ts';
@@ -49,7 +50,8 @@ function readHeading(raw: string): Heading {
     const mk = markerAt(text, m.index);
     if (!mk) continue;
     points = mk.points;
-    each ||= mk.each;
+    // "Any 2 × 1 mark": the marks after "×" are per item.
+    each ||= mk.each || /\d\s*[×x]\s*$/i.test(text.slice(0, mk.start));
     cap ??= mk.cap;
     plain = text.slice(0, mk.start) + text.slice(mk.end);
     break;
@@ -86,6 +88,8 @@ function inlineHeading(line: string): { heading: Heading; items: Segment[] } | n
   const head = line.slice(0, colon);
   const rest = line.slice(colon + 1).trim();
   if (!/[a-z]/i.test(rest)) return null;
+  // "1 mark for each technique, max 2: e.g. A; B": examples of one per-item criterion, not a list of criteria.
+  if (/^(?:e\.?\s?g\.?|for\s+example|for\s+instance|such\s+as)(?=[\s:,])/i.test(rest) && /\b(?:each|per|every)\b/i.test(line.slice(0, colon))) return null;
   const eachHead = /\b(?:each|per|any)\b/i.test(head) && (leadMarker(`${head}: _`) !== null || /\bany\b/i.test(head));
   if (!INLINE_HEADING.test(head) && !eachHead) return null;
   const capped = capOf(rest);
@@ -415,11 +419,23 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
     const cap = heading.cap ?? (heading.any !== null ? heading.any * per : null) ?? heading.points ?? options.length * per;
     return [makePerItem(listHost(heading.text, options, per, cap), null, options)];
   }
+  // "For each of two processes: 1 mark for naming it and 1 mark for describing it": the marks are per thing.
+  const times = heading ? new RegExp(String.raw`^(?:for\s+)?each\s+of\s+(?:the\s+)?(${NUM})\b`, 'i').exec(heading.text.replace(/^\s*(?:for\s+)?/i, 'for ')) : null;
+  const perThing = times && pieces.some((p) => p.points !== null) ? toNumber(times[1]!) : 1;
+  if (perThing > 1) {
+    notes.push(`The rubric gives its marks for each of ${fmt(perThing)} things: each point is worth ${fmt(perThing)} times its marks, for the ${fmt(perThing)} together.`);
+    pieces.forEach((p) => p.points !== null && (p.points *= perThing));
+  }
   const units = groupLevels(pieces, total);
   const criteria: (Criterion | Piece)[] = units.map((u) => {
     // The scope's total is the levels' top only when the levels are all the scope holds.
     if (u.kind === 'levels') return makeLevels(u.pieces, units.length === 1 ? total : null) ?? u.pieces[0]!;
-    if (u.piece.each) return makePerItem(u.piece, total !== null && units.length === 1 ? total : null);
+    if (u.piece.each) {
+      const item = makePerItem(u.piece, total !== null && units.length === 1 ? total : null);
+      // "A; B; C; D — 1 pt each (max 3 pts)": a cap written after the line caps its options too.
+      if (capped && total !== null && units.length === 1 && item.points > total) item.points = total;
+      return item;
+    }
     if (u.piece.points !== null) return concept(u.piece, u.piece.points);
     return u.piece;
   });
@@ -457,7 +473,8 @@ function buildScope(heading: Heading | null, raw: Piece[], total: number | null,
 /** Points or a total written anywhere in a rubric ("2 marks", "(1)", "[6]", "/2", "— 2 pts", "Level 3"). */
 const WRITTEN_POINTS = new RegExp(String.raw`\d|\b${NUM}\s*(?:marks?|points?|pts?|credits?)\b|\b(?:level|band|score)\b|\bfull marks\b`, 'i');
 
-export function readRubric(raw: string): ReadRubric {
+export function readRubric(written: string): ReadRubric {
+  const raw = rewriteLayouts(written);
   const entries = readEntries(raw);
   const scopes: { heading: Heading | null; pieces: Piece[] }[] = [{ heading: null, pieces: [] }];
   let declaredTotal: number | null = null;

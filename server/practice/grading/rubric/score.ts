@@ -62,12 +62,12 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
   if (f === 1) {
     const how = b.matches.includes('synonym') ? ' (by synonym)' : b.matches.includes('spelling') ? ' (allowing for spelling)' : '';
     // Every key word said as written (or a form of it): checkable. A synonym is a WordNet link, which may be of a rare sense.
-    return { got, line: `Met: ${c.text} ${pts}${how}.`, met: [c.text], missed: [], evidence, sure: b.coverage === 1 && !b.matches.includes('synonym') };
+    return { got, line: `Met: ${c.text} ${pts}${how}.`, met: [c.text], missed: [], evidence, sure: b.coverage === 1 && !b.matches.includes('synonym'), used: b.used };
   }
-  if (f > 0) return { got, line: `Partly met: ${c.text} ${pts}${missingWords(b)}.`, met: [`${c.text} (partly)`], missed: [], evidence, sure: false };
+  if (f > 0) return { got, line: `Partly met: ${c.text} ${pts}${missingWords(b)}.`, met: [`${c.text} (partly)`], missed: [], evidence, sure: false, used: b.used };
   if (b.otherTerm) return { got, line: `Missed: ${c.text} ${pts} — "${b.otherTerm}" names something else.`, met: [], missed: [c.text], evidence: '', sure: true };
   // Refused with none of its words said: checkable. Some of them said (under the threshold): borderline.
-  return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text], evidence: '', sure: b.coverage <= CONFIDENCE.sureMissCoverage };
+  return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text], evidence: '', sure: b.coverage <= CONFIDENCE.sureMissCoverage, blank: b.coverage <= CONFIDENCE.sureMissCoverage };
 }
 
 const got0 = (f: number) => f === 0;
@@ -174,6 +174,15 @@ function prepare(rubric: string, fromReference: boolean): Prepared {
   return prepared;
 }
 
+/** Content words of the answer (not the question's) that no met criterion used. */
+function unreadWords(answer: Answer, used: string[]): string[] {
+  const said = new Set(used.flatMap((u) => [...forms(u)]));
+  return answer.words
+    .map((w) => w.word)
+    .filter((w) => /^\p{L}{3,}$/u.test(w) && !STOPWORDS.has(w) && !NEGATIONS.has(w))
+    .filter((w) => ![...forms(w)].some((f) => answer.question.has(f) || said.has(f)));
+}
+
 export function gradeRubric(userAnswer: string, rubric: string, fromReference: boolean, statement = '', reference = ''): GradeResult {
   const field = fromReference ? 'correct_answer' : 'scoring_details';
   const { read, wordingCount, rubricWords } = prepare(rubric, fromReference);
@@ -218,7 +227,10 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   const stated = read.statedTotal ?? null;
   const total = stated !== null && stated > 0 && Math.abs(stated - max) > 0.001 ? stated : max;
   const scaledScore = total === max ? score : Math.round(((score * total) / max) * 100) / 100;
-  const sure = outcomes.every((o) => o.sure === true) && read.totalRead !== false && total === max;
+  // A criterion missed with none of its words is a sure miss only when the answer says nothing the
+  // grader did not read as another criterion's: words left over may be that criterion in other words.
+  const unread = outcomes.some((o) => o.blank) ? unreadWords(answer, outcomes.flatMap((o) => (o.got > 0 ? (o.used ?? []) : []))) : [];
+  const sure = outcomes.every((o) => o.sure === true) && unread.length <= CONFIDENCE.unreadWords && read.totalRead !== false && total === max;
   return {
     score: scaledScore,
     max_score: total,

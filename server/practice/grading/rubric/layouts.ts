@@ -1,0 +1,168 @@
+/**
+ * Rubric layouts rewritten, before they are read, into the shapes parse.ts reads: each rewrite is
+ * a general layout teachers write (tuned on main, A, B, C; see rules.ts, "rubric total layouts"),
+ * never a wording of one rubric.
+ *
+ * - Analytic grids: a table whose header names marks per column (`| Criterion | 2 marks | 1 mark |
+ *   0 marks |`) → one line of levels per row ("2 marks: Row cell / 1 mark: Row cell").
+ * - Records: `- criterion: X` over an indented `points: 2` → "X (2 marks)".
+ * - Labelled strands: `Knowledge: 1 mark — X` → "1 mark — X" (the strand's name is not content).
+ * - A sum of marks: `Marks: 1 + 1 + 2` → "Total: 4".
+ * - A per-line note: `(1 mark per ✓)`, `(2 marks each)` alone on a line → each unmarked line is
+ *   worth that.
+ * - A prose rubric opening or closing with "Up to 3 marks." / "Maximum 3 marks." → its total on a
+ *   line of its own.
+ */
+import { leadMarker, NUM, toNumber, trailMarker } from './markers.ts';
+
+const UNIT = String.raw`(?:marks?|points?|pts?)`;
+
+const SEPARATOR_ROW = /^\s*\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*$/;
+const MARKS_CELL = new RegExp(String.raw`^(${NUM})\s*${UNIT}$`, 'i');
+
+function cells(line: string): string[] {
+  return line.replace(/^\s*\|/, '').replace(/\|\s*$/, '').split('|').map((c) => c.trim());
+}
+
+/** "none", "-", "" in a grid's cell: no descriptor at that mark. */
+const EMPTY_CELL = /^(?:|-+|–|—|none|n\/a|nothing|no\s+(?:attempt|answer|response))\.?$/i;
+
+/**
+ * An analytic grid: the header's cells after the first are all marks ("2 marks", "1 mark", "0
+ * marks"), each row a criterion with a descriptor per mark. Each row becomes one line of levels
+ * written with " / " (parse.ts reads it as one levels criterion worth its top mark).
+ */
+function grid(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const head = line.includes('|') ? cells(line) : [];
+    const marks = head.slice(1).map((c) => MARKS_CELL.exec(c));
+    const levelled = levelTable(head, lines, i + 1);
+    if (levelled) {
+      out.push(...levelled.lines);
+      i = levelled.end - 1;
+      continue;
+    }
+    if (head.length < 3 || !marks.every(Boolean)) {
+      out.push(line);
+      continue;
+    }
+    const points = marks.map((m) => toNumber(m![1]!));
+    let j = i + 1;
+    for (; j < lines.length && lines[j]!.includes('|'); j++) {
+      if (SEPARATOR_ROW.test(lines[j]!)) continue;
+      const row = cells(lines[j]!);
+      const name = row[0] ?? '';
+      const levels = points
+        .map((p, k) => ({ p, text: row[k + 1] ?? '' }))
+        .filter((l) => l.p > 0 && !EMPTY_CELL.test(l.text))
+        .sort((a, b) => b.p - a.p)
+        .map((l) => `${l.p} mark${l.p === 1 ? '' : 's'}: ${name ? `${name}: ` : ''}${l.text}`);
+      if (levels.length) out.push(levels.join(' / '));
+    }
+    i = j - 1;
+  }
+  return out;
+}
+
+const LEVEL_HEADER = /^(?:level|band|grade|tier)$/i;
+const MARKS_HEADER = /^(?:marks?|points?|score|mark\s+range)$/i;
+
+/**
+ * `| Level | Marks | Descriptor |` tables: each row "Level 3 (5–6 marks): descriptor", as parse.ts
+ * reads labelled levels (the level's number is a rank, the marks column its points). A row of 0
+ * marks is the level below the lowest and earns nothing.
+ */
+function levelTable(head: string[], lines: string[], from: number): { lines: string[]; end: number } | null {
+  const lv = head.findIndex((c) => LEVEL_HEADER.test(c));
+  const mk = head.findIndex((c) => MARKS_HEADER.test(c));
+  if (lv < 0 || mk < 0 || head.length < 3) return null;
+  const out: string[] = [];
+  let j = from;
+  for (; j < lines.length && lines[j]!.includes('|'); j++) {
+    if (SEPARATOR_ROW.test(lines[j]!)) continue;
+    const row = cells(lines[j]!);
+    const marks = (row[mk] ?? '').replace(/\s*(?:marks?|points?|pts?)\s*$/i, '');
+    if (!/^\d+(?:\.\d+)?(?:\s*[-–]\s*\d+(?:\.\d+)?)?$/.test(marks) || /^0(?:\s*[-–]\s*0)?$/.test(marks)) continue;
+    const text = row.filter((c, k) => k !== lv && k !== mk && c).join(': ');
+    const label = /^\d+$/.test(row[lv] ?? '') ? `Level ${row[lv]}` : row[lv] || 'Level';
+    out.push(`${label} (${marks} marks): ${text}`);
+  }
+  return out.length ? { lines: out, end: j } : null;
+}
+
+const RECORD_KEY = /^(\s*(?:[-*•]\s*)?)(?:criterion|criteria|description|descriptor|item|point|requirement)\s*:\s*/i;
+const RECORD_POINTS = new RegExp(String.raw`^(\s*)(?:[-*]\s*)?(?:points?|marks?|pts|score|weight)\s*:\s*(${NUM})\s*$`, 'i');
+
+/** `- criterion: X` / `  points: 2` records → "- X (2 marks)". */
+function records(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    const pts = RECORD_POINTS.exec(line);
+    const prev = out[out.length - 1];
+    // Indented under its criterion, or under a line written as a record: the previous line's points.
+    if (pts && prev !== undefined && (pts[1]!.length > 0 || RECORD_KEY.test(prev)) && /[a-z]/i.test(prev)) {
+      out[out.length - 1] = `${prev.replace(/[\s.;,]+$/, '')} (${pts[2]} marks)`;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.map((l) => l.replace(RECORD_KEY, '$1'));
+}
+
+const NOT_STRAND = /^(?:total|max(?:imum)?|full|partial|half|no|zero|marks?|points?|level|band|score|award|note|accept|reject|q|question|part)\b/i;
+const STRAND = new RegExp(String.raw`^(\s*(?:[-*•]\s*)?)([A-Z][A-Za-z'’-]+(?:\s+[A-Za-z'’-]+){0,2})\s*:\s*(?=${NUM}\s*${UNIT}\s*[—–-]\s*\S)`);
+
+/** `Knowledge: 1 mark — defines X` → "1 mark — defines X". */
+function strands(lines: string[]): string[] {
+  return lines.map((l) => {
+    const m = STRAND.exec(l);
+    return m && !NOT_STRAND.test(m[2]!) ? m[1]! + l.slice(m[0].length) : l;
+  });
+}
+
+const MARKS_SUM = new RegExp(String.raw`^\s*(?:marks?|points?|${UNIT}\s+split)\s*[:=]?\s*(\d+(?:\s*\+\s*\d+)+)\s*(?:${UNIT})?\.?\s*$`, 'i');
+
+/** `Marks: 1 + 1 + 2` → "Total: 4". */
+function sums(lines: string[]): string[] {
+  return lines.map((l) => {
+    const m = MARKS_SUM.exec(l);
+    return m ? `Total: ${m[1]!.split('+').reduce((s, n) => s + Number(n), 0)}` : l;
+  });
+}
+
+const PER_LINE = new RegExp(
+  String.raw`^\s*[(\[]?\s*(${NUM}|a|an)\s*${UNIT}\s+(?:each|per\s+(?:\S{1,2}|tick|line|bullet|point|statement)|for\s+each\s+(?:\S{1,2}|tick|line|bullet|point|statement))\s*[)\]]?\.?\s*$`,
+  'i',
+);
+
+/** `(1 mark per ✓)` alone on a line: not a criterion; each unmarked line is worth that. */
+function perLine(lines: string[]): string[] {
+  const at = lines.findIndex((l) => PER_LINE.test(l));
+  if (at < 0 || lines.filter((l) => PER_LINE.test(l)).length > 1) return lines;
+  const n = toNumber(PER_LINE.exec(lines[at]!)![1]!.replace(/^an?$/i, 'one'));
+  const rest = lines.filter((_, i) => i !== at);
+  if (n === 1) return rest;
+  return rest.map((l) => (/[a-z]/i.test(l) && !leadMarker(l) && !trailMarker(l) ? `${l.replace(/[\s.;,]+$/, '')} (${n} marks)` : l));
+}
+
+const PROSE_TOTAL_HEAD = new RegExp(String.raw`^\s*(?:up\s+to|max(?:imum)?(?:\s+of)?)\s+(${NUM})\s*${UNIT}\.\s+(?=\S)`, 'i');
+const PROSE_TOTAL_TAIL = new RegExp(String.raw`(?<=[.!?])\s+(?:up\s+to|max(?:imum)?(?:\s+of)?)\s+(${NUM})\s*${UNIT}\.?\s*$`, 'i');
+
+/** "Up to 3 marks. A full answer says …" → "Total: 3" over the prose. */
+function proseTotals(lines: string[]): string[] {
+  return lines.flatMap((l) => {
+    const head = PROSE_TOTAL_HEAD.exec(l);
+    if (head) return [`Total: ${toNumber(head[1]!)}`, l.slice(head[0].length)];
+    const tail = PROSE_TOTAL_TAIL.exec(l);
+    if (tail) return [l.slice(0, tail.index), `Total: ${toNumber(tail[1]!)}`];
+    return [l];
+  });
+}
+
+/** The rubric with these layouts rewritten; any other text unchanged. */
+export function rewriteLayouts(raw: string): string {
+  const lines = raw.replace(/\r\n?/g, '\n').split('\n');
+  return proseTotals(perLine(sums(strands(records(grid(lines)))))).join('\n');
+}
