@@ -74,6 +74,8 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** The worker threads' entry, beside this file (server/worker.mjs from source, dist/server/worker.mjs in the build). */
 export const WORKER_ENTRY = new URL('./worker.mjs', import.meta.url);
+/** The sliced cold load's own worker entry (load-worker.mjs from source and in the build). */
+export const LOAD_WORKER_ENTRY = new URL('./load-worker.mjs', import.meta.url);
 /** This process among the instances on one store (the readiness probe's row). */
 const INSTANCE_ID = randomUUID();
 
@@ -140,6 +142,7 @@ export async function createContext(
       // Large journals load in slices off a worker (docs/realtime.md#cold-loads).
       loader: {
         pool: workers,
+        entry: LOAD_WORKER_ENTRY,
         minBytes: config.journalSlicedLoadBytes,
         onFallback: (err) => logger.warn({ err }, 'sliced journal load failed; applied the state in one piece'),
       },

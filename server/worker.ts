@@ -8,10 +8,8 @@ import { parentPort, type TransferListItem } from 'node:worker_threads';
 import * as flashcards from './flashcards/extract.ts';
 import { markdownImport, markdownParse } from './journals/markdown-offload.ts';
 import * as markdown from './journals/markdown-tasks.ts';
-import { loadPlan } from './journals/load-plan.ts';
 import { journalExport, journalModel } from './journals/read-offload.ts';
 import * as reads from './journals/read-tasks.ts';
-import { journalLoadPlan } from './journals/sliced-load.ts';
 import { diffTask, readTask, versionsDiff, versionsRead } from './journals/versions/diff-task.ts';
 import { gradeBatchOperation, gradeOperation } from './practice/grading/operation.ts';
 import { WorkerTasks } from './workers/pool.ts';
@@ -24,12 +22,6 @@ const tasks = new WorkerTasks()
   .add(markdownParse, markdown.parseTask)
   .add(journalExport, reads.exportTask)
   .add(journalModel, reads.modelTask)
-  .add(journalLoadPlan, (state) => {
-    const plan = loadPlan(state);
-    // Moved to the main thread, not copied (each buffer once).
-    const buffers = new Set<ArrayBuffer>([...(plan.chunks ?? []), ...(plan.merged ? [plan.merged] : [])].map((b) => b.buffer as ArrayBuffer));
-    return { result: plan, transfer: [...buffers] };
-  })
   .add(versionsDiff, diffTask)
   .add(versionsRead, readTask)
   .add(flashcards.extractOperation, flashcards.extractTask)

@@ -1,162 +1,243 @@
 /**
- * The worker's half of a sliced cold load (sliced-load.ts): a journal's stored state (snapshot and
- * update log) merged into one update, decoded into structs, put in causal order and cut into
- * small V1 updates. Applied one after another, each chunk's dependencies are in the chunks before
- * it, so Yjs never holds anything as pending and each `Y.applyUpdate` costs a bounded slice of the
- * main thread instead of one stall for the whole state.
+ * How a sliced cold load (sliced-load.ts) cuts one stored state (a V1 update) into small updates
+ * that apply one after another with nothing ever pending: every struct comes after the struct
+ * before it of the same client and after what its item refers to (origin, right origin, parent
+ * item). Yjs reads one contiguous clock run per client from an update, and in V1 each struct's
+ * bytes stand alone (no state shared between structs, unlike V2's column encoders), so a chunk is
+ * written as Yjs writes a merged update (per client: number of structs, client, first clock) with
+ * each run's bytes copied from the stored state; the delete set goes once, with the last chunk.
  *
- * The order: every struct after the struct before it of the same client (a chunk must carry a
- * contiguous clock run per client, as Yjs reads one run per client from an update) and after what
- * its item refers to: its origin, its right origin and its parent item. Each chunk is written as
- * Yjs' own mergeUpdates writes a merged update (per client: number of structs, client, first
- * clock, then `struct.write(encoder, 0)`); the delete set goes once, with the last chunk.
+ * The state is read here without decoding content (strings are skipped by their byte length, and
+ * their length in UTF-16 units counted from the UTF-8 lead bytes), so planning costs a few small
+ * arrays, not a second copy of the document: decoding a 20 MB state with Y.decodeUpdate took
+ * 4-6 times its size in heap, over the 4x budget of a whole cold load. Scanning and ordering are
+ * generators that yield every few hundred structs, so the caller runs them in slices.
  */
+import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
-import * as Y from 'yjs';
-import type { StateInput } from './read-offload.ts';
 
-export interface LoadPlan {
-  /** The stored state as one update (null: the snapshot alone, which the caller already holds). */
-  merged: Uint8Array | null;
-  /** The same state as causally ordered updates; null when it cannot be ordered (apply `merged` at once). */
-  chunks: Uint8Array[] | null;
-}
-
-/** Bounds of one chunk: structs, and bytes of content. */
+/** Bounds of one chunk: structs, and bytes of the stored state. */
 export const CHUNK_STRUCTS = 200;
 export const CHUNK_BYTES = 256 * 1024;
+/** Structs handled between two chances to yield. */
+const STEP = 256;
 
-type Struct = Y.Item | Y.GC | Y.Skip;
-
-export function loadPlan(state: StateInput, limits = { structs: CHUNK_STRUCTS, bytes: CHUNK_BYTES }): LoadPlan {
-  const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
-  const mergedBytes = all.length === 0 ? null : all.length === 1 ? all[0]! : Y.mergeUpdates(all);
-  const merged = state.snapshot && state.updates.length === 0 ? null : mergedBytes;
-  if (!mergedBytes) return { merged, chunks: [] };
-  const { structs, ds } = Y.decodeUpdate(mergedBytes);
-  const order = causalOrder(structs as Struct[]);
-  return { merged, chunks: order && writeChunks(order, ds, limits) };
+/** Where each struct of the state is, and what it needs before it (by index, in update order). */
+export interface StateIndex {
+  update: Uint8Array;
+  start: number[];
+  end: number[];
+  client: number[];
+  clock: number[];
+  length: number[];
+  /** Up to three dependencies per struct (origin, right origin, parent item): client and clock, -1 when none. */
+  depClient: number[];
+  depClock: number[];
+  /** Client -> [first, last] struct index (each client's structs are consecutive). */
+  runs: Map<number, [number, number]>;
+  /** Byte offset of the delete set. */
+  dsStart: number;
 }
 
-/** The IDs an item needs in the document before it can be integrated. */
-function dependencies(s: Struct): Y.ID[] {
-  if (!(s instanceof Y.Item)) return [];
-  const deps: Y.ID[] = [];
-  if (s.origin) deps.push(s.origin);
-  if (s.rightOrigin) deps.push(s.rightOrigin);
-  if (s.parent instanceof Y.ID) deps.push(s.parent);
-  return deps;
+/** The state can be cut only if it holds no Skip and each client's structs once, from clock 0. */
+export class UncuttableState extends Error {}
+
+/** Skips a lib0 `any` value (ContentAny, ContentDoc options). */
+function skipAny(d: decoding.Decoder): void {
+  decoding.readAny(d);
+}
+
+function skipVarString(d: decoding.Decoder): void {
+  const n = decoding.readVarUint(d);
+  d.pos += n;
+}
+
+/** UTF-16 length of the UTF-8 string of `n` bytes at `d.pos` (what the decoded string's length is). */
+function utf16Length(d: decoding.Decoder, n: number): number {
+  const a = d.arr;
+  let units = 0;
+  for (let i = d.pos, e = d.pos + n; i < e; i++) {
+    const b = a[i]!;
+    if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+  }
+  d.pos += n;
+  return units;
+}
+
+/** Reads the structs of a V1 update without decoding content; yields every STEP structs. */
+export function* scanState(update: Uint8Array, out: { index?: StateIndex }): Generator<void, void> {
+  const d = decoding.createDecoder(update);
+  const ix: StateIndex = { update, start: [], end: [], client: [], clock: [], length: [], depClient: [], depClock: [], runs: new Map(), dsStart: 0 };
+  const dep = (client: number, clock: number) => {
+    ix.depClient.push(client);
+    ix.depClock.push(clock);
+  };
+  const clients = decoding.readVarUint(d);
+  for (let c = 0; c < clients; c++) {
+    const count = decoding.readVarUint(d);
+    const client = decoding.readVarUint(d);
+    let clock = decoding.readVarUint(d);
+    if (ix.runs.has(client) || clock !== 0) throw new UncuttableState('a client twice, or not from clock 0');
+    if (count === 0) continue;
+    ix.runs.set(client, [ix.start.length, ix.start.length + count - 1]);
+    for (let s = 0; s < count; s++) {
+      const start = d.pos;
+      const info = decoding.readUint8(d);
+      let length: number;
+      const deps = ix.depClient.length;
+      if (info === 10) throw new UncuttableState('a skip');
+      if ((info & 0b11111) === 0) {
+        length = decoding.readVarUint(d); // GC
+      } else {
+        if (info & 0b10000000) dep(decoding.readVarUint(d), decoding.readVarUint(d)); // origin
+        if (info & 0b01000000) dep(decoding.readVarUint(d), decoding.readVarUint(d)); // right origin
+        if ((info & 0b11000000) === 0) {
+          if (decoding.readVarUint(d) === 1) skipVarString(d); // a root type's name
+          else dep(decoding.readVarUint(d), decoding.readVarUint(d)); // parent item
+          if (info & 0b00100000) skipVarString(d); // parentSub
+        }
+        switch (info & 0b11111) {
+          case 1: // deleted
+            length = decoding.readVarUint(d);
+            break;
+          case 2: // JSON
+            length = decoding.readVarUint(d);
+            for (let i = 0; i < length; i++) skipVarString(d);
+            break;
+          case 3: // binary
+            d.pos += decoding.readVarUint(d);
+            length = 1;
+            break;
+          case 4: // string
+            length = utf16Length(d, decoding.readVarUint(d));
+            break;
+          case 5: // embed
+            skipVarString(d);
+            length = 1;
+            break;
+          case 6: // format
+            skipVarString(d);
+            skipVarString(d);
+            length = 1;
+            break;
+          case 7: {
+            // type: XmlElement (3) and XmlHook (5) carry a name
+            const ref = decoding.readVarUint(d);
+            if (ref === 3 || ref === 5) skipVarString(d);
+            length = 1;
+            break;
+          }
+          case 8: // any
+            length = decoding.readVarUint(d);
+            for (let i = 0; i < length; i++) skipAny(d);
+            break;
+          case 9: // subdocument
+            skipVarString(d);
+            skipAny(d);
+            length = 1;
+            break;
+          default:
+            throw new UncuttableState(`unknown content ${info & 0b11111}`);
+        }
+      }
+      if (d.pos > update.byteLength) throw new UncuttableState('truncated');
+      while (ix.depClient.length < deps + 3) dep(-1, -1);
+      ix.start.push(start);
+      ix.end.push(d.pos);
+      ix.client.push(client);
+      ix.clock.push(clock);
+      ix.length.push(length);
+      clock += length;
+      if (ix.start.length % STEP === 0) yield;
+    }
+  }
+  ix.dsStart = d.pos;
+  out.index = ix;
 }
 
 /**
- * `structs` (as decoded: per client, in clock order) ordered so that each comes after everything
- * it depends on. Null when that is impossible (a gap, a cycle, a reference to nothing): such a
- * state is applied in one piece, as Yjs sorts it out itself.
+ * The structs in an order where each comes after what it needs; yields every STEP structs.
+ * Throws UncuttableState when there is none (a reference to what the state lacks, a cycle).
  */
-export function causalOrder(structs: readonly Struct[]): Struct[] | null {
-  const byClient = new Map<number, Struct[]>();
-  for (const s of structs) {
-    if (s instanceof Y.Skip) return null;
-    let list = byClient.get(s.id.client);
-    if (!list) byClient.set(s.id.client, (list = []));
-    list.push(s);
-  }
-  const next = new Map<number, number>(); // client -> index of its next struct to emit
-  const clock = new Map<number, number>(); // client -> clock emitted up to (exclusive)
-  for (const [client, list] of byClient) {
-    next.set(client, 0);
-    clock.set(client, list[0]!.id.clock);
-    // A client whose first struct does not start at 0 depends on what the document lacks.
-    if (list[0]!.id.clock !== 0) return null;
-  }
-  const out: Struct[] = [];
-  const has = (id: Y.ID) => (clock.get(id.client) ?? 0) > id.clock;
-  // Work stack of [client, clock it must reach past]; a client twice on it is a cycle.
-  const stack: [number, number][] = [];
+export function* causalOrder(ix: StateIndex, out: { order?: Int32Array }): Generator<void, void> {
+  const n = ix.start.length;
+  const order = new Int32Array(n);
+  let emitted = 0;
+  const next = new Map<number, number>(); // client -> index of its next struct
+  for (const [client, [first]] of ix.runs) next.set(client, first);
+  const reached = (client: number) => {
+    const i = next.get(client);
+    if (i === undefined) return -1;
+    const run = ix.runs.get(client)!;
+    return i > run[1] ? ix.clock[run[1]]! + ix.length[run[1]]! : ix.clock[i]!;
+  };
+  // Work stack of (client, clock it must reach past); a client twice on it is a cycle.
+  const stackClient: number[] = [];
+  const stackClock: number[] = [];
   const onStack = new Set<number>();
-  for (const [client, list] of byClient) {
-    const last = list[list.length - 1]!;
-    stack.push([client, last.id.clock + last.length - 1]);
+  for (const [client, [, last]] of ix.runs) {
+    stackClient.push(client);
+    stackClock.push(ix.clock[last]! + ix.length[last]! - 1);
     onStack.add(client);
-    while (stack.length > 0) {
-      const [c, target] = stack[stack.length - 1]!;
-      if ((clock.get(c) ?? 0) > target) {
-        stack.pop();
+    while (stackClient.length > 0) {
+      const c = stackClient[stackClient.length - 1]!;
+      if (reached(c) > stackClock[stackClock.length - 1]!) {
+        stackClient.pop();
+        stackClock.pop();
         onStack.delete(c);
         continue;
       }
-      const i = next.get(c);
-      const s = i === undefined ? undefined : byClient.get(c)![i];
-      if (!s) return null; // refers past what is stored
-      const missing = dependencies(s).find((d) => !has(d));
-      if (missing) {
-        if (onStack.has(missing.client)) return null;
-        stack.push([missing.client, missing.clock]);
-        onStack.add(missing.client);
+      const i = next.get(c)!;
+      if (i > ix.runs.get(c)![1]) throw new UncuttableState('a reference past the stored state');
+      let missing = -1;
+      for (let k = 3 * i; k < 3 * i + 3; k++) {
+        const dc = ix.depClient[k]!;
+        if (dc !== -1 && reached(dc) <= ix.depClock[k]!) {
+          missing = k;
+          break;
+        }
+      }
+      if (missing !== -1) {
+        const dc = ix.depClient[missing]!;
+        if (onStack.has(dc) || !ix.runs.has(dc)) throw new UncuttableState('a cycle, or a reference to a client the state lacks');
+        stackClient.push(dc);
+        stackClock.push(ix.depClock[missing]!);
+        onStack.add(dc);
         continue;
       }
-      out.push(s);
-      next.set(c, i! + 1);
-      clock.set(c, s.id.clock + s.length);
+      order[emitted++] = i;
+      next.set(c, i + 1);
+      if (emitted % STEP === 0) yield;
     }
   }
-  return out.length === structs.length ? out : null;
+  if (emitted !== n) throw new UncuttableState('structs left unordered');
+  out.order = order;
 }
 
-/** `order` cut into V1 updates of at most `limits`, each a contiguous clock run per client. */
-function writeChunks(order: readonly Struct[], ds: { clients: Map<number, { clock: number; len: number }[]> }, limits: { structs: number; bytes: number }): Uint8Array[] {
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  while (start < order.length) {
-    let end = start;
+/** The chunks of `order`, written one at a time as the caller asks for them. */
+export function* chunks(ix: StateIndex, order: Int32Array, limits = { structs: CHUNK_STRUCTS, bytes: CHUNK_BYTES }): Generator<Uint8Array, void> {
+  let at = 0;
+  do {
+    const runs = new Map<number, [number, number]>();
     let bytes = 0;
-    while (end < order.length && end - start < limits.structs && (end === start || bytes < limits.bytes)) {
-      bytes += contentBytes(order[end]!);
-      end++;
+    const from = at;
+    while (at < order.length && at - from < limits.structs && (at === from || bytes < limits.bytes)) {
+      const i = order[at++]!;
+      bytes += ix.end[i]! - ix.start[i]!;
+      const run = runs.get(ix.client[i]!);
+      if (run) run[1] = i;
+      else runs.set(ix.client[i]!, [i, i]);
     }
-    chunks.push(writeUpdate(order.slice(start, end), end === order.length ? ds : undefined));
-    start = end;
-  }
-  if (chunks.length === 0) chunks.push(writeUpdate([], ds));
-  return chunks;
-}
-
-/** A rough size of a struct's content (strings dominate text-heavy journals). */
-function contentBytes(s: Struct): number {
-  if (!(s instanceof Y.Item)) return 8;
-  const c = s.content as { str?: string; arr?: unknown[]; content?: Uint8Array };
-  if (typeof c.str === 'string') return c.str.length + 16;
-  if (c.content instanceof Uint8Array) return c.content.byteLength + 16;
-  return 16 * s.length;
-}
-
-/** One V1 update: the structs (per client, in clock order, contiguous), then the delete set or none. */
-function writeUpdate(structs: readonly Struct[], ds?: { clients: Map<number, { clock: number; len: number }[]> }): Uint8Array {
-  const runs = new Map<number, Struct[]>();
-  for (const s of structs) {
-    const run = runs.get(s.id.client);
-    if (run) run.push(s);
-    else runs.set(s.id.client, [s]);
-  }
-  const encoder = new Y.UpdateEncoderV1();
-  encoding.writeVarUint(encoder.restEncoder, runs.size);
-  // Higher client ids first, as Yjs writes them.
-  for (const [client, run] of [...runs].sort((a, b) => b[0] - a[0])) {
-    encoding.writeVarUint(encoder.restEncoder, run.length);
-    encoder.writeClient(client);
-    encoding.writeVarUint(encoder.restEncoder, run[0]!.id.clock);
-    for (const s of run) s.write(encoder, 0);
-  }
-  // The delete set, in the V1 layout of Yjs' writeDeleteSet.
-  const clients = ds ? [...ds.clients].filter(([, items]) => items.length > 0).sort((a, b) => b[0] - a[0]) : [];
-  encoding.writeVarUint(encoder.restEncoder, clients.length);
-  for (const [client, items] of clients) {
-    encoding.writeVarUint(encoder.restEncoder, client);
-    encoding.writeVarUint(encoder.restEncoder, items.length);
-    for (const item of items) {
-      encoding.writeVarUint(encoder.restEncoder, item.clock);
-      encoding.writeVarUint(encoder.restEncoder, item.len);
+    const e = encoding.createEncoder();
+    encoding.writeVarUint(e, runs.size);
+    for (const [client, [first, last]] of runs) {
+      encoding.writeVarUint(e, last - first + 1);
+      encoding.writeVarUint(e, client);
+      encoding.writeVarUint(e, ix.clock[first]!);
+      encoding.writeUint8Array(e, ix.update.subarray(ix.start[first]!, ix.end[last]!));
     }
-  }
-  return encoder.toUint8Array();
+    if (at >= order.length) encoding.writeUint8Array(e, ix.update.subarray(ix.dsStart));
+    else encoding.writeVarUint(e, 0);
+    yield encoding.toUint8Array(e);
+  } while (at < order.length);
 }

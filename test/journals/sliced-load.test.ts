@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { WORKER_ENTRY } from '../../server/app.ts';
+import { LOAD_WORKER_ENTRY, WORKER_ENTRY } from '../../server/app.ts';
 import { GroupCommitter } from '../../server/journals/group-commit.ts';
 import { LiveJournal, type JournalHooks } from '../../server/journals/live.ts';
-import { loadPlan } from '../../server/journals/load-plan.ts';
+import { causalOrder, chunks, scanState, type StateIndex } from '../../server/journals/load-plan.ts';
 import type { SlicedLoader } from '../../server/journals/sliced-load.ts';
 import { JournalStore } from '../../server/journals/store.ts';
 import type { StorageEngine } from '../../server/storage/engine.ts';
@@ -91,7 +91,7 @@ describe('cold loads in slices', () => {
     store = new JournalStore(engine);
     committer = new GroupCommitter(engine, store);
     pool = new WorkerPool(WORKER_ENTRY, { baseMs: 60_000, perKibMs: 25, workers: 1 });
-    loader = { pool, minBytes: 1, onFallback: (err) => fallbacks.push(err) };
+    loader = { pool, entry: LOAD_WORKER_ENTRY, minBytes: 1, onFallback: (err) => fallbacks.push(err) };
   });
   afterAll(async () => {
     await pool?.close();
@@ -112,15 +112,22 @@ describe('cold loads in slices', () => {
   const load = (j: { id: string; seq: number }, sliced: boolean) => LiveJournal.load(j.id, j.seq, store, committer, LIMITS, hooks(), sliced ? loader : undefined);
 
   it.each([
-    ['text-heavy', 90, 20_000],
-    ['block-heavy', 1_800, 300],
-  ])('%s, three clients with deletions: the same document as a load in one piece', async (_kind, blocks, blockBytes) => {
-    const state = history(blocks, blockBytes);
-    expect(state.updates.length).toBeGreaterThan(3);
+    ['text-heavy', 'with its log', 90, 20_000],
+    ['block-heavy', 'with its log', 1_800, 300],
+    ['text-heavy', 'compacted', 90, 20_000],
+    ['block-heavy', 'compacted', 1_800, 300],
+  ])('%s, three clients with deletions, %s: the same document as a load in one piece', async (_kind, form, blocks, blockBytes) => {
+    const written = history(blocks, blockBytes);
+    expect(written.updates.length).toBeGreaterThan(3);
+    // Compacted: the whole history as one snapshot (what the worker's merge gives too).
+    const state = form === 'compacted' ? { snapshot: Y.mergeUpdates([written.snapshot, ...written.updates]), updates: [] } : written;
     const j = await stored(state);
-    // The worker's plan really cuts it: many chunks, each applied without anything pending.
-    const plan = loadPlan({ snapshot: state.snapshot, updates: state.updates });
-    expect(plan.chunks!.length).toBeGreaterThan(3);
+    // The plan really cuts it: many chunks.
+    const scanned: { index?: StateIndex } = {};
+    [...scanState(Y.mergeUpdates([written.snapshot, ...written.updates]), scanned)];
+    const ordered: { order?: Int32Array } = {};
+    [...causalOrder(scanned.index!, ordered)];
+    expect([...chunks(scanned.index!, ordered.order!)].length).toBeGreaterThan(3);
 
     const direct = (await load(j, false))!;
     const sliced = (await load(j, true))!;
