@@ -17,10 +17,11 @@ import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 
 /** Bounds of one chunk: structs, and bytes of the stored state. */
-export const CHUNK_STRUCTS = 200;
+export const CHUNK_STRUCTS = 100;
 export const CHUNK_BYTES = 256 * 1024;
-/** Structs handled between two chances to yield. */
+/** Structs, and bytes scanned, between two chances to yield. */
 const STEP = 256;
+const STEP_BYTES = 1024 * 1024;
 
 /** Where each struct of the state is, and what it needs before it (by index, in update order). */
 export interface StateIndex {
@@ -72,6 +73,7 @@ export function* scanState(update: Uint8Array, out: { index?: StateIndex }): Gen
     ix.depClient.push(client);
     ix.depClock.push(clock);
   };
+  let yieldedAt = 0;
   const clients = decoding.readVarUint(d);
   for (let c = 0; c < clients; c++) {
     const count = decoding.readVarUint(d);
@@ -148,7 +150,10 @@ export function* scanState(update: Uint8Array, out: { index?: StateIndex }): Gen
       ix.clock.push(clock);
       ix.length.push(length);
       clock += length;
-      if (ix.start.length % STEP === 0) yield;
+      if (ix.start.length % STEP === 0 || d.pos - yieldedAt > STEP_BYTES) {
+        yieldedAt = d.pos;
+        yield;
+      }
     }
   }
   ix.dsStart = d.pos;

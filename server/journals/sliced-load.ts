@@ -27,7 +27,7 @@ import type { StoredState } from './store.ts';
 /** Stored state at or above this many bytes is loaded in slices (JOURNAL_SLICED_LOAD_BYTES). */
 export const DEFAULT_SLICED_LOAD_BYTES = 256 * 1024;
 /** Main-thread time a slice may take before the load yields to the event loop. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 5;
 
 /** Snapshot and log merged into one update (a worker's task: server/load-worker.ts). */
 export const journalMerge = workerOperation<StateInput, Uint8Array>('journal.merge');
