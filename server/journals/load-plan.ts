@@ -219,8 +219,15 @@ export function* causalOrder(ix: StateIndex, out: { order?: Int32Array }): Gener
   out.order = order;
 }
 
-/** The chunks of `order`, written one at a time as the caller asks for them. */
+/**
+ * The chunks of `order`, written one at a time as the caller asks for them, each into the same
+ * buffer: Y.applyUpdate keeps nothing of its input (it copies binary content, decodes strings and
+ * re-encodes what it holds as pending), so the caller applies a chunk before asking for the next,
+ * and a load leaves no copy of the state behind as garbage (20 MB of chunk buffers waiting for a
+ * GC kept a text-heavy journal's RSS a third higher).
+ */
 export function* chunks(ix: StateIndex, order: Int32Array, limits = { structs: CHUNK_STRUCTS, bytes: CHUNK_BYTES }): Generator<Uint8Array, void> {
+  let buffer = new Uint8Array(64 * 1024);
   let at = 0;
   do {
     const runs = new Map<number, [number, number]>();
@@ -233,16 +240,26 @@ export function* chunks(ix: StateIndex, order: Int32Array, limits = { structs: C
       if (run) run[1] = i;
       else runs.set(ix.client[i]!, [i, i]);
     }
-    const e = encoding.createEncoder();
-    encoding.writeVarUint(e, runs.size);
+    const parts: Uint8Array[] = [];
+    const header = (...numbers: number[]) => {
+      const e = encoding.createEncoder();
+      for (const n of numbers) encoding.writeVarUint(e, n);
+      parts.push(encoding.toUint8Array(e));
+    };
+    header(runs.size);
     for (const [client, [first, last]] of runs) {
-      encoding.writeVarUint(e, last - first + 1);
-      encoding.writeVarUint(e, client);
-      encoding.writeVarUint(e, ix.clock[first]!);
-      encoding.writeUint8Array(e, ix.update.subarray(ix.start[first]!, ix.end[last]!));
+      header(last - first + 1, client, ix.clock[first]!);
+      parts.push(ix.update.subarray(ix.start[first]!, ix.end[last]!));
     }
-    if (at >= order.length) encoding.writeUint8Array(e, ix.update.subarray(ix.dsStart));
-    else encoding.writeVarUint(e, 0);
-    yield encoding.toUint8Array(e);
+    if (at >= order.length) parts.push(ix.update.subarray(ix.dsStart));
+    else header(0);
+    const length = parts.reduce((n, p) => n + p.byteLength, 0);
+    if (buffer.byteLength < length) buffer = new Uint8Array(Math.max(length, 2 * buffer.byteLength));
+    let offset = 0;
+    for (const p of parts) {
+      buffer.set(p, offset);
+      offset += p.byteLength;
+    }
+    yield buffer.subarray(0, length);
   } while (at < order.length);
 }

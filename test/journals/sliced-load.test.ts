@@ -127,7 +127,9 @@ describe('cold loads in slices', () => {
     [...scanState(Y.mergeUpdates([written.snapshot, ...written.updates]), scanned)];
     const ordered: { order?: Int32Array } = {};
     [...causalOrder(scanned.index!, ordered)];
-    expect([...chunks(scanned.index!, ordered.order!)].length).toBeGreaterThan(3);
+    let count = 0;
+    for (const _ of chunks(scanned.index!, ordered.order!)) count++;
+    expect(count).toBeGreaterThan(3);
 
     const direct = (await load(j, false))!;
     const sliced = (await load(j, true))!;
