@@ -15,8 +15,10 @@
  *   sync exchange), over its encoded state size, for 1, 5 and 20 MB, text-heavy (~100 KB
  *   paragraphs) and block-heavy (~500-byte paragraphs). Meanwhile GET /healthz is probed every
  *   5 ms: the longest the server's event loop was held during that cold load (wall clock, and the
- *   part its main thread's CPU time accounts for), loaded in slices (the default) and, on a
- *   fresh server again, in one piece (JOURNAL_SLICED_LOAD_BYTES=0, the load before slicing).
+ *   part its main thread's CPU time accounts for, in 10 ms ticks with two ticks of slack), and the
+ *   server's own longest event-loop delay (monitorEventLoopDelay, from GET /metrics), loaded in
+ *   slices (the default) and, on a fresh server again, in one piece (JOURNAL_SLICED_LOAD_BYTES=0,
+ *   the load before slicing).
  * - 1,000 editors on one journal (4 client processes): a REST edit, from the request until each
  *   editor has received the update; p50 and p99 over 3 edits.
  * - 10,000 editor connections over 3 instances on PostgreSQL + Redis (1,000 journals, 10 editors
@@ -159,6 +161,16 @@ function mainThreadCpuMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The server's own longest event-loop delay since the last call (prom-client's
+ * monitorEventLoopDelay at 10 ms resolution, reset on each scrape of GET /metrics), in ms.
+ */
+async function eventLoopLagMaxMs(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  return m ? Number(m[1]) * 1000 : NaN;
 }
 
 /**
@@ -485,6 +497,7 @@ export async function benchCrowds(): Promise<Record<string, number>> {
           // Warm the process (first requests, the worker thread) so that the load is what is measured.
           await (await fetch(`${server.url}/healthz`)).text();
           const before = readStatus(pid, 'VmRSS');
+          await eventLoopLagMaxMs(server.url); // resets the server's own maximum
           const t0 = performance.now();
           let loadMs = 0;
           const probe = await whileProbing(server.url, pid, async () => {
@@ -492,11 +505,13 @@ export async function benchCrowds(): Promise<Record<string, number>> {
             loadMs = performance.now() - t0;
             return ws;
           });
+          const lagMs = await eventLoopLagMaxMs(server.url);
           await new Promise((r) => setTimeout(r, 1000));
           const after = readStatus(pid, 'VmRSS');
           probe.result.close();
           const mode = onePiece ? 'in one piece' : 'in slices';
-          log(`${kind} ${mb} MB ${mode}: load ${loadMs.toFixed(0)} ms, longest stall ${probe.heldMs.toFixed(0)} ms (wall ${probe.wallMs.toFixed(0)} ms)`);
+          log(`${kind} ${mb} MB ${mode}: load ${loadMs.toFixed(0)} ms, longest stall ${probe.heldMs.toFixed(0)} ms (wall ${probe.wallMs.toFixed(0)} ms, server's own event-loop delay ${lagMs.toFixed(0)} ms)`);
+          out[`cold load ${kind} ${mb} MB ${mode}: server's longest event-loop delay ms (monitorEventLoopDelay)`] = lagMs;
           out[`cold load ${kind} ${mb} MB ${mode}: longest event-loop stall ms (main thread)${onePiece ? '' : ' (goal <= 50)'}`] = probe.heldMs;
           out[`cold load ${kind} ${mb} MB ${mode}: longest /healthz wait ms (wall clock)`] = probe.wallMs;
           out[`cold load ${kind} ${mb} MB ${mode}: load ms`] = loadMs;
