@@ -42,7 +42,7 @@ const BROWSER_SUITES = ['test/browser/**/*.test.ts'];
  * conversion time: they run alone, one file at a time, so that what they measure is the service,
  * not the other suites sharing the two cores.
  */
-const LATENCY_SUITES = ['test/security/hostile-rest.test.ts', 'test/security/hostile-markdown-*.test.ts', 'test/security/hostile-editors.test.ts', 'test/realtime/hostile-rate.test.ts', 'test/journals/large-markdown.test.ts'];
+const LATENCY_SUITES = ['test/security/hostile-rest.test.ts', 'test/security/hostile-markdown-*.test.ts', 'test/security/hostile-editors.test.ts', 'test/realtime/hostile-rate.test.ts', 'test/journals/large-markdown.test.ts', 'test/journals/sliced-load.test.ts'];
 
 /** Suites that already run each case on both engines themselves (engineCases). */
 const ENGINE_PARAMETERIZED = ['test/journals/commit.test.ts'];

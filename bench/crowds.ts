@@ -13,7 +13,12 @@
  *   Server RSS before and peak (VmHWM, reset through /proc/<pid>/clear_refs before the storm).
  * - Memory per loaded journal: RSS growth of a fresh server when one editor opens a journal (no
  *   sync exchange), over its encoded state size, for 1, 5 and 20 MB, text-heavy (~100 KB
- *   paragraphs) and block-heavy (~500-byte paragraphs).
+ *   paragraphs) and block-heavy (~500-byte paragraphs). Meanwhile GET /healthz is probed every
+ *   5 ms: the longest the server's event loop was held during that cold load (wall clock, and the
+ *   part its main thread's CPU time accounts for, in 10 ms ticks with two ticks of slack), and the
+ *   server's own longest event-loop delay (monitorEventLoopDelay, from GET /metrics), loaded in
+ *   slices (the default) and, on a fresh server again, in one piece (JOURNAL_SLICED_LOAD_BYTES=0,
+ *   the load before slicing).
  * - 1,000 editors on one journal (4 client processes): a REST edit, from the request until each
  *   editor has received the update; p50 and p99 over 3 edits.
  * - 10,000 editor connections over 3 instances on PostgreSQL + Redis (1,000 journals, 10 editors
@@ -24,8 +29,10 @@
  * - The same cold 20 MB join storm against a minimal Hocuspocus 3 server (@hocuspocus/server, a
  *   devDependency, with @hocuspocus/extension-database serving the same state), as a ratio.
  *
- * Knobs: CROWDS_SIZES (default 2,5,20), CROWDS_JOINERS (150), CROWDS_EDITORS (1000),
- * CROWDS_CONNECTIONS (10000), CROWDS_SKIP (comma list of memory,editors,cluster,hocuspocus).
+ * Knobs: CROWDS_SIZES (default 2,5,20), CROWDS_MEMORY_SIZES (1,5,20), CROWDS_JOINERS (150),
+ * CROWDS_EDITORS (1000), CROWDS_CONNECTIONS (10000), CROWDS_SKIP (comma list of
+ * storms,memory,editors,cluster,hocuspocus): e.g. CROWDS_SKIP=memory,editors,cluster,hocuspocus
+ * runs the join storms alone.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -144,6 +151,59 @@ async function seed(server: ChildServer, key: string, title: string, bytes: numb
 }
 
 // --- server and clients -------------------------------------------------------------------------
+
+/** CPU time (ms) of a process's main thread (Linux), or undefined. */
+function mainThreadCpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The server's own longest event-loop delay since the last call (prom-client's
+ * monitorEventLoopDelay at 10 ms resolution, reset on each scrape of GET /metrics), in ms.
+ */
+async function eventLoopLagMaxMs(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  return m ? Number(m[1]) * 1000 : NaN;
+}
+
+/**
+ * Runs `work` while probing GET /healthz every 5 ms; the longest wait of a probe (wall clock) and
+ * the part of it the server's main thread accounts for (its CPU time over that wait plus two
+ * 10 ms ticks of /proc's granularity, capped by the wall clock): a wait while the shared cores
+ * run other processes shows in the first only. `tailMs`: probing goes on that long after `work`
+ * (the first editor's block-id audit runs once its connection is open).
+ */
+async function whileProbing<T>(url: string, pid: number, work: () => Promise<T>, tailMs = 500): Promise<{ result: T; wallMs: number; heldMs: number }> {
+  let done = false;
+  const pending = work().finally(() => {
+    done = true;
+  });
+  let end = Infinity;
+  let wallMs = 0;
+  let heldMs = 0;
+  let t0 = performance.now();
+  let cpu0 = mainThreadCpuMs(pid);
+  while (performance.now() < end) {
+    await new Promise((r) => setTimeout(r, 5));
+    await (await fetch(`${url}/healthz`)).text();
+    const t1 = performance.now();
+    const cpu1 = mainThreadCpuMs(pid);
+    const wall = Math.max(0, t1 - t0 - 5);
+    wallMs = Math.max(wallMs, wall);
+    heldMs = Math.max(heldMs, cpu0 === undefined || cpu1 === undefined ? wall : Math.min(wall, cpu1 - cpu0 + 20));
+    t0 = t1;
+    cpu0 = cpu1;
+    if (done && end === Infinity) end = performance.now() + tailMs;
+  }
+  return { result: await pending, wallMs, heldMs };
+}
 
 function readStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -387,21 +447,22 @@ export async function benchCrowds(): Promise<Record<string, number>> {
     // Seeding: text-heavy journals for the storms and the memory figures, block-heavy ones for memory.
     const text = new Map<number, Seeded>();
     const blocks = new Map<number, Seeded>();
-    const memorySizes = SKIP.has('memory') ? [] : [1, 5, 20];
+    const memorySizes = SKIP.has('memory') ? [] : (process.env.CROWDS_MEMORY_SIZES ?? '1,5,20').split(',').map(Number);
+    const stormSizes = SKIP.has('storms') ? [] : SIZES;
     log('seeding');
-    for (const mb of [...new Set([...SIZES, ...memorySizes])].sort((a, b) => a - b)) text.set(mb, await seed(server, key, `text ${mb} MB`, mb * MB, 100_000));
+    for (const mb of [...new Set([...stormSizes, ...memorySizes, ...(SKIP.has('hocuspocus') ? [] : [Math.max(...SIZES)])])].sort((a, b) => a - b)) text.set(mb, await seed(server, key, `text ${mb} MB`, mb * MB, 100_000));
     for (const mb of memorySizes) blocks.set(mb, await seed(server, key, `blocks ${mb} MB`, mb * MB, 500));
     const small = (await rest(server, key, 'PUT', '/journals/editor/import_from_markdown', {
       markdown: Array.from({ length: 50 }, (_, i) => `Paragraph ${i} of a lecture.`).join('\n\n'),
       title: 'lecture',
     })).journal_id as string;
-    const restart = async () => {
+    const restart = async (env: Record<string, string> = {}) => {
       await stopServer(server);
-      server = await startChildServer(dataDir, SERVER_ENV);
+      server = await startChildServer(dataDir, { ...SERVER_ENV, ...env });
     };
 
     // Join storms, cold then warm, per size.
-    for (const mb of SIZES) {
+    for (const mb of stormSizes) {
       const j = text.get(mb)!;
       await restart();
       const pid = server.child.pid!;
@@ -429,18 +490,33 @@ export async function benchCrowds(): Promise<Record<string, number>> {
     for (const [kind, set] of [['text-heavy', text], ['block-heavy', blocks]] as const) {
       for (const mb of memorySizes) {
         const j = set.get(mb)!;
-        await restart();
-        const pid = server.child.pid!;
-        await new Promise((r) => setTimeout(r, 500));
-        const before = readStatus(pid, 'VmRSS');
-        const t0 = performance.now();
-        const hold = await holder(wsOf(server, j.id), key);
-        const loadMs = performance.now() - t0;
-        await new Promise((r) => setTimeout(r, 1500));
-        const after = readStatus(pid, 'VmRSS');
-        hold.close();
-        out[`memory ${kind} ${mb} MB: RSS growth / encoded state`] = (after - before) / j.stateBytes;
-        out[`memory ${kind} ${mb} MB: load ms`] = loadMs;
+        for (const onePiece of [false, true]) {
+          await restart(onePiece ? { JOURNAL_SLICED_LOAD_BYTES: '0' } : {});
+          const pid = server.child.pid!;
+          await new Promise((r) => setTimeout(r, 500));
+          // Warm the process (first requests, the worker thread) so that the load is what is measured.
+          await (await fetch(`${server.url}/healthz`)).text();
+          const before = readStatus(pid, 'VmRSS');
+          await eventLoopLagMaxMs(server.url); // resets the server's own maximum
+          const t0 = performance.now();
+          let loadMs = 0;
+          const probe = await whileProbing(server.url, pid, async () => {
+            const ws = await holder(wsOf(server, j.id), key);
+            loadMs = performance.now() - t0;
+            return ws;
+          });
+          const lagMs = await eventLoopLagMaxMs(server.url);
+          await new Promise((r) => setTimeout(r, 1000));
+          const after = readStatus(pid, 'VmRSS');
+          probe.result.close();
+          const mode = onePiece ? 'in one piece' : 'in slices';
+          log(`${kind} ${mb} MB ${mode}: load ${loadMs.toFixed(0)} ms, longest stall ${probe.heldMs.toFixed(0)} ms (wall ${probe.wallMs.toFixed(0)} ms, server's own event-loop delay ${lagMs.toFixed(0)} ms)`);
+          out[`cold load ${kind} ${mb} MB ${mode}: server's longest event-loop delay ms (monitorEventLoopDelay)`] = lagMs;
+          out[`cold load ${kind} ${mb} MB ${mode}: longest event-loop stall ms (main thread)${onePiece ? '' : ' (goal <= 50)'}`] = probe.heldMs;
+          out[`cold load ${kind} ${mb} MB ${mode}: longest /healthz wait ms (wall clock)`] = probe.wallMs;
+          out[`cold load ${kind} ${mb} MB ${mode}: load ms`] = loadMs;
+          out[`memory ${kind} ${mb} MB${onePiece ? ' (loaded in one piece)' : ''}: RSS growth / encoded state`] = (after - before) / j.stateBytes;
+        }
       }
     }
 
@@ -457,14 +533,20 @@ export async function benchCrowds(): Promise<Record<string, number>> {
         const blockId = model.model.content[0].attrs.id as string;
         const lat: number[] = [];
         let restMs = 0;
+        let serverCpuMs = 0;
+        const pid = server.child.pid!;
         for (let round = 0; round < 3; round++) {
           const t0 = performance.timeOrigin + performance.now();
+          const cpu0 = mainThreadCpuMs(pid) ?? NaN;
           await rest(server, key, 'PATCH', '/journals/editor/edit', {
             journal_id: small,
             operations: [{ type: 'update_node', nodeId: blockId, nodeType: 'paragraph', params: [`Edit ${round} reaches everyone.`] }],
           });
           restMs += performance.timeOrigin + performance.now() - t0;
           await new Promise((r) => setTimeout(r, 1000));
+          // The server's own share: its main thread's CPU time over the edit and its fan-out (the
+          // second of waiting holds nothing else: the editors are idle).
+          serverCpuMs += (mainThreadCpuMs(pid) ?? NaN) - cpu0;
           for (const p of procs) p.send('report');
           const reports = await Promise.all(procs.map((p) => p.next((l) => l.received !== undefined)));
           for (const r of reports) for (const t of r.received as (number | null)[]) lat.push(t === null ? Infinity : t - t0);
@@ -472,6 +554,7 @@ export async function benchCrowds(): Promise<Record<string, number>> {
         out[`${EDITORS} editors on one journal: REST edit -> all, p50 ms`] = percentile(lat, 50);
         out[`${EDITORS} editors on one journal: REST edit -> all, p99 ms (goal < 250)`] = percentile(lat, 99);
         out[`${EDITORS} editors on one journal: REST answer ms (mean)`] = restMs / 3;
+        out[`${EDITORS} editors on one journal: server main-thread CPU ms per edit (mean, 10 ms ticks)`] = serverCpuMs / 3;
       } finally {
         for (const p of procs) p.stop();
       }

@@ -92,7 +92,8 @@ export const BUNDLES = {
   // The worker thread's entry (app.ts hands the pool ./worker.mjs, next to the server).
   worker: {
     ...common,
-    entryPoints: { worker: 'server/worker.ts' },
+    // load-worker: the cold load's own lean worker (server/journals/sliced-load.ts).
+    entryPoints: { worker: 'server/worker.ts', 'load-worker': 'server/load-worker.ts' },
     outdir: out,
     outExtension: { '.js': '.mjs' },
     format: 'esm',

@@ -74,6 +74,8 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** The worker threads' entry, beside this file (server/worker.mjs from source, dist/server/worker.mjs in the build). */
 export const WORKER_ENTRY = new URL('./worker.mjs', import.meta.url);
+/** The sliced cold load's own worker entry (load-worker.mjs from source and in the build). */
+export const LOAD_WORKER_ENTRY = new URL('./load-worker.mjs', import.meta.url);
 /** This process among the instances on one store (the readiness probe's row). */
 const INSTANCE_ID = randomUUID();
 
@@ -128,16 +130,28 @@ export async function createContext(
   const store = new JournalStore(engine);
   // SQLite commits synchronously: a transaction waits for the turn's messages (group-commit.ts).
   const committer = new GroupCommitter(engine, store, engine.kind === 'sqlite');
+  const workers = new WorkerPool(WORKER_ENTRY, config.workers);
   const registry = new JournalRegistry(
     store,
     committer,
-    { compactAfterUpdates: config.compactAfterUpdates, compactAfterBytes: config.compactAfterBytes, idleMs: config.journalIdleMs, memoryCapBytes: config.journalMemoryCapBytes },
+    {
+      compactAfterUpdates: config.compactAfterUpdates,
+      compactAfterBytes: config.compactAfterBytes,
+      idleMs: config.journalIdleMs,
+      memoryCapBytes: config.journalMemoryCapBytes,
+      // Large journals load in slices off a worker (docs/realtime.md#cold-loads).
+      loader: {
+        pool: workers,
+        entry: LOAD_WORKER_ENTRY,
+        minBytes: config.journalSlicedLoadBytes,
+        onFallback: (err) => logger.warn({ err }, 'sliced journal load failed; applied the state in one piece'),
+      },
+    },
     logger,
   );
   // Several instances on one store of record (DATABASE_URL); ioredis loads only then.
   const cluster = config.cluster ? new (await import('./cluster/sync.ts')).ClusterSync(registry, store, config.cluster, logger) : undefined;
   if (cluster) registry.use(cluster);
-  const workers = new WorkerPool(WORKER_ENTRY, config.workers);
   const journals = new JournalService(engine, store, registry, config.publicBaseUrl, new MarkdownConverter(workers), logger);
   const clock = options.clock ?? systemClock;
   // One process on embedded SQLite: rate-limit counts in memory, written each second (no I/O per

@@ -50,6 +50,8 @@ const envSchema = z.object({
   JOURNAL_IDLE_SECONDS: z.coerce.number().min(0).default(30),
   /** Unload least recently used idle journals once loaded journals are estimated above this (0 = no cap). */
   JOURNAL_MEMORY_CAP_MB: z.coerce.number().min(0).default(512),
+  /** Journals whose stored state is at least this many bytes load in slices off a worker (0 = never; docs/realtime.md). */
+  JOURNAL_SLICED_LOAD_BYTES: z.coerce.number().int().min(0).default(256 * 1024),
   /** Worker threads for heavy conversions (docs/security.md), and the time limit of one task (base + per KiB of input). */
   WORKER_THREADS: z.coerce.number().int().min(1).max(16).default(2),
   WORKER_TIME_LIMIT_BASE_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
@@ -136,6 +138,8 @@ export type Config = {
   journalIdleMs: number;
   bootstrapPrintKey: boolean;
   journalMemoryCapBytes: number;
+  /** Stored state at or above this many bytes loads in slices off a worker (0 = never). */
+  journalSlicedLoadBytes: number;
   workers: { workers: number; baseMs: number; perKibMs: number };
   wsMaxPayloadBytes: number;
   wsMaxConnectionsPerJournal: number;
@@ -198,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     journalIdleMs: e.JOURNAL_IDLE_SECONDS * 1000,
     bootstrapPrintKey: e.BOOTSTRAP_PRINT_KEY,
     journalMemoryCapBytes: Math.round(e.JOURNAL_MEMORY_CAP_MB * 1024 * 1024),
+    journalSlicedLoadBytes: e.JOURNAL_SLICED_LOAD_BYTES,
     workers: { workers: e.WORKER_THREADS, baseMs: e.WORKER_TIME_LIMIT_BASE_MS, perKibMs: e.WORKER_TIME_LIMIT_MS_PER_KIB },
     wsMaxPayloadBytes: e.WS_MAX_PAYLOAD_BYTES,
     wsMaxConnectionsPerJournal: e.WS_MAX_CONNECTIONS_PER_JOURNAL,

@@ -18,8 +18,20 @@ export class BlockIndex {
   private readonly madeBy = new WeakMap<Y.XmlElement, string>();
   /** The stored state was never checked for missing or duplicate ids since it was loaded. */
   private auditDue = true;
+  /** Blocks of the stored state the load's audit found without an id or with a taken one. */
+  private auditFixes?: Y.XmlElement[];
 
-  constructor(private readonly fragment: Y.XmlFragment) {}
+  /** `prepared`: the index and audit of the stored state, made while loading (auditInSlices). */
+  constructor(
+    private readonly fragment: Y.XmlFragment,
+    prepared?: PreparedBlocks,
+  ) {
+    if (prepared) {
+      this.index = prepared.index;
+      this.dirty = false;
+      this.auditFixes = prepared.fixes;
+    }
+  }
 
   /** Structure changed by editors (`actor`): what they added or re-id'd is checked by the next assignIds. */
   observe(events: readonly Y.YEvent<Y.AbstractType<unknown>>[], actor: string): void {
@@ -91,7 +103,15 @@ export class BlockIndex {
   assignIds(newId: () => string, transact: (fix: () => void, onBehalf: Map<Y.XmlElement, string>) => void): number {
     if (this.unchecked.size === 0 && !this.auditDue) return 0;
     let candidates: Y.XmlElement[];
-    if (this.auditDue) {
+    if (this.auditDue && this.auditFixes) {
+      // The load audited the stored state already: only what it found, and what editors added since.
+      const fresh = new Set<Y.XmlElement>(this.auditFixes.filter(isLive));
+      for (const el of this.unchecked) if (isLive(el)) collectElements(el, fresh);
+      this.unchecked.clear();
+      this.auditDue = false;
+      this.auditFixes = undefined;
+      candidates = [...fresh];
+    } else if (this.auditDue) {
       this.unchecked.clear();
       this.auditDue = false;
       this.index = new Map();
@@ -140,6 +160,32 @@ export class BlockIndex {
     }
     return undefined;
   }
+}
+
+/** The block index of a freshly loaded state and the blocks its audit must fix (undefined: audit on first use). */
+export type PreparedBlocks = { index: Map<string, Y.XmlElement>; fixes: Y.XmlElement[] } | undefined;
+
+/**
+ * The block index of `fragment` and the blocks the first audit would fix (no id, or an id an
+ * earlier block in document order has), walked in slices of about `sliceMs` with `pause` between.
+ */
+export async function auditInSlices(fragment: Y.XmlFragment, sliceMs: number, pause: () => Promise<void>): Promise<PreparedBlocks> {
+  const index = new Map<string, Y.XmlElement>();
+  const fixes: Y.XmlElement[] = [];
+  let start = performance.now();
+  let n = 0;
+  for (const el of elementsBelow(fragment)) {
+    if (BLOCK_NODE_TYPES.has(el.nodeName)) {
+      const id = el.getAttribute('id');
+      if (typeof id !== 'string' || id === '' || index.has(id)) fixes.push(el);
+      else index.set(id, el);
+    }
+    if (++n % 256 === 0 && performance.now() - start >= sliceMs) {
+      await pause();
+      start = performance.now();
+    }
+  }
+  return { index, fixes };
 }
 
 /** `root`'s descendant elements (and `root` itself when it is an element), in document order. */

@@ -17,6 +17,7 @@ import { actorOf, addTouches, blockIdsOf, touchedElements, type Touches } from '
 import { BlockIndex } from './block-index.ts';
 import type { GroupCommitter } from './group-commit.ts';
 import { encodeStateAsUpdateWithoutPending } from './pending.ts';
+import { loadsInSlices, prepareDoc, type PreparedDoc, type SlicedLoader } from './sliced-load.ts';
 import type { JournalStore, StoredState } from './store.ts';
 
 /**
@@ -103,7 +104,7 @@ export class JournalUnloadedError extends UnavailableError {
 }
 
 export class LiveJournal {
-  readonly doc = new Y.Doc({ gc: true });
+  readonly doc: Y.Doc;
   readonly fragment: Y.XmlFragment;
   /** Last committed revision; everything up to it is applied here, nothing later is shown. */
   revision: number;
@@ -157,9 +158,13 @@ export class LiveJournal {
     committer: GroupCommitter,
     limits: { compactAfterUpdates: number; compactAfterBytes: number },
     hooks: JournalHooks,
+    /** Large stored states are loaded in slices (sliced-load.ts); without it, in one piece. */
+    loader?: SlicedLoader,
   ): Promise<LiveJournal | undefined> {
     const state = await store.loadState(seq);
-    return state && new LiveJournal(id, seq, state, store, committer, limits, hooks);
+    if (!state) return undefined;
+    const prepared = loadsInSlices(loader, state) ? await prepareDoc(loader, state, LOG_ORIGIN) : undefined;
+    return new LiveJournal(id, seq, state, store, committer, limits, hooks, prepared);
   }
 
   private constructor(
@@ -170,16 +175,23 @@ export class LiveJournal {
     private readonly committer: GroupCommitter,
     private readonly limits: { compactAfterUpdates: number; compactAfterBytes: number },
     private readonly hooks: JournalHooks,
+    prepared?: PreparedDoc,
   ) {
+    this.doc = prepared?.doc ?? new Y.Doc({ gc: true });
     this.revision = state.revision;
     this.logCount = state.updates.length;
     this.logBytes = state.updates.reduce((n, u) => n + u.byteLength, 0);
     this.stateBytes = this.logBytes + (state.snapshot?.byteLength ?? 0);
     this.fragment = this.doc.getXmlFragment(FRAGMENT_NAME);
-    const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
-    if (all.length > 0) Y.applyUpdate(this.doc, all.length === 1 ? all[0]! : Y.mergeUpdates(all), LOG_ORIGIN);
-    // A journal loaded from its snapshot alone: the snapshot is the encoded state of this revision.
-    if (state.snapshot && state.updates.length === 0) this.encoded = { revision: state.revision, state: state.snapshot };
+    if (prepared) {
+      // Loaded in slices: the worker's merge of the stored state is the encoded state of this revision.
+      this.encoded = { revision: state.revision, state: prepared.encoded };
+    } else {
+      const all = state.snapshot ? [state.snapshot, ...state.updates] : state.updates;
+      if (all.length > 0) Y.applyUpdate(this.doc, all.length === 1 ? all[0]! : Y.mergeUpdates(all), LOG_ORIGIN);
+      // A journal loaded from its snapshot alone: the snapshot is the encoded state of this revision.
+      if (state.snapshot && state.updates.length === 0) this.encoded = { revision: state.revision, state: state.snapshot };
+    }
     // Read before the transaction's cleanup garbage-collects what it deleted (a removed block's id).
     this.doc.on('afterTransaction', (tr: Y.Transaction) => {
       if (tr.origin !== LOG_ORIGIN && !(tr.origin instanceof RemoteOrigin)) this.touchesByTransaction.set(tr, this.touchesOf(tr));
@@ -199,7 +211,7 @@ export class LiveJournal {
     });
     // Only structure changes made outside REST edits (REST keeps the index current itself) can
     // move or re-id blocks; text typing inside a block never does.
-    this.blocks = new BlockIndex(this.fragment);
+    this.blocks = new BlockIndex(this.fragment, prepared?.blocks);
     this.fragment.observeDeep((events, tr) => {
       if (tr.origin instanceof RestOrigin) return;
       // The instance that took a remote change in has given its blocks ids already.

@@ -6,6 +6,7 @@
 import type { Logger } from '../logger.ts';
 import type { GroupCommitter } from './group-commit.ts';
 import { LiveJournal, RestOrigin, type UnloadReason } from './live.ts';
+import type { SlicedLoader } from './sliced-load.ts';
 import type { JournalRow, JournalStore } from './store.ts';
 
 export interface RegistryOptions {
@@ -14,6 +15,8 @@ export interface RegistryOptions {
   idleMs: number;
   /** Estimated heap above which idle journals are unloaded, least recently used first (0 = none). */
   memoryCapBytes?: number;
+  /** Loads large journals in slices off a worker (sliced-load.ts); without it, in one piece. */
+  loader?: SlicedLoader;
 }
 
 /**
@@ -103,7 +106,7 @@ export class JournalRegistry {
       committedHere: (here, first, updates, origin) => {
         this.extension?.afterCommit(here, first, updates, origin instanceof RestOrigin && !origin.broadcast);
       },
-    });
+    }, this.opts.loader);
     if (!j) return undefined;
     if (this.extension && !(await this.extension.afterLoad(j))) {
       j.close('deleted');

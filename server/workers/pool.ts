@@ -115,11 +115,49 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Runs `op` in a worker thread of its own (default heap limits, not counted in the pool's
+   * workers), terminated as soon as it answers, so that all of its heap goes back to the system
+   * at once instead of staying with a pooled worker: for rare tasks that allocate a lot (a cold
+   * load's plan, server/journals/sliced-load.ts). `entry`: a leaner worker entry than the pool's
+   * when the task needs few modules; `transfer`: input buffers moved, not copied.
+   */
+  runAlone<I, O>(op: WorkerOperation<I, O>, input: I, timeoutMs: number, entry = this.entry, transfer: readonly TransferListItem[] = []): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      const worker = new Worker(entry);
+      this.alone.add(worker);
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        this.alone.delete(worker);
+        void worker.terminate();
+        fn();
+      };
+      const timer = timeoutMs > 0 ? setTimeout(() => settle(() => reject(new WorkerTimeoutError(timeoutMs))), timeoutMs) : undefined;
+      worker.on('message', (msg: WorkerReply | 'ready') => {
+        if (msg === 'ready') {
+          worker.postMessage({ op: op.name, input }, transfer as TransferListItem[]);
+          return;
+        }
+        if ('result' in msg) settle(() => resolve(msg.result as O));
+        else if ('refusal' in msg) settle(() => reject(new (op.refusal ?? Error)(msg.refusal)));
+        else settle(() => reject(new Error(msg.error)));
+      });
+      worker.on('error', (err) => settle(() => reject(err)));
+      worker.on('exit', (code) => settle(() => reject(new Error(`worker exited with code ${code}`))));
+    });
+  }
+
+  private readonly alone = new Set<Worker>();
+
   /** Terminates every worker (shutdown); queued tasks fail. */
   async close(): Promise<void> {
     const err = new Error('worker pool stopped: the server is shutting down');
     this.failQueued(err);
     await Promise.all([...this.slots].map((s) => this.retire(s, err)));
+    await Promise.all([...this.alone].map((w) => w.terminate()));
   }
 
   private failQueued(err: Error): void {

@@ -108,7 +108,8 @@ it('has no import circles among its own modules', () => {
  *   app's files): edges of the service that no domain calls.
  * - openapi/ (the document of whatever endpoints it is handed, and /docs), endpoints.ts (every
  *   endpoint's declaration, gathered), config.ts, app.ts, then the entries admin/ (the admin command line),
- *   main.ts and worker.ts (the worker thread, with worker.mjs, its loader from source): composition.
+ *   main.ts and worker.ts (the worker thread, with worker.mjs, its loader from source), and
+ *   load-worker.ts (the sliced cold load's own worker, with load-worker.mjs): composition.
  */
 const LAYERS: readonly string[] = [
   'shared/',
@@ -134,7 +135,7 @@ const LAYERS: readonly string[] = [
   'endpoints.ts',
   'config.ts',
   'app.ts',
-  'admin/ main.ts worker.ts worker.mjs',
+  'admin/ main.ts worker.ts worker.mjs load-worker.ts load-worker.mjs',
 ];
 
 /** The layer of a module of shared/ or server/ (its folder under server/, or its own name at the top). */
