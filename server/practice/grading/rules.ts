@@ -6,7 +6,8 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C` (held-out sets seen before the rule; set C was measured once unseen, then studied). A rule
+ * `C`, `D` (held-out sets seen before the rule; sets C and D were each measured once unseen, then
+ * studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
 export interface Rule {
@@ -14,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D')[];
 }
 
 const G = 'server/practice/grading/';
@@ -63,6 +64,7 @@ export const RULES: readonly Rule[] = [
   { name: 'rubric layouts', what: 'lines, markers, headings, levels, per item, tables, alternatives, refusals', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'rubric totals', what: "max_score is the stated total (table Total rows, /N, headings); scaled with review when points disagree; review when none is written", file: `${G}rubric/score.ts`, tests: [`${T}confidence.test.ts`, `${T}rubric-formats.test.ts`], tuned: ['main'] },
   { name: 'rubric total layouts', what: 'analytic grids (`| X | 2 marks | 1 mark | 0 marks |`), level|marks tables, `criterion:`/`points:` records, `Name: N marks — X` strands, `Marks: 1 + 1 + 2`, `(1 mark per ✓)`, prose `Up to N marks.` rewritten into read layouts', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
+  { name: 'more total layouts', what: 'markdown headings as titles (`### Criteria (6 marks)`), `Points: 2` on the line after a criterion, marks after `= `, dot leaders or space columns with a `TOTAL` line, a symbol key (`★ = 1 mark`), `N marks available` and `(Maximum N: …)` as caps, `(1) (x2)`, `— 1 mark each` after `(i) … (ii) …`, letter descriptors `A (3 marks):` as levels', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'per-item headings', what: '`Any 2 × 1 mark` is per item; a cap after a `;` list caps its options; `1 mark for each X, max 2: e.g. A; B` is one per-item criterion; `For each of two X:` multiplies its points', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'segments', what: 'list markers, inline enumerations, table rows', file: `${G}rubric/segment.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
