@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { gradeAnswer } from '../../server/practice/grading/index.ts';
+
+const grade = (question: string, reference: string, answer: string) =>
+  gradeAnswer({ problem_type: 'frq', problem_statement: question, correct_answer: reference, user_answer: answer });
+
+/** [question, reference, answer, accepted, confidence] */
+type Case = [string, string, string, boolean, 'high' | 'low'];
+
+/** Short-answer rules tuned on set D (short-answer.ts; rules.ts "reference lists", "name spellings", "initials"); cases of their own. */
+describe('short answers: listed alternatives, spellings of a name, initials', () => {
+  it.each<Case>([
+    // "A, B or C": each is an answer; a list of right ones is credited, a wrong kind is refused.
+    ['Name one of the noble gases used in lighting.', 'neon, argon or krypton', 'argon', true, 'high'],
+    ['Name one of the noble gases used in lighting.', 'neon, argon or krypton', 'krypton', true, 'high'],
+    ['Name one of the noble gases used in lighting.', 'neon, argon or krypton', 'neon, argon', true, 'high'],
+    ['Name one of the noble gases used in lighting.', 'neon, argon or krypton', 'nitrogen', false, 'high'],
+    // A comma without "or" is not a list of alternatives.
+    ['Which city is the capital of France?', 'Paris, France', 'France', false, 'high'],
+    // An apostrophe left out is the same name; a name WordNet knows only without it is read so.
+    ['Which scale measures the hardness of minerals?', "Mohs' scale", 'Mohs scale', true, 'high'],
+    ["Which play begins with the witches' meeting?", "Macbeth", 'Macbeth', true, 'high'],
+    // Two spellings of one name (a transliteration WordNet does not know) are no sure refusal.
+    ['Which Greek hero blinded the Cyclops?', 'Odysseus', 'Odyssée', false, 'low'],
+    // Further apart, or both known to WordNet: a sure refusal.
+    ['Which Greek hero blinded the Cyclops?', 'Odysseus', 'Perseus', false, 'high'],
+    // Two terms WordNet knows apart stay a sure refusal, however close their spelling.
+    ['Which type of cell division makes four different cells?', 'meiosis', 'mitosis', false, 'high'],
+    // Initials of every word of the reference.
+    ['Which organisation sets the rules of international trade?', 'the World Trade Organization', 'WTO', true, 'high'],
+    ['Which UK body sets interest rates?', 'the Monetary Policy Committee', 'MPC', true, 'high'],
+    ['Which organisation sets the rules of international trade?', 'the World Trade Organization', 'WHO', false, 'high'],
+  ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
+    const g = grade(question, reference, answer);
+    expect(g.score === g.max_score).toBe(accepted);
+    expect(g.confidence).toBe(confidence);
+  });
+});
