@@ -36,3 +36,19 @@ describe('short answers: listed alternatives, spellings of a name, initials', ()
     expect(g.confidence).toBe(confidence);
   });
 });
+
+/** Words set apart from the term that WordNet's definition of it says are no unchecked claim (short-answer.ts, "gloss words"). */
+describe('short answers: what the term is, said beside it', () => {
+  it.each<Case>([
+    ['Which planet is known as the Red Planet?', 'Mars', 'Mars, a small reddish planet', true, 'high'],
+    ['Which planet is known as the Red Planet?', 'Mars', 'Mars (a reddish planet)', true, 'high'],
+    // A claim WordNet's definition does not make stays unchecked.
+    ['Which planet is known as the Red Planet?', 'Mars', 'Mars, a planet with rings', true, 'low'],
+    // Not set apart: the words may make another term.
+    ['Which planet is known as the Red Planet?', 'Mars', 'Mars reddish planet', true, 'low'],
+  ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
+    const g = grade(question, reference, answer);
+    expect(g.score === g.max_score).toBe(accepted);
+    expect(g.confidence).toBe(confidence);
+  });
+});

@@ -397,7 +397,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // form) may be of a rare sense, a one-letter slip may be another word ("C minor"), and words
     // beyond the term ("Tolstoy, who also wrote ...") are claims the grader did not check.
     const slip = how === 'spelling' && Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength;
-    const sure = how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text}`, qWords).length === 0;
+    const sure = how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text} ${APART.test(userAnswer) ? glossOf(alt) : ''}`, qWords).length === 0;
     return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.`, confidence: sure ? 'high' : 'low', needs_review: !sure };
   }
   if (longerFail) return longerFail;
@@ -507,6 +507,24 @@ function siblings(answer: string, reference: string): boolean {
 
 /** A capital letter alone names something (a key, a vitamin, a grade), even one the question says ("C minor" for the relative minor of C major). */
 const LETTER_NAME = /^[B-HJ-Z]$/;
+
+/** Words set apart from the term: a bracket, a comma, a colon or a dash between spaces. */
+const APART = /[(,;:—–]|\s-\s/;
+
+/**
+ * What WordNet says the reference is (the definitions of its senses the question is about, and
+ * of their direct hypernyms): words an answer adds from it ("rickets, a disease of children") say
+ * what the term is, not a claim the grader cannot check. Tuned on main, A, B, C, D.
+ */
+function glossOf(alt: Alternative): string {
+  // (Only words set apart from the term by a comma, bracket or dash, APART: "computer-aided manufacturing" is another term.)
+  return alt.senses
+    .filter((s) => s.pos === 'noun')
+    .slice(0, 2)
+    .flatMap((s) => [s.definition, ...related(s, ['@', '@i']).flatMap((h) => [h.words.join(' '), h.definition])])
+    .join(' ')
+    .replace(/_/g, ' ');
+}
 
 /** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
 function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
