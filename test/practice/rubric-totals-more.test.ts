@@ -26,11 +26,24 @@ describe('rubric totals: more layouts', () => {
     ['"(Maximum N: …)" under marked criteria', 'Keeps the fruit fresh\nPoints: 1\nStops it being crushed\nPoints: 1\nShows the brand\nPoints: 1\n(Maximum 2: any two functions)', [{ each: 1, cap: 2 }], 2],
     ['"(1) (x3)": one mark each up to three', 'A property of metals, e.g. conducts heat (1) (x3)', [{ each: 1, cap: 3 }], 3],
     ['"— 1 mark each" after an inline (a) (b) (c) enumeration', '(a) Paris (b) Madrid (c) Lisbon — 1 mark each', [1, 1, 1], 3],
+    ['"→ N mark" arrows', 'Names the capital city → 1 mark\nExplains why it grew → 2 marks', [1, 2], 3],
+    ['a label before its marks: "Knowledge (2 marks): …", "AO2 (1): …"', 'Knowledge (2 marks): names two causes of the war\nAO2 (1): judges which cause mattered most', [2, 1], 3],
+    ['quality labels with falling marks stay levels', 'Excellent (3): explains both causes with evidence\nGood (2): explains one cause\nPoor (1): names a cause', [{ levels: [3, 2, 1] }], 3],
+    ['"½ mark each:" over lines with a total', '½ mark each:\nroot — absorbs water\nleaf — makes food\nstem — supports the plant\nflower — makes seeds\nTotal 2 marks', [{ each: 0.5, cap: 2 }], 2],
     ['letter descriptors with falling marks and a 0 line', 'A (2 marks): names the hormone and its gland\nB (1 mark): names the hormone\n0: nothing relevant', [{ levels: [2, 1] }], 2],
   ])('%s', (_name, rubric, expected, max) => {
     const criteria = parseRubric(rubric, false);
     expect(criteria.map(shape)).toEqual(expected);
     expect(grade('something unrelated about cheese', rubric).max_score).toBe(max);
+  });
+
+  it('a label is not a word the answer must say', () => {
+    expect(grade('The causes were the famine and the tax rise.', 'Knowledge (1 mark): names the famine\nAO1 (1): names the tax rise')).toMatchObject({ score: 2, max_score: 2 });
+  });
+
+  it('half marks add up per item', () => {
+    const rubric = '½ mark each:\nroot — absorbs water\nleaf — makes food\nstem — supports the plant\nflower — makes seeds\nTotal 2 marks';
+    expect(grade('The root absorbs water. The leaf makes food. The stem supports the plant.', rubric)).toMatchObject({ score: 1.5, max_score: 2 });
   });
 
   it('a ★ line earns its mark when met', () => {

@@ -19,7 +19,8 @@
  *   1 mark)`) over lines marked with that symbol; `N marks available` / `Marks available: N` and a
  *   bracketed `(Maximum 4: …)` as caps (`Max N`); `(1) (x2)` as one mark each up to two; `— 1 mark
  *   each` after an inline enumeration `(i) … (ii) …` as each item's; letter descriptors `A (3
- *   marks): … B (2 marks): …` as levels.
+ *   marks): … B (2 marks): …` as levels; `→ 1 mark` arrows; a label before its marks
+ *   (`Position (1 mark): X`, `AO1 (2): X`) as "X (1 mark)".
  */
 import { leadMarker, NUM, toNumber, trailMarker } from './markers.ts';
 
@@ -285,6 +286,39 @@ function enumeratedEach(lines: string[]): string[] {
   });
 }
 
+const ARROW_MARKS = new RegExp(String.raw`\s*(?:→|->|=>|⇒)\s*(${NUM})\s*${UNIT}\.?\s*$`, 'i');
+
+/** "X → 1 mark": marks after an arrow are the line's. */
+function arrowMarks(lines: string[]): string[] {
+  return lines.map((l) => {
+    const m = ARROW_MARKS.exec(l);
+    if (!m || !/[a-z]/i.test(l.slice(0, m.index))) return l;
+    const n = toNumber(m[1]!);
+    return `${l.slice(0, m.index)} (${m[1]} mark${n === 1 ? '' : 's'})`;
+  });
+}
+
+const QUALITY_LABEL = /^(?:excellent|outstanding|exemplary|very\s+good|good|strong|secure|proficient|competent|satisfactory|adequate|fair|developing|emerging|basic|limited|weak|poor|inadequate)\b/i;
+const LABELLED = new RegExp(String.raw`^(\s*(?:[-*•]\s*)?)([A-Z][A-Za-z0-9'’-]*(?:\s+[A-Za-z'’-]+){0,2})\s*[(\[]\s*(${NUM})\s*${UNIT}?\s*[)\]]\s*:\s*(?=\S)`);
+
+/**
+ * "Position (1 mark): states a view", "AO2 (2): explains …": the label names the criterion's
+ * part, not what the answer must say → "states a view (1 mark)". Levels, bands, credits and
+ * question numbers keep their label (NOT_STRAND).
+ */
+function labelled(lines: string[]): string[] {
+  const hits = lines.map((l) => LABELLED.exec(l));
+  const marks = hits.filter(Boolean).map((m) => toNumber(m![3]!));
+  // "Excellent (4): … Good (3): … Fair (2): …": falling marks under quality words are levels.
+  if (marks.length >= 2 && marks.every((n, i) => i === 0 || n < marks[i - 1]!)) return lines;
+  return lines.map((l, i) => {
+    const m = hits[i];
+    if (!m || NOT_STRAND.test(m[2]!) || QUALITY_LABEL.test(m[2]!) || /^[A-F]$/.test(m[2]!)) return l;
+    const n = toNumber(m[3]!);
+    return `${m[1]}${l.slice(m[0].length).replace(/[\s.;,]+$/, '')} (${m[3]} mark${n === 1 ? '' : 's'})`;
+  });
+}
+
 const LETTER_LEVEL = new RegExp(String.raw`^(\s*)([A-F])\s*[(\[]\s*(${NUM})\s*${UNIT}\s*[)\]]\s*:\s*(?=\S)`);
 
 /** "A (3 marks): … / B (2 marks): … / C (1 mark): …": letter grades are levels, falling marks. */
@@ -303,6 +337,6 @@ function letterLevels(lines: string[]): string[] {
 /** The rubric with these layouts rewritten; any other text unchanged. */
 export function rewriteLayouts(raw: string): string {
   let lines = raw.replace(/\r\n?/g, '\n').split('\n');
-  lines = letterLevels(enumeratedEach(times(available(symbolKey(endMarks(nextLinePoints(markdownHeadings(lines))))))));
+  lines = labelled(arrowMarks(letterLevels(enumeratedEach(times(available(symbolKey(endMarks(nextLinePoints(markdownHeadings(lines))))))))));
   return proseTotals(perLine(sums(strands(records(grid(lines)))))).join('\n');
 }
