@@ -22,3 +22,14 @@ describe('rubric: opposites that do not contradict', () => {
     expect(g.explanation).toMatch(/Contradicted/);
   });
 });
+
+/** A hyphenated word of a criterion said by its parts (rubric/match.ts, "compound words"). */
+describe('rubric: compound words', () => {
+  it.each([
+    ['Less rain runs off the roof.', 1],
+    ['The runoff from the roof is smaller.', 1],
+    ['The roof stays dry.', 0],
+  ])('"%s" for "reduces run-off"', (answer, score) => {
+    expect(grade(answer, 'Reduces run-off from the roof (1)').score).toBe(score);
+  });
+});

@@ -80,6 +80,7 @@ export const RULES: readonly Rule[] = [
   { name: 'unread words', what: 'a criterion missed with none of its words is a sure miss only when no content word of the answer is left unread by the met criteria (CONFIDENCE.unreadWords)', file: `${G}rubric/score.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'derived forms', what: 'a derived form sharing its stem is the word ("rotate" for "rotation"); another word of the derived sense is a WordNet link (low)', file: `${G}rubric/match.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['C'] },
   { name: 'word match', what: 'lemma, synonym, spelling; negation contradicts', file: `${G}rubric/match.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'compound words', what: 'a hyphenated criterion word met by its parts side by side in one clause ("runs off" for "run-off") or written as one word', file: `${G}rubric/match.ts`, tests: [`${T}rubric-opposites.test.ts`], tuned: ['D'] },
   { name: 'keyed criteria', what: 'a criterion naming its answer met by that answer in its role', file: `${G}rubric/keyed.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
   { name: 'levels', what: 'the highest level whose descriptor the answer meets', file: `${G}rubric/levels.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'per item', what: 'distinct items counted, capped', file: `${G}rubric/count.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
