@@ -52,3 +52,18 @@ describe('short answers: what the term is, said beside it', () => {
     expect(g.confidence).toBe(confidence);
   });
 });
+
+/** WordNet's short definition of the reference said instead of its name (short-answer.ts, "definition said"): accepted, low. */
+describe('short answers: the definition said instead of the name', () => {
+  it.each<Case>([
+    ['Which field of study deals with behaviour and the mind?', 'psychology', 'the science of mental life', true, 'low'],
+    ['Which part of linguistics is this?', 'etymology', 'the study of the sources and development of words', true, 'low'],
+    // One word of the definition, or words beyond it, are not the definition.
+    ['Which field of study deals with behaviour and the mind?', 'psychology', 'mental health', false, 'high'],
+    ['Which field of study deals with behaviour and the mind?', 'psychology', 'the science of mental illness in life', false, 'low'],
+  ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
+    const g = grade(question, reference, answer);
+    expect(g.score === g.max_score).toBe(accepted);
+    expect(g.confidence).toBe(confidence);
+  });
+});

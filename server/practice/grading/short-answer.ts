@@ -410,7 +410,10 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain);
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
-  // "WHO" for "the World Health Organization": the initials of every word of the reference (tuned on D).
+  // "the theory of knowledge" for epistemology ("the philosophical theory of knowledge"): WordNet's definition said, low (tuned on D).
+  const defined = alts.find((a) => saysDefinition(userAnswer, a, qWords));
+  if (defined) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives what ${defined.text} is (WordNet's definition of it); please review.`, confidence: 'low', needs_review: true };
+    // "WHO" for "the World Health Organization": the initials of every word of the reference (tuned on D).
   const initials = alts.find((a) => initialsOf(userAnswer, a));
   if (initials) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${initials.text} by its initials.`, confidence: 'high', needs_review: false };
   // None of the reference's words: sure only when both are names or both numbers (Paris is not
@@ -564,6 +567,29 @@ function nearSpelling(answer: string, reference: string): boolean {
   const [a, r] = [folded(answer), folded(reference)];
   const term = (t: string) => isWord(t.trim().replace(/^(?:the|a|an)\s+/i, '').toLowerCase());
   return a.length >= 4 && r.length >= 4 && editDistance(a, r) <= 2 && !(term(answer) && term(reference));
+}
+
+/** Share of a definition's content words an answer must say to be read as that definition. */
+const DEFINITION_SHARE = 2 / 3;
+/** Definitions longer than this say more than a name: an answer of a few of their words is not them. */
+const DEFINITION_MAX_WORDS = 4;
+
+/**
+ * The answer says WordNet's short definition of the reference: two content words or more, every
+ * one of them but the question's (one at least) in the definition of a sense the question is about, and at
+ * least DEFINITION_SHARE of that definition's content words. Tuned on main, A, B, C, D.
+ */
+function saysDefinition(answer: string, alt: Alternative, qWords: Set<string>): boolean {
+  const all = contentWords(wordsOf(answer));
+  const own = all.filter((x) => ![...lemmas(x.w)].some((l) => qWords.has(l)));
+  if (all.length < 2 || own.length < 1) return false;
+  return alt.senses.slice(0, 2).some((s) => {
+    const def = contentWords(wordsOf(s.definition.split(/;/)[0]!));
+    if (def.length < 2 || def.length > DEFINITION_MAX_WORDS) return false;
+    const inDef = (x: Word) => def.some((d) => [...lemmas(x.w)].some((l) => lemmas(d.w).has(l)));
+    const said = def.filter((d) => all.some((x) => [...lemmas(x.w)].some((l) => lemmas(d.w).has(l))));
+    return own.every(inDef) && said.length / def.length >= DEFINITION_SHARE;
+  });
 }
 
 /** Words an acronym may leave out ("Department of Health": DH or DOH). */
