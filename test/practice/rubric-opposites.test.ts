@@ -33,3 +33,21 @@ describe('rubric: compound words', () => {
     expect(grade(answer, 'Reduces run-off from the roof (1)').score).toBe(score);
   });
 });
+
+/** Labelled parts "(a) … (b) …" in the rubric and the answer (rubric/score.ts, "labelled parts"). */
+describe('rubric: labelled parts', () => {
+  const rubric = '(a) Paris (b) Rome (c) Madrid — 1 mark each';
+  it.each([
+    ['(a) Rome (b) Paris (c) Madrid', 1],
+    ['(a) Paris (b) Rome (c) Madrid', 3],
+    ['(a) Paris (b) Rome', 2],
+    // Without labels the answer is read whole, as before.
+    ['Paris, Rome and Madrid', 3],
+  ])('"%s"', (answer, score) => {
+    expect(grade(answer, rubric).score).toBe(score);
+  });
+
+  it('labels on separate lines too', () => {
+    expect(grade('a) Madrid\nb) Rome\nc) Paris', rubric).score).toBe(1);
+  });
+});
