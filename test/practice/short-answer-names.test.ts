@@ -67,3 +67,18 @@ describe('short answers: the definition said instead of the name', () => {
     expect(g.confidence).toBe(confidence);
   });
 });
+
+/** Another answer ruled out beside the right one (short-answer.ts, "denied aside"). */
+describe('short answers: another answer denied beside the right one', () => {
+  it.each<Case>([
+    ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'carbon dioxide, not oxygen', true, 'high'],
+    ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'not oxygen but carbon dioxide', true, 'high'],
+    // Words beyond the denied one are claims again.
+    ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'carbon dioxide, not oxygen which they release at night only', true, 'low'],
+    ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'oxygen, not carbon dioxide', false, 'high'],
+  ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
+    const g = grade(question, reference, answer);
+    expect(g.score === g.max_score).toBe(accepted);
+    expect(g.confidence).toBe(confidence);
+  });
+});

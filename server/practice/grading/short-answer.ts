@@ -529,6 +529,14 @@ function glossOf(alt: Alternative): string {
     .replace(/_/g, ' ');
 }
 
+/** Words after a negation cue that it denies ("not veins", "not the vena cava"). */
+const DENIED_WORDS = 3;
+
+/** Whether the word at `at` is denied by a cue just before it, with no word of the matched term between them. */
+function deniedAside(st: Statement, si: number, at: number, matched: Set<string>): boolean {
+  return st.cues.some((c) => at > c && at - c <= DENIED_WORDS && !Array.from({ length: at - c - 1 }, (_, k) => c + 1 + k).some((i) => matched.has(`${si}:${i}`)));
+}
+
 /** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
 function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
   const own = new Set(contentWords(wordsOf(reference)).flatMap((x) => [x.w, ...lemmas(x.w)]));
@@ -538,6 +546,8 @@ function uncheckedWords(sts: Statement[], matched: Set<string>, reference: strin
       : st.words
           // A capital letter alone names something ("C minor" for "A minor", where "A" read as an article).
           .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
+          // "arteries, not veins": a word denied right after a cue, outside the matched term, rules another answer out (tuned on D).
+          .filter((x) => !deniedAside(st, si, st.words.indexOf(x), matched))
           .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
           .map((x) => x.raw),
   );
