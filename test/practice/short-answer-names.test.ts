@@ -82,3 +82,19 @@ describe('short answers: another answer denied beside the right one', () => {
     expect(g.confidence).toBe(confidence);
   });
 });
+
+/** British and American spellings of one word (short-answer.ts, "British and American spelling"): the same word, high. */
+describe('short answers: British and American spellings', () => {
+  it.each<Case>([
+    ['Which body sets safety standards for trade?', 'the International Standards Organization', 'International Standards Organisation', true, 'high'],
+    ['What do we call the part of a circle at its middle?', 'the center', 'the centre', true, 'high'],
+    ['Which condition means too few red blood cells?', 'anaemia', 'anemia', true, 'high'],
+    ['Which word means the way someone acts?', 'behavior', 'behaviour', true, 'high'],
+    // Another word is not a spelling of it.
+    ['Which word means the way someone acts?', 'behavior', 'harbour', false, 'high'],
+  ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
+    const g = grade(question, reference, answer);
+    expect(g.score === g.max_score).toBe(accepted);
+    expect(g.confidence).toBe(confidence);
+  });
+});

@@ -36,6 +36,8 @@ function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset
   if (ref === user) return 'exact';
   // "Quran" for "Qur'an", "Mohs" for "Moh's": the same letters without an apostrophe (tuned on D).
   if (/['’]/.test(ref + user) && ref.replace(/['’]/g, '') === user.replace(/['’]/g, '')) return 'exact';
+  // British and American spellings of one word: "organisation", "haemoglobin", "behaviour" (tuned on D).
+  if (ref.length >= 5 && user.length >= 5 && americanSpelling(ref) === americanSpelling(user)) return 'exact';
   const rn = numberFromWords(ref);
   const un = numberFromWords(user);
   if ((rn !== null || /^\d+$/.test(ref)) && (un !== null || /^\d+$/.test(user))) return (rn ?? Number(ref)) === (un ?? Number(user)) ? 'number' : null;
@@ -551,6 +553,21 @@ function uncheckedWords(sts: Statement[], matched: Set<string>, reference: strin
           .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
           .map((x) => x.raw),
   );
+}
+
+/**
+ * A word in American spelling: -isation/-ise → -ization/-ize, -our → -or, -tre → -ter, and ae / oe
+ * after a consonant → e ("haemoglobin", "oesophagus" → "esophagus"). Two words are one when both
+ * spell the same this way.
+ */
+function americanSpelling(word: string): string {
+  return word
+    .replace(/is(ation|ations|e|es|ed|ing|er|ers)$/, 'iz$1')
+    .replace(/our(s|ed|ing|ism|ist|ists|al|ite|ites|able)?$/, 'or$1')
+    .replace(/our(ism|ist)/, 'or$1')
+    .replace(/([^aeiou])tre(s)?$/, '$1ter$2')
+    .replace(/^oe/, 'e')
+    .replace(/([^aeiou])(?:ae|oe)(?=[^aeiou])/g, '$1e');
 }
 
 /** Letters only, without accents, apostrophes or an article: "Thésée" → "thesee". */
