@@ -6,7 +6,8 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C` (held-out sets seen before the rule; set C was measured once unseen, then studied). A rule
+ * `C`, `D` (held-out sets seen before the rule; sets C and D were each measured once unseen, then
+ * studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
 export interface Rule {
@@ -14,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D')[];
 }
 
 const G = 'server/practice/grading/';
@@ -35,6 +36,8 @@ export const RULES: readonly Rule[] = [
   { name: 'demanded forms', what: 'simplest form, decimal places, significant figures, fraction/decimal/percent, interval or inequality notation, factored/expanded', file: `${G}math/forms.ts`, tests: [`${T}math-classes.test.ts`, `${T}math-forms.test.ts`], tuned: ['main', 'A'] },
   { name: 'more notations', what: '"a and b/c" and Unicode vulgar fractions as mixed numbers, "a in b" and "a to b" alone, units with negative powers (m s^-1), reversed interval brackets (]a, b]), a 0b prefix, working or a rounding note in brackets after the value, a probability as a rounded percentage', file: `${G}math/normalize.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
   { name: 'root and standard forms', what: '"in the form a√b" demands an exact form; a root written as a power of 0.5 is a root; standard form needs 1 ≤ a < 10', file: `${G}math/forms.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
+  { name: 'ordinary number and single logarithm', what: '"as an ordinary number" refuses any written power of ten (e, E, × 10^); "as a single logarithm" refuses the value', file: `${G}math/forms.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
+  { name: 'more vector and root notations', what: '± inside a bracket gives both values ("(6 ± √20)/2"); a chain through a logarithm ends at its value; i, j, k unit vectors as the components of a listed reference', file: `${G}math/index.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'times of day', what: 'a time-of-day reference compared in minutes after midnight (12- and 24-hour, "in the evening"); a time without its half of the day is low', file: `${G}clock.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
   { name: 'complete factorisation', what: 'no bracket keeps a common factor or factors further', file: `${G}math/factor.ts`, tests: [`${T}math-classes.test.ts`], tuned: ['main'] },
   { name: 'units', what: 'a unit after a number, its dimension and conversion', file: `${G}math/units.ts`, tests: [`${T}math-classes.test.ts`], tuned: ['main', 'A'] },
@@ -53,6 +56,13 @@ export const RULES: readonly Rule[] = [
   { name: 'rarer sense', what: "another name through a sense that is not the reference's first is low; the strongest match decides", file: `${G}short-answer.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'letter names', what: 'a capital letter beside the term is an unchecked claim, even the question\'s letter', file: `${G}short-answer.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['B', 'C'] },
   { name: 'term spellings', what: "a foreign word's article may be left out; one word written as two; operations spelled in words read from their symbols, in order; all alternatives tried before a longer-name refusal", file: `${G}short-answer.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['C'] },
+  { name: 'reference lists', what: 'a reference written "A, B or C" is three alternatives; another of them beside the one matched is no rival (a list of right ones is credited)', file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'name spellings', what: "an apostrophe left out is the same word (Quran, Qur'an; WordNet's form looked up without it); two names at most two letters apart, one unknown to WordNet (a transliteration), are no sure refusal", file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'gloss words', what: "words set apart from the matched term (bracket, comma, dash) that WordNet's definition of the term or its hypernym says are no unchecked claim", file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'definition said', what: "WordNet's short definition of the reference (at most 4 content words) said instead of its name, two thirds of it and nothing beyond it: accepted, low", file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'denied aside', what: 'a word denied right after a negation cue ("arteries, not veins"), with no word of the accepted term between, rules another answer out: no unchecked claim', file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'British and American spelling', what: 'two words that spell the same in American spelling (-ise/-ize, -isation, -our, -tre, ae/oe) are one word, exact', file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'initials', what: 'an answer in capitals that is the initials of every word of the reference (with or without of/and/for) is the reference', file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'number beside question words', what: "a number read from prose is high when its other words are the question's", file: `${G}math/index.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['C'] },
   { name: 'longer name', what: "the reference's words inside a longer name of something else", file: `${G}longer-term.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
   { name: 'statements', what: 'assertions, denials, self-corrections, hedges', file: `${G}statements.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main', 'A'] },
@@ -63,6 +73,8 @@ export const RULES: readonly Rule[] = [
   { name: 'rubric layouts', what: 'lines, markers, headings, levels, per item, tables, alternatives, refusals', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'rubric totals', what: "max_score is the stated total (table Total rows, /N, headings); scaled with review when points disagree; review when none is written", file: `${G}rubric/score.ts`, tests: [`${T}confidence.test.ts`, `${T}rubric-formats.test.ts`], tuned: ['main'] },
   { name: 'rubric total layouts', what: 'analytic grids (`| X | 2 marks | 1 mark | 0 marks |`), level|marks tables, `criterion:`/`points:` records, `Name: N marks — X` strands, `Marks: 1 + 1 + 2`, `(1 mark per ✓)`, prose `Up to N marks.` rewritten into read layouts', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
+  { name: 'more total layouts', what: 'markdown headings as titles (`### Criteria (6 marks)`), `Points: 2` on the line after a criterion, marks after `= `, dot leaders or space columns with a `TOTAL` line, a symbol key (`★ = 1 mark`), `N marks available` and `(Maximum N: …)` as caps, `(1) (x2)`, `— 1 mark each` after `(i) … (ii) …`, letter descriptors `A (3 marks):` as levels', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'labels and arrows', what: '`→ N mark` arrows; a label before its marks (`Position (1 mark): X`, `AO1 (2): X`) is no word to say, unless quality words with falling marks (levels); `½` read as a mark', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'per-item headings', what: '`Any 2 × 1 mark` is per item; a cap after a `;` list caps its options; `1 mark for each X, max 2: e.g. A; B` is one per-item criterion; `For each of two X:` multiplies its points', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'segments', what: 'list markers, inline enumerations, table rows', file: `${G}rubric/segment.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
@@ -71,11 +83,14 @@ export const RULES: readonly Rule[] = [
   { name: 'unread words', what: 'a criterion missed with none of its words is a sure miss only when no content word of the answer is left unread by the met criteria (CONFIDENCE.unreadWords)', file: `${G}rubric/score.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'derived forms', what: 'a derived form sharing its stem is the word ("rotate" for "rotation"); another word of the derived sense is a WordNet link (low)', file: `${G}rubric/match.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['C'] },
   { name: 'word match', what: 'lemma, synonym, spelling; negation contradicts', file: `${G}rubric/match.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
+  { name: 'labelled parts', what: 'criteria labelled (i)/(ii) or (a)/(b), one label each, judged on the answer\'s part of the same label when the answer uses the labels', file: `${G}rubric/score.ts`, tests: [`${T}rubric-opposites.test.ts`], tuned: ['D'] },
+  { name: 'compound words', what: 'a hyphenated criterion word met by its parts side by side in one clause ("runs off" for "run-off") or written as one word', file: `${G}rubric/match.ts`, tests: [`${T}rubric-opposites.test.ts`], tuned: ['D'] },
   { name: 'keyed criteria', what: 'a criterion naming its answer met by that answer in its role', file: `${G}rubric/keyed.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
   { name: 'levels', what: 'the highest level whose descriptor the answer meets', file: `${G}rubric/levels.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'per item', what: 'distinct items counted, capped', file: `${G}rubric/count.ts`, tests: [`${T}rubric-formats.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'category', what: 'each counted item a kind of the named category (WordNet)', file: `${G}rubric/category.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
   { name: 'contrary', what: "a qualified category refuses its qualifier's antonym", file: `${G}rubric/contrary.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
+  { name: 'opposites said of something else', what: "an opposite does not contradict a criterion whose word the answer also says in other words (\"starts\" … \"at the end\" for \"begins\"), nor when the answer denies it", file: `${G}rubric/concept.ts`, tests: [`${T}rubric-opposites.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'swap', what: 'right words in the wrong places (roles swapped)', file: `${G}rubric/swap.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main', 'A'] },
   { name: 'calculation', what: 'a worked calculation read with the CAS', file: `${G}rubric/calc.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },
   { name: 'number example', what: "a number example's property checked by arithmetic", file: `${G}rubric/number-example.ts`, tests: [`${T}grading-classes.test.ts`], tuned: ['main'] },

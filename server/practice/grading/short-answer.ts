@@ -34,6 +34,10 @@ const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural
 /** How a reference word is matched by an answer word, or null. `strict`: only the same word. */
 function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset[]): string | null {
   if (ref === user) return 'exact';
+  // "Quran" for "Qur'an", "Mohs" for "Moh's": the same letters without an apostrophe (tuned on D).
+  if (/['’]/.test(ref + user) && ref.replace(/['’]/g, '') === user.replace(/['’]/g, '')) return 'exact';
+  // British and American spellings of one word: "organisation", "haemoglobin", "behaviour" (tuned on D).
+  if (ref.length >= 5 && user.length >= 5 && americanSpelling(ref) === americanSpelling(user)) return 'exact';
   const rn = numberFromWords(ref);
   const un = numberFromWords(user);
   if ((rn !== null || /^\d+$/.test(ref)) && (un !== null || /^\d+$/.test(user))) return (rn ?? Number(ref)) === (un ?? Number(user)) ? 'number' : null;
@@ -109,7 +113,9 @@ function alternative(text: string, qWords: Set<string>, qText = ''): Alternative
   const optional = own.length > 0 && own.length < content.length ? content.filter((x) => !own.includes(x)) : [];
   content = content.length ? content : words;
   const name = content.length >= 2 && /^[A-Z]/.test(content[0].raw) && /^[A-Z]/.test(content[content.length - 1].raw);
-  const phrase = content.map((x) => x.w).join(' ');
+  let phrase = content.map((x) => x.w).join(' ');
+  // "Qur'an" is WordNet's "Quran": a name WordNet knows only without its apostrophe (tuned on D).
+  if (/['’]/.test(phrase) && lookup(phrase).length === 0 && lookup(phrase.replace(/['’]/g, '')).length > 0) phrase = phrase.replace(/['’]/g, '');
   const wordSenses = new Map(content.map((x) => [x.w, expectedSenses(senses(x.w), qWords)] as const));
   // "Planet" alone is not "Red Planet": a surname stands for a person (WordNet's, when it knows the
   // name), and a word the question says ("a kind of planet") is no surname.
@@ -142,9 +148,11 @@ function alternatives(reference: string, qWords: Set<string>, qText = ''): Alter
   const accept = [...reference.matchAll(/\((?:also )?(?:accept|or)[:\s]+([^)]*)\)/gi)].flatMap((m) => m[1].split(/,|\bor\b|\//));
   const main = reference.replace(/\((?:also )?(?:accept|or)[:\s]+[^)]*\)/gi, ' ');
   const paren = [...main.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]);
-  const parts = main
-    .replace(/\([^)]*\)/g, ' ')
-    .split(/\s+\/\s+|\s*;\s*|\s+or\s+/i)
+  const bare = main.replace(/\([^)]*\)/g, ' ');
+  // "carbohydrate, protein or fat": a comma list ending in "or" is alternatives too (tuned on D).
+  const commaList = /,[^,]+\s+or\s+[^,]+$/i.test(bare);
+  const parts = bare
+    .split(commaList ? /\s+\/\s+|\s*[;,]\s*|\s+or\s+/i : /\s+\/\s+|\s*;\s*|\s+or\s+/i)
     .concat(paren, accept)
     .map((p) => p.trim())
     .filter((p) => wordsOf(p).length > 0);
@@ -254,7 +262,9 @@ function longerName(alt: Alternative, st: Statement, m: Match, qWords: Set<strin
 }
 
 /** Another thing of the same kind as the reference, named in an asserted statement ("Mars or Jupiter"). */
-function rival(alt: Alternative, sts: Statement[], matched: Set<string>, qWords: Set<string>): string | null {
+function rival(alt: Alternative, sts: Statement[], matched: Set<string>, qWords: Set<string>, others: Alternative[] = []): string | null {
+  // Another of the reference's own alternatives is no rival: "carbohydrate, protein" for "carbohydrate, protein or fat".
+  const otherWords = new Set(others.filter((o) => o !== alt).flatMap((o) => o.content.flatMap((x) => [...lemmas(x.w)])));
   const refSenses = alt.senses.filter((s) => s.pos === 'noun');
   if (refSenses.length === 0) return null;
   const own = new Set(refSenses.map((s) => s.offset));
@@ -266,6 +276,7 @@ function rival(alt: Alternative, sts: Statement[], matched: Set<string>, qWords:
       for (let i = 0; i + n <= st.words.length; i++) {
         const gram = st.words.slice(i, i + n);
         if (gram.some((x, k) => matched.has(`${si}:${i + k}`) || FILLER.has(x.w) || qWords.has(x.w))) continue;
+        if (gram.every((x) => [...lemmas(x.w)].some((l) => otherWords.has(l)))) continue;
         if (denied(st, { statement: si, start: i, end: i + n, how: '' }, qWords)) continue;
         for (const s of senses(gram.map((x) => x.w).join(' '), ['noun'])) {
           if (own.has(s.offset) || ancestors.has(`noun:${s.offset}`)) continue;
@@ -375,7 +386,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     const matched = new Set(matches.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => `${m.statement}:${m.start + k}`)));
     const hedge = opts.among ? null : asserted.map((m) => hedged(sts[m.statement], m, qWords)).find((x) => x);
     if (hedge) return fail(`The answer hedges between ${alt.text} and ${hedge}.`);
-    const other = opts.among ? null : rival(alt, sts, matched, qWords);
+    const other = opts.among ? null : rival(alt, sts, matched, qWords, alts);
     if (other) return fail(`The answer also gives ${other}, another answer of the same kind, so it does not commit to ${alt.text}.`, false);
     const opposite = antonymIn(alt, sts);
     if (opposite) return fail(`The answer contradicts itself: ${opposite}.`, false);
@@ -388,7 +399,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // form) may be of a rare sense, a one-letter slip may be another word ("C minor"), and words
     // beyond the term ("Tolstoy, who also wrote ...") are claims the grader did not check.
     const slip = how === 'spelling' && Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength;
-    const sure = how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text}`, qWords).length === 0;
+    const sure = how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text} ${APART.test(userAnswer) ? glossOf(alt) : ''}`, qWords).length === 0;
     return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.`, confidence: sure ? 'high' : 'low', needs_review: !sure };
   }
   if (longerFail) return longerFail;
@@ -401,14 +412,22 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain);
   }
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
+  // "the theory of knowledge" for epistemology ("the philosophical theory of knowledge"): WordNet's definition said, low (tuned on D).
+  const defined = alts.find((a) => saysDefinition(userAnswer, a, qWords));
+  if (defined) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives what ${defined.text} is (WordNet's definition of it); please review.`, confidence: 'low', needs_review: true };
+    // "WHO" for "the World Health Organization": the initials of every word of the reference (tuned on D).
+  const initials = alts.find((a) => initialsOf(userAnswer, a));
+  if (initials) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${initials.text} by its initials.`, confidence: 'high', needs_review: false };
   // None of the reference's words: sure only when both are names or both numbers (Paris is not
   // London); another common word may be a paraphrase, a formula or a notation the grader cannot read.
   const kind = termKind(userAnswer);
   const short = contentWords(wordsOf(userAnswer)).length <= CONFIDENCE.sureRefusalWords;
   // An acronym's expansion ("HTTP Secure" for HTTPS) is a name the grader cannot read: two names are sure only when both are acronyms or neither is.
   const acronymRef = ACRONYM.test(reference.trim());
+  // Two spellings of one name ("Koran" / "Qur'an", "Shabbos" / "Shabbat", "Thésée" / "Theseus") are no sure refusal (tuned on D).
   const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim()));
-  return fail('The answer does not give it.', short && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)));
+  const near = alts.some((a) => nearSpelling(userAnswer, a.text));
+  return fail('The answer does not give it.', short && !near && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)));
 }
 
 /**
@@ -494,6 +513,32 @@ function siblings(answer: string, reference: string): boolean {
 /** A capital letter alone names something (a key, a vitamin, a grade), even one the question says ("C minor" for the relative minor of C major). */
 const LETTER_NAME = /^[B-HJ-Z]$/;
 
+/** Words set apart from the term: a bracket, a comma, a colon or a dash between spaces. */
+const APART = /[(,;:—–]|\s-\s/;
+
+/**
+ * What WordNet says the reference is (the definitions of its senses the question is about, and
+ * of their direct hypernyms): words an answer adds from it ("rickets, a disease of children") say
+ * what the term is, not a claim the grader cannot check. Tuned on main, A, B, C, D.
+ */
+function glossOf(alt: Alternative): string {
+  // (Only words set apart from the term by a comma, bracket or dash, APART: "computer-aided manufacturing" is another term.)
+  return alt.senses
+    .filter((s) => s.pos === 'noun')
+    .slice(0, 2)
+    .flatMap((s) => [s.definition, ...related(s, ['@', '@i']).flatMap((h) => [h.words.join(' '), h.definition])])
+    .join(' ')
+    .replace(/_/g, ' ');
+}
+
+/** Words after a negation cue that it denies ("not veins", "not the vena cava"). */
+const DENIED_WORDS = 3;
+
+/** Whether the word at `at` is denied by a cue just before it, with no word of the matched term between them. */
+function deniedAside(st: Statement, si: number, at: number, matched: Set<string>): boolean {
+  return st.cues.some((c) => at > c && at - c <= DENIED_WORDS && !Array.from({ length: at - c - 1 }, (_, k) => c + 1 + k).some((i) => matched.has(`${si}:${i}`)));
+}
+
 /** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
 function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
   const own = new Set(contentWords(wordsOf(reference)).flatMap((x) => [x.w, ...lemmas(x.w)]));
@@ -503,9 +548,88 @@ function uncheckedWords(sts: Statement[], matched: Set<string>, reference: strin
       : st.words
           // A capital letter alone names something ("C minor" for "A minor", where "A" read as an article).
           .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
+          // "arteries, not veins": a word denied right after a cue, outside the matched term, rules another answer out (tuned on D).
+          .filter((x) => !deniedAside(st, si, st.words.indexOf(x), matched))
           .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
           .map((x) => x.raw),
   );
+}
+
+/**
+ * A word in American spelling: -isation/-ise → -ization/-ize, -our → -or, -tre → -ter, and ae / oe
+ * after a consonant → e ("haemoglobin", "oesophagus" → "esophagus"). Two words are one when both
+ * spell the same this way.
+ */
+function americanSpelling(word: string): string {
+  return word
+    .replace(/is(ation|ations|e|es|ed|ing|er|ers)$/, 'iz$1')
+    .replace(/our(s|ed|ing|ism|ist|ists|al|ite|ites|able)?$/, 'or$1')
+    .replace(/our(ism|ist)/, 'or$1')
+    .replace(/([^aeiou])tre(s)?$/, '$1ter$2')
+    .replace(/^oe/, 'e')
+    .replace(/([^aeiou])(?:ae|oe)(?=[^aeiou])/g, '$1e');
+}
+
+/** Letters only, without accents, apostrophes or an article: "Thésée" → "thesee". */
+function folded(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/^\s*(?:the|a|an)\s+/, '').replace(/[^a-z]/g, '');
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * Two spellings of one name: folded, at most two letters apart, in names of four letters or
+ * more, one of them unknown to WordNet (a transliteration); two terms WordNet knows apart
+ * (mitosis, meiosis) stay a sure refusal. Tuned on D.
+ */
+function nearSpelling(answer: string, reference: string): boolean {
+  const [a, r] = [folded(answer), folded(reference)];
+  const term = (t: string) => isWord(t.trim().replace(/^(?:the|a|an)\s+/i, '').toLowerCase());
+  return a.length >= 4 && r.length >= 4 && editDistance(a, r) <= 2 && !(term(answer) && term(reference));
+}
+
+/** Share of a definition's content words an answer must say to be read as that definition. */
+const DEFINITION_SHARE = 2 / 3;
+/** Definitions longer than this say more than a name: an answer of a few of their words is not them. */
+const DEFINITION_MAX_WORDS = 4;
+
+/**
+ * The answer says WordNet's short definition of the reference: two content words or more, every
+ * one of them but the question's (one at least) in the definition of a sense the question is about, and at
+ * least DEFINITION_SHARE of that definition's content words. Tuned on main, A, B, C, D.
+ */
+function saysDefinition(answer: string, alt: Alternative, qWords: Set<string>): boolean {
+  const all = contentWords(wordsOf(answer));
+  const own = all.filter((x) => ![...lemmas(x.w)].some((l) => qWords.has(l)));
+  if (all.length < 2 || own.length < 1) return false;
+  return alt.senses.slice(0, 2).some((s) => {
+    const def = contentWords(wordsOf(s.definition.split(/;/)[0]!));
+    if (def.length < 2 || def.length > DEFINITION_MAX_WORDS) return false;
+    const inDef = (x: Word) => def.some((d) => [...lemmas(x.w)].some((l) => lemmas(d.w).has(l)));
+    const said = def.filter((d) => all.some((x) => [...lemmas(x.w)].some((l) => lemmas(d.w).has(l))));
+    return own.every(inDef) && said.length / def.length >= DEFINITION_SHARE;
+  });
+}
+
+/** Words an acronym may leave out ("Department of Health": DH or DOH). */
+const ACRONYM_SKIP = new Set(['of', 'and', 'for', 'the', 'a', 'an', 'in', 'on', 'to', '&']);
+
+/** An answer in capitals that is the initials of every word of an alternative of two words or more. */
+function initialsOf(answer: string, alt: Alternative): boolean {
+  const t = answer.trim().replace(/\./g, '');
+  if (!ACRONYM.test(t) || alt.words.length < 2) return false;
+  const words = alt.text.trim().split(/[\s-]+/).filter((w) => /\p{L}/u.test(w)).filter((w, i) => !(i === 0 && /^(?:the|a|an)$/i.test(w)));
+  const all = words.map((w) => w[0]!.toUpperCase()).join('');
+  const content = words.filter((w) => !ACRONYM_SKIP.has(w.toLowerCase())).map((w) => w[0]!.toUpperCase()).join('');
+  return words.length >= 2 && (t === all || t === content);
 }
 
 /** A number, a name (every word capitalised) or a common word. */

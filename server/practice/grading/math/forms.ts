@@ -31,6 +31,10 @@ export interface Forms {
   inequality: boolean;
   /** The quantity asked for is a percentage ("as a percent", "the percentage increase"). */
   percentQuantity: boolean;
+  /** "as an ordinary number": written out, not in scientific notation (tuned on D). */
+  ordinary: boolean;
+  /** "as a single logarithm": a logarithm, not its value (tuned on D). */
+  logarithm: boolean;
 }
 
 const NUMBER_WORDS: Record<string, number> = { zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
@@ -80,6 +84,7 @@ export function readForms(statement: string, scheme = ''): Forms {
   const intervalNotation = /\binterval notation\b|\bas an? (?:single )?interval\b|\bas a union of intervals\b/i.test(q);
   const inequality = /\bas an? (?:single )?inequalit(?:y|ies)\b|\binequality (?:notation|form)\b|\busing inequalit(?:y|ies)\b|\busing inequality signs\b/i.test(q);
   const percent = /\bas a percent(?:age)?\b|\bin percent\b|\bwhat percent(?:age)?\b|\bpercentage\b/i.test(q);
+  const ordinary = /\bas an? (?:ordinary|normal) number\b|\bin (?:ordinary|normal|decimal) (?:form|notation)\b|\bout of (?:standard form|scientific notation)\b/i.test(q);
   const sf = /\b(\d+|one|two|three|four|five|six)\s+(?:significant figures?|significant digits?|sig\.?\s?figs?|s\.?\s?f\.?)(?=[\s,.?!)]|$)/i.exec(q);
   return {
     decimals: dp ? count(dp[1]) : nearest ? PLACES[nearest[1].toLowerCase()] : nearestUnit ? 0 : null,
@@ -91,7 +96,9 @@ export function readForms(statement: string, scheme = ''): Forms {
     decimal: /\bas a decimal\b|\bin decimal form\b|\bdecimal (?:number|value|answer)\b/i.test(q),
     percent,
     mixed: /\bmixed number\b|\bmixed fraction\b/i.test(q),
-    scientific: /\bscientific notation\b|\bstandard (?:index )?form\b(?!.*\b(?:ax|line)\b)/i.test(q),
+    scientific: !ordinary && /\bscientific notation\b|\bstandard (?:index )?form\b(?!.*\b(?:ax|line)\b)/i.test(q),
+    ordinary,
+    logarithm: /\bas (?:a )?single (?:logarithm|log)\b|\bas one (?:logarithm|log)\b|\bin (?:logarithmic|log) form\b/i.test(q),
     slopeIntercept: /\bslope[- ]intercept\b|\by\s*=\s*mx\s*\+\s*[bc]\b|\bgradient[- ]intercept\b/i.test(q),
     factored: /\bfactori[sz]e|\bfactored form\b|^\s*factor\b|\bfactor (?:completely|fully|the|this|each|it)\b|\bfully factor/i.test(q),
     expanded: /\bexpand\b|\bmultiply out\b|\bexpanded form\b|\bremove the (?:brackets|parentheses)\b/i.test(q),
@@ -212,6 +219,9 @@ function showInequality(iv: Intervals): string {
   return iv.pieces.map(one).join(' or ');
 }
 
+/** A power of ten written in the answer: "3.2e-3", "3.2 × 10^-3", "3.2x10⁻³". */
+const SCIENTIFIC_WRITTEN = /\d\s*[eE]\s*[-+−]?\d|[x×*·]\s*10\s*(?:\^|\*\*|[⁻⁰¹²³⁴⁵⁶⁷⁸⁹])/;
+
 /**
  * Why an answer whose value is right is not in the form the question asks for, or null. Only
  * forms that can be checked on the reading are judged; decimal places and significant figures
@@ -227,6 +237,8 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
     if (forms.decimal && (/\//.test(user.literal) || user.percent || user.mixed)) return 'the question asks for a decimal';
     if (forms.percent && !user.percent && !ref.percent && !/%|percent/.test(userText)) return 'the question asks for a percentage';
     if (forms.percent && !user.percent && ref.percent && isDecimalLiteral(user.literal) && Math.abs(Number(user.literal)) < 1.5) return 'the question asks for a percentage';
+    if (forms.ordinary && SCIENTIFIC_WRITTEN.test(userText)) return 'the question asks for an ordinary number, not scientific notation';
+    if (forms.logarithm && !/\b(?:log|ln|lg)/i.test(userText)) return 'the question asks for a single logarithm, not its value';
     if (forms.scientific && numeric && !/^-?[1-9](?:\.\d+)?\s*\*\s*10\s*\^\s*\(?\s*-?\d+\s*\)?$/.test(user.literal.replace(/\s*[x×]\s*/, '*'))) return 'the question asks for scientific notation (a × 10^n with 1 ≤ a < 10)';
     if (forms.units && (ref.unit || forms.target) && !user.unit) return 'the question asks for units';
     if (forms.target && user.unit && !sameUnit(user.unit, forms.target)) return `the question asks for the answer in ${forms.target.text}`;

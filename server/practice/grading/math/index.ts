@@ -353,6 +353,8 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
     if (stated !== userAnswer) userText = normalizeMath(stated);
   }
   userText = withoutWorking(userText);
+  const components = ref?.kind === 'solutions' ? unitVectorComponents(userAnswer) : null;
+  if (components) userText = normalizeMath(components);
   const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
   if (spelled !== null) userText = String(spelled);
   if (userText.length > MAX_MATH_CHARS) return low(fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`));
@@ -376,6 +378,23 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
   const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
   return fallback ? low(graded) : graded;
+}
+
+const COMPONENT = String.raw`([-+−]?\s*(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?)?)`;
+const UNIT_VECTORS = new RegExp(String.raw`^\s*${COMPONENT}\s*\*?\s*i\s*${COMPONENT.replace('[-+−]?', '[-+−]')}\s*\*?\s*j(?:\s*${COMPONENT.replace('[-+−]?', '[-+−]')}\s*\*?\s*k)?\s*$`);
+
+/**
+ * "12i − 6j" for the column vector (12, −6): i, j (and k) unit vectors as the components of a
+ * pair, only where the reference is a list of values (a complex "7 + i" has no j). Tuned on D.
+ */
+function unitVectorComponents(answer: string): string | null {
+  const m = UNIT_VECTORS.exec(answer);
+  if (!m) return null;
+  const part = (c: string | undefined) => {
+    const t = (c ?? '').replace(/\s+/g, '').replace('−', '-');
+    return t === '' || t === '+' ? '1' : t === '-' ? '-1' : t.replace(/^\+/, '');
+  };
+  return `(${[m[1], m[2], ...(m[3] !== undefined ? [m[3]] : [])].map(part).join(', ')})`;
 }
 
 /**

@@ -104,13 +104,19 @@ export function splitList(s: string): string[] {
     .filter(Boolean);
 }
 
-/** "1 ± √2" as its two values. */
+/**
+ * "1 ± √2" as its two values: the sign written in its place, so that "(6 ± √20)/2" inside a
+ * bracket is (6 + √20)/2 and (6 − √20)/2 (tuned on D).
+ */
 function expandPlusMinus(s: string): string[] {
   const i = s.indexOf('±');
   if (i < 0) return [s];
   const head = s.slice(0, i).trim();
   const tail = s.slice(i + 1).trim();
-  return head ? [`${head} + ${tail}`, `${head} - (${tail})`] : [tail, `-(${tail})`];
+  if (!head) return [tail, `-(${tail})`];
+  // After an opening bracket or an operator the sign is the term's own.
+  if (/[(*/^]$/.test(head)) return [`${head}${tail}`, `${head}-${tail}`];
+  return [`${head} + ${tail}`, `${head} - ${tail}`];
 }
 
 const SINGLE_VAR = /^([a-zA-Z])\s*=\s*(.+)$/;

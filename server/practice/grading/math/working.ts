@@ -18,7 +18,8 @@ export function afterConclusion(answer: string): string | null {
 
 const ASSIGNMENT = /^[a-zA-Z]\s*=\s*(?:[^=<>a-zA-Z]|sqrt|pi)+$/;
 const BARE = /^[^=<>a-zA-Z]+$/;
-const NUMERIC = /^(?:[^=<>a-zA-Z]|sqrt|pi)+$/;
+/** A numeric side of a chain; a logarithm of numbers is one too ("x = log_3 81 = 4", tuned on D). */
+const NUMERIC = /^(?:[^=<>a-zA-Z]|sqrt|pi|log|ln)+$/;
 
 /** "x = 8/2 = 4" as "x = 4": the value at the end of a numeric chain. */
 function lastValue(part: string): string {

@@ -143,9 +143,11 @@ function opposite(wording: string, answer: Answer, used: string[]): string | nul
   const said = saidForms(answer);
   const says = (cw: string) => [...forms(cw)].some((f) => said.has(f));
   // The answer's words the criterion says itself ("from hotter to colder" holds both ends) are not opposites.
-  const candidates = answer.words.slice(0, OPPOSITE_SCAN).filter((u) => near.has(u.word) && !words.some((cw) => sameWord(cw, u.word)));
+  // A denied opposite affirms ("the wall doesn't have to be fat" for "thinner"; tuned on D).
+  const candidates = answer.words.slice(0, OPPOSITE_SCAN).filter((u) => near.has(u.word) && !u.negated && !words.some((cw) => sameWord(cw, u.word)));
   for (const cw of words) {
-    if (says(cw)) continue;
+    // Said in other words too ("start" for "begins"): the answer says it, an opposite elsewhere is about something else (tuned on D).
+    if (says(cw) || used.some((u) => matchWord(cw, u) !== null)) continue;
     // Verbs ("rises" against "falls") and comparisons ("shorter" against "longer"); nouns and
     // adjectives of a list (solid, liquid) are not claims against each other.
     const poses: Pos[] = /(?:er|est)$/.test(cw) && lemmatizer.adjective(cw) !== cw ? ['verb', 'adj'] : ['verb'];

@@ -12,6 +12,15 @@
  *   worth that.
  * - A prose rubric opening or closing with "Up to 3 marks." / "Maximum 3 marks." → its total on a
  *   line of its own.
+ * - Tuned on set D too (rules.ts, "more total layouts"): a markdown heading is a title (`###
+ *   Criteria (6 marks)` → its total); `Points: 2` on the line after an unmarked criterion; marks at
+ *   the end of a line after `= `, a dot leader (`…… 1`) or a column of spaces, on most lines (a
+ *   `TOTAL` line so written is the total, a `Marks` column header is dropped); a symbol key (`(★ =
+ *   1 mark)`) over lines marked with that symbol; `N marks available` / `Marks available: N` and a
+ *   bracketed `(Maximum 4: …)` as caps (`Max N`); `(1) (x2)` as one mark each up to two; `— 1 mark
+ *   each` after an inline enumeration `(i) … (ii) …` as each item's; letter descriptors `A (3
+ *   marks): … B (2 marks): …` as levels; `→ 1 mark` arrows; a label before its marks
+ *   (`Position (1 mark): X`, `AO1 (2): X`) as "X (1 mark)".
  */
 import { leadMarker, NUM, toNumber, trailMarker } from './markers.ts';
 
@@ -161,8 +170,173 @@ function proseTotals(lines: string[]): string[] {
   });
 }
 
+const MD_HEADING = /^\s*#{1,6}\s+(?=\S)/;
+const BRACKET_MARKS = new RegExp(String.raw`[(\[]\s*(${NUM})\s*${UNIT}\s*[)\]]\s*:?\s*$`, 'i');
+
+/** `### Criteria (6 marks)` → "Total: 6"; `### Criteria` → "Criteria:" (a title, not a criterion). */
+function markdownHeadings(lines: string[]): string[] {
+  return lines.map((l) => {
+    if (!MD_HEADING.test(l)) return l;
+    const title = l.replace(MD_HEADING, '').trim();
+    const marks = BRACKET_MARKS.exec(title);
+    if (marks) return `Total: ${toNumber(marks[1]!)}`;
+    return /:$/.test(title) ? title : `${title}:`;
+  });
+}
+
+const NEXT_POINTS = new RegExp(String.raw`^\s*(?:points?|marks?|pts)\s*:\s*(${NUM})\s*$`, 'i');
+
+/**
+ * `Points: 2` alone on the line after an unmarked criterion, more than once: that criterion's
+ * points (once, it may be the total: "Marks: 4" under a prose rubric).
+ */
+function nextLinePoints(lines: string[]): string[] {
+  const at = lines.map((l, i) => i > 0 && NEXT_POINTS.test(l) && /[a-z]/i.test(lines[i - 1]!) && !NEXT_POINTS.test(lines[i - 1]!) && !leadMarker(lines[i - 1]!) && !trailMarker(lines[i - 1]!));
+  if (at.filter(Boolean).length < 2) return lines;
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (at[i]) out[out.length - 1] = `${out[out.length - 1]!.replace(/[\s.;,]+$/, '')} (${NEXT_POINTS.exec(l)![1]} marks)`;
+    else out.push(l);
+  });
+  return out;
+}
+
+/** "X = 1", "X ........ 1", "X      1": marks at the end of a line after `=`, a dot leader or a column of spaces. */
+const END_MARK = /^(\s*\S.*?[a-z)\]'"’.]*?)(?:\s+=\s*|\s*(?:\.{3,}|…{2,})\s*|\s{3,})(\d+(?:\.\d+)?|½)\s*$/i;
+const TOTAL_WORD = /^\s*(?:total|max(?:imum)?)\b/i;
+const MARKS_COLUMN = /\s{3,}(?:marks?|points?|pts|score)\s*$/i;
+
+/**
+ * Marks written at the end of most lines after `= `, a dot leader or spaces → "X (1 mark)"; such a
+ * `TOTAL` line → "Total: N"; a header ending in a `Marks` column is dropped. Only when at least two
+ * lines are so written and they are most of the rubric's lines (a single "x = 2" is arithmetic).
+ */
+function endMarks(lines: string[]): string[] {
+  const text = lines.filter((l) => /[a-z]/i.test(l) && !MARKS_COLUMN.test(l));
+  const marked = text.filter((l) => END_MARK.test(l) && /[a-z]{2}/i.test(END_MARK.exec(l)![1]!) && !/[=<>]\s*\S*\s*[=]?\s*$/.test(END_MARK.exec(l)![1]!));
+  if (marked.length < 2 || marked.length * 2 < text.length) return lines;
+  return lines.flatMap((l) => {
+    if (MARKS_COLUMN.test(l) && !END_MARK.test(l)) return [];
+    const m = END_MARK.exec(l);
+    if (!m || !/[a-z]{2}/i.test(m[1]!)) return [l];
+    const n = toNumber(m[2]!);
+    if (TOTAL_WORD.test(m[1]!)) return [`Total: ${n}`];
+    return [`${m[1]!.replace(/[\s.;,]+$/, '')} (${m[2]} mark${n === 1 ? '' : 's'})`];
+  });
+}
+
+const SYMBOL_KEY = new RegExp(String.raw`^\s*[(\[]?\s*([★☆✓✔✅⭐●•*])\s*=\s*(${NUM})\s*${UNIT}\s*[)\]]?\.?\s*$`, 'iu');
+
+/** `(★ = 1 mark)` under lines marked ★ (★★ = two): each such line worth that many, the key not a criterion. */
+function symbolKey(lines: string[]): string[] {
+  const keyAt = lines.findIndex((l) => SYMBOL_KEY.test(l));
+  if (keyAt < 0) return lines;
+  const [, symbol, value] = SYMBOL_KEY.exec(lines[keyAt]!)!;
+  const per = toNumber(value!);
+  const lead = new RegExp(String.raw`^(\s*)((?:${symbol!.replace(/[*]/g, '\\*')}\s*)+)`, 'u');
+  return lines.flatMap((l, i) => {
+    if (i === keyAt) return [];
+    const m = lead.exec(l);
+    if (!m) return [l];
+    const count = [...m[2]!.replace(/\s/g, '')].length;
+    const n = count * per;
+    return [`${m[1]}${l.slice(m[0].length).replace(/[\s.;,]+$/, '')} (${n} mark${n === 1 ? '' : 's'})`];
+  });
+}
+
+const AVAILABLE = new RegExp(String.raw`^\s*(?:(${NUM})\s*${UNIT}\s+available|${UNIT}\s+available\s*[:=]?\s*(${NUM}))\.?\s*$`, 'i');
+const BRACKET_CAP = new RegExp(String.raw`^\s*[(\[]\s*max(?:imum)?\s*(?:of\s+)?(${NUM})\s*${UNIT}?\s*[:;,—–-]\s*[^()\[\]]*[)\]]\.?\s*$`, 'i');
+
+/** "3 marks available." / "Marks available: 4" / "(Maximum 4: any two …)" → "Max 4": what can be earned, at most. */
+function available(lines: string[]): string[] {
+  return lines.map((l) => {
+    const a = AVAILABLE.exec(l);
+    if (a) return `Max ${toNumber(a[1] ?? a[2]!)}`;
+    const c = BRACKET_CAP.exec(l);
+    return c ? `Max ${toNumber(c[1]!)}` : l;
+  });
+}
+
+const TIMES = new RegExp(String.raw`\(\s*(${NUM})\s*${UNIT}?\s*\)\s*\(\s*[x×]\s*(\d+)\s*\)\s*$`, 'i');
+
+/** "Sign of a stroke (1) (x2)": one mark each for up to two. */
+function times(lines: string[]): string[] {
+  return lines.map((l) => {
+    const m = TIMES.exec(l);
+    if (!m) return l;
+    const per = toNumber(m[1]!);
+    return `${l.slice(0, m.index).replace(/[\s.;,]+$/, '')} (${m[1]} mark${per === 1 ? '' : 's'} each, max ${per * Number(m[2])})`;
+  });
+}
+
+const ENUMERATOR = /\((?:[ivx]{1,4}|[a-h]|\d{1,2})\)\s+/gi;
+const EACH_TAIL = new RegExp(String.raw`\s*[—–-]+\s*(${NUM})\s*${UNIT}\s+each\.?\s*$`, 'i');
+
+/** "(i) adverb (ii) noun (iii) verb — 1 mark each": the marks are each item's. */
+function enumeratedEach(lines: string[]): string[] {
+  return lines.map((l) => {
+    const tail = EACH_TAIL.exec(l);
+    if (!tail) return l;
+    const body = l.slice(0, tail.index);
+    const starts = [...body.matchAll(ENUMERATOR)].map((m) => m.index);
+    if (starts.length < 2 || body.slice(0, starts[0]).trim()) return l;
+    const n = toNumber(tail[1]!);
+    const unit = `(${tail[1]} mark${n === 1 ? '' : 's'})`;
+    return starts.map((s, k) => `${body.slice(s, starts[k + 1] ?? body.length).trim()} ${unit}`).join(' ');
+  });
+}
+
+const ARROW_MARKS = new RegExp(String.raw`\s*(?:→|->|=>|⇒)\s*(${NUM})\s*${UNIT}\.?\s*$`, 'i');
+
+/** "X → 1 mark": marks after an arrow are the line's. */
+function arrowMarks(lines: string[]): string[] {
+  return lines.map((l) => {
+    const m = ARROW_MARKS.exec(l);
+    if (!m || !/[a-z]/i.test(l.slice(0, m.index))) return l;
+    const n = toNumber(m[1]!);
+    return `${l.slice(0, m.index)} (${m[1]} mark${n === 1 ? '' : 's'})`;
+  });
+}
+
+const QUALITY_LABEL = /^(?:excellent|outstanding|exemplary|very\s+good|good|strong|secure|proficient|competent|satisfactory|adequate|fair|developing|emerging|basic|limited|weak|poor|inadequate)\b/i;
+const LABELLED = new RegExp(String.raw`^(\s*(?:[-*•]\s*)?)([A-Z][A-Za-z0-9'’-]*(?:\s+[A-Za-z'’-]+){0,2})\s*[(\[]\s*(${NUM})\s*${UNIT}?\s*[)\]]\s*:\s*(?=\S)`);
+
+/**
+ * "Position (1 mark): states a view", "AO2 (2): explains …": the label names the criterion's
+ * part, not what the answer must say → "states a view (1 mark)". Levels, bands, credits and
+ * question numbers keep their label (NOT_STRAND).
+ */
+function labelled(lines: string[]): string[] {
+  const hits = lines.map((l) => LABELLED.exec(l));
+  const marks = hits.filter(Boolean).map((m) => toNumber(m![3]!));
+  // "Excellent (4): … Good (3): … Fair (2): …": falling marks under quality words are levels.
+  if (marks.length >= 2 && marks.every((n, i) => i === 0 || n < marks[i - 1]!)) return lines;
+  return lines.map((l, i) => {
+    const m = hits[i];
+    if (!m || NOT_STRAND.test(m[2]!) || QUALITY_LABEL.test(m[2]!) || /^[A-F]$/.test(m[2]!)) return l;
+    const n = toNumber(m[3]!);
+    return `${m[1]}${l.slice(m[0].length).replace(/[\s.;,]+$/, '')} (${m[3]} mark${n === 1 ? '' : 's'})`;
+  });
+}
+
+const LETTER_LEVEL = new RegExp(String.raw`^(\s*)([A-F])\s*[(\[]\s*(${NUM})\s*${UNIT}\s*[)\]]\s*:\s*(?=\S)`);
+
+/** "A (3 marks): … / B (2 marks): … / C (1 mark): …": letter grades are levels, falling marks. */
+function letterLevels(lines: string[]): string[] {
+  const hits = lines.map((l) => LETTER_LEVEL.exec(l));
+  const marks = hits.filter(Boolean).map((m) => toNumber(m![3]!));
+  if (marks.length < 2 || !marks.every((n, i) => i === 0 || n < marks[i - 1]!)) return lines;
+  return lines.map((l, i) => {
+    const m = hits[i];
+    if (m) return `${m[1]}${m[3]} mark${toNumber(m[3]!) === 1 ? '' : 's'}: ${l.slice(m[0].length)}`;
+    // "0: nothing relevant" under them: the level that earns nothing.
+    return /^\s*0\s*:/.test(l) ? l.replace(/^(\s*)0\s*:/, '$10 marks:') : l;
+  });
+}
+
 /** The rubric with these layouts rewritten; any other text unchanged. */
 export function rewriteLayouts(raw: string): string {
-  const lines = raw.replace(/\r\n?/g, '\n').split('\n');
+  let lines = raw.replace(/\r\n?/g, '\n').split('\n');
+  lines = labelled(arrowMarks(letterLevels(enumeratedEach(times(available(symbolKey(endMarks(nextLinePoints(markdownHeadings(lines))))))))));
   return proseTotals(perLine(sums(strands(records(grid(lines)))))).join('\n');
 }

@@ -76,7 +76,8 @@ export function markerAt(text: string, at: number): Marker | null {
 }
 
 /** Where a marker may start: the matcher confirms. */
-export const MARKER_START = new RegExp(String.raw`[(\[]|\+\s?\d|(?<![\w.])(?:${NUM}|an?)\b|\d+(?:\.\d+)?[pm]\b`, 'gi');
+// "½ mark": ½ is no word character, so no \b after it (tuned on D).
+export const MARKER_START = new RegExp(String.raw`[(\[]|\+\s?\d|(?<![\w.])(?:${NUM}|an?)\b|(?<![\w.])½|\d+(?:\.\d+)?[pm]\b`, 'gi');
 
 /** A level label at the start: "Level 3", "Band 2", "Full marks", "Partial credit", "No marks". */
 export interface LevelLabel {

@@ -293,6 +293,28 @@ export function judgeWords(all: string[], negated: boolean, answer: Answer, skip
   return j;
 }
 
+/**
+ * "run-off" said as "runs off", "short-term" as "short term", or "runoff": a hyphenated word of a
+ * criterion met by its parts, side by side in one clause, or written as one word (tuned on D).
+ */
+function compoundSaid(cw: string, answer: Answer): string[] | null {
+  const parts = cw.split('-');
+  if (parts.length < 2 || parts.some((p) => !/^[a-z]+$/.test(p))) return null;
+  const joined = parts.join('');
+  const one = answer.words.find((w) => !w.negated && (w.word === joined || lemmatizer.noun(w.word) === joined || lemmatizer.verb(w.word) === joined));
+  if (one) return [one.word];
+  const same = (a: string, b: string) => {
+    const m = matchWord(a, b);
+    return m === 'exact' || m === 'lemma';
+  };
+  for (const clause of answer.clauses) {
+    for (let i = 0; i + parts.length <= clause.length; i++) {
+      if (parts.every((p, k) => same(p, clause[i + k]!))) return clause.slice(i, i + parts.length);
+    }
+  }
+  return null;
+}
+
 /** How much of `words` (a wording's words; `negated` when the wording itself is negative) the answer says. */
 function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (answerWord: string) => boolean): Judgement {
   let hit = 0;
@@ -320,6 +342,13 @@ function judgeList(words: string[], negated: boolean, answer: Answer, skip?: (an
       best = denied.match;
       used.push(denied.word);
       userNegated = true;
+    }
+    if (!best) {
+      const parts = compoundSaid(cw, answer);
+      if (parts) {
+        best = 'lemma';
+        used.push(...parts);
+      }
     }
     matches.push(best);
     if (best) hit++;

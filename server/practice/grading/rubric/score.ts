@@ -174,6 +174,28 @@ function prepare(rubric: string, fromReference: boolean): Prepared {
   return prepared;
 }
 
+/** "(i)", "(b)", "ii)" or "b." at a line's start: a part's label. */
+const PART_LABEL = /(?:^|\s)\(([ivx]{1,4}|[a-h])\)\s+|(?:^|\n)\s*([ivx]{1,4}|[a-h])[.)]\s+/gi;
+
+function partLabels(text: string): { label: string; start: number; end: number }[] {
+  return [...text.matchAll(PART_LABEL)].map((m) => ({ label: (m[1] ?? m[2])!.toLowerCase(), start: m.index, end: m.index + m[0].length }));
+}
+
+/**
+ * The answer's part for each criterion when the rubric labels its criteria "(i) … (ii) …" (as
+ * many labels as criteria, in order, each once) and the answer uses those labels: criterion k is
+ * judged on the text after label k only ("(i) adjective (ii) adverb" says nothing of part (iii)).
+ * Tuned on D.
+ */
+function partAnswers(rubric: string, answer: string, criteria: number): string[] | null {
+  const labels = partLabels(rubric).map((l) => l.label);
+  if (labels.length < 2 || labels.length !== criteria || new Set(labels).size !== labels.length) return null;
+  const given = partLabels(answer).filter((l) => labels.includes(l.label));
+  if (given.length < 2 || new Set(given.map((g) => g.label)).size !== given.length) return null;
+  const text = new Map(given.map((g, k) => [g.label, answer.slice(g.end, given[k + 1]?.start ?? answer.length).trim()]));
+  return labels.map((l) => text.get(l) ?? '');
+}
+
 /** Content words of the answer (not the question's) that no met criterion used. */
 function unreadWords(answer: Answer, used: string[]): string[] {
   const said = new Set(used.flatMap((u) => [...forms(u)]));
@@ -204,6 +226,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   answer.statement = statement;
   const facts = calcFacts(userAnswer, reference, statement);
   answer.calc = facts && { ...facts, reference };
+  const whole = answer;
   if (rubricWords * answer.words.length > MAX_WORD_PAIRS) {
     throw new GradingInputError(
       ['body', 'problem', field],
@@ -212,7 +235,10 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   }
   // Each criterion's own words: a part of the answer that holds another's is about that one.
   const claimWords = read.criteria.map((c) => new Set(wordings(c).flatMap((w) => criterionWords(w)).filter((w) => ![...forms(w)].some((f) => answer.question.has(f)))));
+  // "(i) … (ii) …" in both the rubric and the answer: each criterion is judged on the answer's part of its label.
+  const parts = partAnswers(rubric, userAnswer, read.criteria.length);
   const outcomes = read.criteria.map((c, i) => {
+    const answer = parts ? Object.assign(readAnswer(parts[i] ?? '', whole.question), { statement, calc: whole.calc }) : whole;
     answer.otherClaims = new Set(claimWords.flatMap((ws, k) => (k === i ? [] : [...ws].filter((w) => !claimWords[i]!.has(w)))));
     if (c.kind === 'concept') return scoreConcept(c, answer, fromReference);
     if (c.kind === 'levels') return scoreLevels(c, answer, fromReference, facts);

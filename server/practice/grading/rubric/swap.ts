@@ -209,7 +209,9 @@ export function swapped(wording: string, answer: Answer): string | null {
   const has = (part: string[], w: string) => part.some((x) => same(w, x));
   const wordingTokens = tokenize(wording);
   // A contrasting word matters only in a part that says some of the criterion.
-  const candidates = [...new Set(parts.filter((p) => words.some((w) => has(p, w))).flat())].filter((u) => !STOPWORDS.has(u) && u.length > 2 && !/^\d/.test(u) && !words.some((w) => same(w, u)));
+  // A contrasting word the answer only denies ("the wall doesn't need to be fat") is not said of anything (tuned on D).
+  const denied = new Set(answer.words.filter((x) => x.negated).map((x) => x.word));
+  const candidates = [...new Set(parts.filter((p) => words.some((w) => has(p, w))).flat())].filter((u) => !STOPWORDS.has(u) && !denied.has(u) && u.length > 2 && !/^\d/.test(u) && !words.some((w) => same(w, u)));
   for (const w of words) {
     if (/^\d/.test(w)) continue;
     for (const u of candidates) {
