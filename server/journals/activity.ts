@@ -108,3 +108,22 @@ export function activityRows(first: number, touches: readonly (Touches | undefin
   });
   return [...byActor].map(([actor, r]) => ({ first_revision: r.first, last_revision: r.last, actor, at, blocks: JSON.stringify([...r.blocks]) }));
 }
+
+/**
+ * The activity of one commit as stored with the commit's last logged update (the `activity`
+ * column of journal_updates): the same rows, in one JSON text `{"at", "rows": [[first_revision,
+ * last_revision, actor, [block ids]], ...]}`. Written in the commit's own row of the log, it costs
+ * no page of its own (an activity row and its index entry wrote two pages more per journal per
+ * commit, issue 33); compaction moves it into journal_activity before it drops the row.
+ * Undefined when no update touched a block.
+ */
+export function encodeInlineActivity(rows: readonly ActivityRow[]): string | undefined {
+  if (rows.length === 0) return undefined;
+  return `{"at":${JSON.stringify(rows[0]!.at)},"rows":[${rows.map((r) => `[${r.first_revision},${r.last_revision},${JSON.stringify(r.actor)},${r.blocks}]`).join(',')}]}`;
+}
+
+/** The rows of `encodeInlineActivity`'s text. */
+export function decodeInlineActivity(text: string): ActivityRow[] {
+  const { at, rows } = JSON.parse(text) as { at: string; rows: [number, number, string, string[]][] };
+  return rows.map(([first, last, actor, blocks]) => ({ first_revision: first, last_revision: last, actor, at, blocks: JSON.stringify(blocks) }));
+}

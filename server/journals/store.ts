@@ -6,7 +6,7 @@
  */
 import type { Queryable, StorageEngine } from '../storage/engine.ts';
 import { nowIso } from '../time.ts';
-import { activityRows, type ActivityRow, type Touches } from './activity.ts';
+import { activityRows, decodeInlineActivity, encodeInlineActivity, type ActivityRow, type Touches } from './activity.ts';
 
 export interface JournalRow {
   seq: number;
@@ -45,6 +45,11 @@ export interface LoggedUpdate {
 const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision, trashed_at, publish_slug, parent_id, order_index';
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
+const UPDATE_ROW = '(?, ?, ?, ?, ?)';
+/** Activity rows per multi-row INSERT when compaction moves them. */
+const ACTIVITY_CHUNK = 100;
+/** The common case, one update per journal per commit: one SQL text, one cached statement. */
+const INSERT_ONE_UPDATE = `INSERT INTO journal_updates (journal_seq, revision, data, quiet, activity) VALUES ${UPDATE_ROW}`;
 
 export class JournalStore {
   /**
@@ -213,12 +218,29 @@ export class JournalStore {
     );
   }
 
-  /** Activity recorded for revisions after `after` up to `upTo`, oldest first. */
-  activityBetween(seq: number, after: number, upTo: number): Promise<ActivityRow[]> {
-    return this.engine.all<ActivityRow>(
+  /**
+   * Activity recorded for revisions after `after` up to `upTo`, oldest first: the rows compaction
+   * moved to journal_activity, then those still stored with their commits in the log. The log is
+   * read first: a compaction committing between the two reads moves rows into the table, where
+   * the second read finds them again (dropped as duplicates) rather than in neither.
+   */
+  async activityBetween(seq: number, after: number, upTo: number): Promise<ActivityRow[]> {
+    const logged = await this.engine.all<{ activity: string }>(
+      'SELECT activity FROM journal_updates WHERE journal_seq = ? AND revision > ? AND activity IS NOT NULL ORDER BY revision',
+      [seq, after],
+    );
+    const moved = await this.engine.all<ActivityRow>(
       'SELECT first_revision, last_revision, actor, at, blocks FROM journal_activity WHERE journal_seq = ? AND last_revision > ? AND first_revision <= ? ORDER BY seq',
       [seq, after, upTo],
     );
+    const key = (r: ActivityRow) => `${r.first_revision}:${r.last_revision}:${r.actor}`;
+    const seen = new Set(moved.map(key));
+    for (const { activity } of logged) {
+      for (const r of decodeInlineActivity(activity)) {
+        if (r.last_revision > after && r.first_revision <= upTo && !seen.has(key(r))) moved.push(r);
+      }
+    }
+    return moved;
   }
 
   /**
@@ -236,25 +258,23 @@ export class JournalStore {
     ]);
     if (!bumped) return undefined;
     const first = bumped.revision - updates.length + 1;
+    // Who touched which blocks (docs/versions.md), stored with the commit's last update.
+    const activity = touches ? encodeInlineActivity(activityRows(first, touches, at)) : undefined;
+    const flag = quiet ? 1 : 0;
+    if (updates.length === 1) {
+      const u = updates[0]!;
+      this.written.updates += u.byteLength;
+      await q.run(INSERT_ONE_UPDATE, [seq, first, u, flag, activity]);
+      return bumped.revision;
+    }
     for (let start = 0; start < updates.length; start += INSERT_CHUNK) {
       const chunk = updates.slice(start, start + INSERT_CHUNK);
-      const params: (number | Uint8Array)[] = [];
+      const params: (number | Uint8Array | string | undefined)[] = [];
       chunk.forEach((u, i) => {
-        params.push(seq, first + start + i, u, quiet ? 1 : 0);
+        params.push(seq, first + start + i, u, flag, start + i === updates.length - 1 ? activity : undefined);
         this.written.updates += u.byteLength;
       });
-      await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, params);
-    }
-    // Who touched which blocks, kept after the log is compacted (docs/versions.md).
-    for (const r of touches ? activityRows(first, touches, at) : []) {
-      await q.run('INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)', [
-        seq,
-        r.first_revision,
-        r.last_revision,
-        r.actor,
-        r.at,
-        r.blocks,
-      ]);
+      await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet, activity) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`, params);
     }
     return bumped.revision;
   }
@@ -274,6 +294,19 @@ export class JournalStore {
         'INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, ?, ?) ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, data = excluded.data',
         [seq, revision, snapshot],
       );
+      // The activity stored with the commits folded away is kept, in journal_activity.
+      const logged = await tx.all<{ activity: string }>(
+        'SELECT activity FROM journal_updates WHERE journal_seq = ? AND revision <= ? AND activity IS NOT NULL ORDER BY revision',
+        [seq, revision],
+      );
+      const rows = logged.flatMap((l) => decodeInlineActivity(l.activity));
+      for (let start = 0; start < rows.length; start += ACTIVITY_CHUNK) {
+        const chunk = rows.slice(start, start + ACTIVITY_CHUNK);
+        await tx.run(
+          `INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+          chunk.flatMap((r) => [seq, r.first_revision, r.last_revision, r.actor, r.at, r.blocks]),
+        );
+      }
       await tx.run('DELETE FROM journal_updates WHERE journal_seq = ? AND revision <= ?', [seq, revision]);
       tx.afterCommit(() => (this.written.snapshots += snapshot.byteLength));
       return true;

@@ -397,4 +397,13 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   CREATE INDEX journals_parent ON journals(parent_id, order_index);
   `,
   },
+  // Who changed what, stored with each commit's last logged update (JSON, server/journals/
+  // activity.ts) instead of a journal_activity row per commit: no page of its own in the commit
+  // (issue 33). Compaction moves it into journal_activity before dropping the log rows.
+  {
+    name: 'journal-activity-inline',
+    sql: `
+  ALTER TABLE journal_updates ADD COLUMN activity TEXT COLLATE "C";
+  `,
+  },
 ];

@@ -20,6 +20,9 @@ import {
 } from './engine.ts';
 import { attempt, BoundedCache, callFromInside, runCommitHooks, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
 
+/** Control statements run often enough to keep prepared (every transaction's). */
+const FIXED_CONTROL = new Set(['BEGIN', 'BEGIN IMMEDIATE', 'COMMIT']);
+
 /** better-sqlite3 answers synchronously. */
 interface SyncExecutor extends Executor {
   all(sql: string, params: BoundValue[]): Row[];
@@ -137,7 +140,11 @@ export class SqliteEngine extends StatementRunner implements StorageEngine {
       },
       control(sql: string): void {
         try {
-          db.exec(sql);
+          // BEGIN and COMMIT, once per transaction: prepared once rather than parsed by exec each
+          // time. Savepoints (a name each) and ROLLBACK go through exec.
+          const fixed = FIXED_CONTROL.has(sql) ? stmt(sql) : undefined;
+          if (fixed) fixed.run();
+          else db.exec(sql);
         } catch (e) {
           throw mapSqliteError(e);
         }

@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { blocks, type Client, serverSuite, type TestServer } from '../helpers/server.ts';
+import { blocks, type Client, serverSuite, startTestServer, type TestServer } from '../helpers/server.ts';
 import { connectEditor, synced, typeInto, waitFor } from '../realtime/helpers.ts';
 
 let server: TestServer;
@@ -74,5 +74,48 @@ it('versions and diffs name the keys and editors that changed each block since t
     );
   } finally {
     editor.destroy();
+  }
+});
+
+it('stores who changed what with each commit in the update log, and keeps it when the log is compacted', async () => {
+  // A compaction is due past 5 logged updates (and once the log holds twice the snapshot's bytes).
+  const own = await startTestServer({ env: { COMPACT_AFTER_UPDATES: '5' } });
+  try {
+    const c = await own.newClient();
+    const engine = own.svc.ctx.engine;
+    const id = await c.importMarkdown('start\n');
+    const { seq } = (await engine.get<{ seq: number }>('SELECT seq FROM journals WHERE id = ?', [id]))!;
+    const count = async (sql: string) => Number((await engine.get<{ n: number }>(sql, [seq]))!.n);
+    const v0 = (await c.post(V(id), { name: 'start' })).body;
+    const add = async (i: number) => expect((await c.edit(id, [{ type: 'create_node', nodeType: 'paragraph', params: [`p${i}`] }])).body.success).toBe(true);
+    for (let i = 0; i < 3; i++) await add(i);
+    // Three commits, not yet due for compaction: their activity is in their log rows, no row of its own.
+    expect(await count('SELECT COUNT(*) AS n FROM journal_updates WHERE journal_seq = ? AND activity IS NOT NULL')).toBe(3);
+    expect(await count('SELECT COUNT(*) AS n FROM journal_activity WHERE journal_seq = ?')).toBe(0);
+    for (let i = 3; i < 12; i++) await add(i);
+    const snapshotRevision = () => count('SELECT revision AS n FROM journal_snapshots WHERE journal_seq = ?');
+    await waitFor(async () => (await snapshotRevision()) >= 5, 'a compaction');
+    // Read at one moment (a second compaction may be under way).
+    const { folded, moved, logged } = await engine.transaction(
+      async (tx) => ({
+        folded: Number((await tx.get<{ revision: number }>('SELECT revision FROM journal_snapshots WHERE journal_seq = ?', [seq]))!.revision),
+        moved: await tx.all<{ last_revision: number }>('SELECT last_revision FROM journal_activity WHERE journal_seq = ?', [seq]),
+        logged: await tx.all<{ revision: number }>('SELECT revision FROM journal_updates WHERE journal_seq = ? AND activity IS NOT NULL', [seq]),
+      }),
+      { immediate: true },
+    );
+    // What the compactions folded had its activity moved; what is still logged keeps it there.
+    expect(moved.length).toBe(folded - 1);
+    expect(moved.every((r) => Number(r.last_revision) <= folded)).toBe(true);
+    expect(logged.map((r) => Number(r.revision))).toEqual(Array.from({ length: 13 - folded }, (_, i) => folded + 1 + i));
+
+    const added = blocks(await c.model(id)).filter((b) => /^p\d+$/.test(b.text)).map((b) => b.id);
+    expect(added).toHaveLength(12);
+    const v1 = (await c.post(V(id), { name: 'after' })).body;
+    const list = (await c.get(V(id))).body.versions;
+    expect(list.map((v: { version_id: string }) => v.version_id)).toEqual([v1.version_id, v0.version_id]);
+    expect(byActor(list[0].changed_by)).toEqual({ [`api_key:${v1.created_by}`]: [...added].sort() });
+  } finally {
+    await own.close();
   }
 });
