@@ -111,19 +111,30 @@ export function activityRows(first: number, touches: readonly (Touches | undefin
 
 /**
  * The activity of one commit as stored with the commit's last logged update (the `activity`
- * column of journal_updates): the same rows, in one JSON text `{"at", "rows": [[first_revision,
- * last_revision, actor, [block ids]], ...]}`. Written in the commit's own row of the log, it costs
- * no page of its own (an activity row and its index entry wrote two pages more per journal per
- * commit, issue 33); compaction moves it into journal_activity before it drops the row.
- * Undefined when no update touched a block.
+ * column of journal_updates, at revision `revision`): the same rows in one short JSON text,
+ * `[at as epoch ms, [revision - last_revision, revision - first_revision, actor, [block ids]], ...]`.
+ * Written in the commit's own row of the log, it costs no page of its own (an activity row and
+ * its index entry wrote two pages more per journal per commit, issue 33), and it is kept short
+ * because the log's rows are what fills its pages (a full page splits, writing three or four).
+ * Compaction moves it into journal_activity before it drops the row. Undefined when no update
+ * touched a block.
  */
-export function encodeInlineActivity(rows: readonly ActivityRow[]): string | undefined {
+export function encodeInlineActivity(rows: readonly ActivityRow[], revision: number): string | undefined {
   if (rows.length === 0) return undefined;
-  return `{"at":${JSON.stringify(rows[0]!.at)},"rows":[${rows.map((r) => `[${r.first_revision},${r.last_revision},${JSON.stringify(r.actor)},${r.blocks}]`).join(',')}]}`;
+  let out = `[${Date.parse(rows[0]!.at)}`;
+  for (const r of rows) out += `,[${revision - r.last_revision},${revision - r.first_revision},${JSON.stringify(r.actor)},${r.blocks}]`;
+  return `${out}]`;
 }
 
-/** The rows of `encodeInlineActivity`'s text. */
-export function decodeInlineActivity(text: string): ActivityRow[] {
-  const { at, rows } = JSON.parse(text) as { at: string; rows: [number, number, string, string[]][] };
-  return rows.map(([first, last, actor, blocks]) => ({ first_revision: first, last_revision: last, actor, at, blocks: JSON.stringify(blocks) }));
+/** The rows of `encodeInlineActivity`'s text, stored at `revision`. */
+export function decodeInlineActivity(text: string, revision: number): ActivityRow[] {
+  const [at, ...rows] = JSON.parse(text) as [number, ...[number, number, string, string[]][]];
+  const iso = new Date(at).toISOString();
+  return rows.map(([toLast, toFirst, actor, blocks]) => ({
+    first_revision: revision - toFirst,
+    last_revision: revision - toLast,
+    actor,
+    at: iso,
+    blocks: JSON.stringify(blocks),
+  }));
 }

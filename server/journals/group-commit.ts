@@ -9,6 +9,7 @@
  * in a microtask, so appends made in the same task share it.
  */
 import type { StorageEngine } from '../storage/engine.ts';
+import { nowIso } from '../time.ts';
 import type { Touches } from './activity.ts';
 import type { JournalStore } from './store.ts';
 
@@ -74,11 +75,12 @@ export class GroupCommitter {
       try {
         last = await this.engine.transaction(async (tx) => {
           const out = new Map<number, number | undefined>();
+          const at = nowIso();
           for (const [seq, appends] of bySeq) {
             const one = appends.length === 1 ? appends[0]! : undefined;
             const updates = one ? one.updates : appends.flatMap((a) => a.updates);
             const touches = one ? one.touches : appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
-            out.set(seq, await this.store.appendUpdates(tx, seq, updates, false, touches));
+            out.set(seq, await this.store.appendUpdates(tx, seq, updates, false, touches, at));
           }
           return out;
         });

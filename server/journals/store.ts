@@ -225,8 +225,8 @@ export class JournalStore {
    * the second read finds them again (dropped as duplicates) rather than in neither.
    */
   async activityBetween(seq: number, after: number, upTo: number): Promise<ActivityRow[]> {
-    const logged = await this.engine.all<{ activity: string }>(
-      'SELECT activity FROM journal_updates WHERE journal_seq = ? AND revision > ? AND activity IS NOT NULL ORDER BY revision',
+    const logged = await this.engine.all<{ revision: number; activity: string }>(
+      'SELECT revision, activity FROM journal_updates WHERE journal_seq = ? AND revision > ? AND activity IS NOT NULL ORDER BY revision',
       [seq, after],
     );
     const moved = await this.engine.all<ActivityRow>(
@@ -235,8 +235,8 @@ export class JournalStore {
     );
     const key = (r: ActivityRow) => `${r.first_revision}:${r.last_revision}:${r.actor}`;
     const seen = new Set(moved.map(key));
-    for (const { activity } of logged) {
-      for (const r of decodeInlineActivity(activity)) {
+    for (const { revision, activity } of logged) {
+      for (const r of decodeInlineActivity(activity, Number(revision))) {
         if (r.last_revision > after && r.first_revision <= upTo && !seen.has(key(r))) moved.push(r);
       }
     }
@@ -248,9 +248,16 @@ export class JournalStore {
    * under its row lock). Returns the last revision written, or undefined when the journal is gone.
    * `quiet`: a REST edit with sync_realtime_state false, not pushed to editors (on any instance).
    */
-  async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[], quiet = false, touches?: readonly (Touches | undefined)[]): Promise<number | undefined> {
+  async appendUpdates(
+    q: Queryable,
+    seq: number,
+    updates: readonly Uint8Array[],
+    quiet = false,
+    touches?: readonly (Touches | undefined)[],
+    /** The commit's time; the group committer takes one for all the journals of its transaction. */
+    at = nowIso(),
+  ): Promise<number | undefined> {
     if (updates.length === 0) return undefined;
-    const at = nowIso();
     const bumped = await q.get<{ revision: number }>('UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision', [
       updates.length,
       at,
@@ -259,7 +266,7 @@ export class JournalStore {
     if (!bumped) return undefined;
     const first = bumped.revision - updates.length + 1;
     // Who touched which blocks (docs/versions.md), stored with the commit's last update.
-    const activity = touches ? encodeInlineActivity(activityRows(first, touches, at)) : undefined;
+    const activity = touches ? encodeInlineActivity(activityRows(first, touches, at), first + updates.length - 1) : undefined;
     const flag = quiet ? 1 : 0;
     if (updates.length === 1) {
       const u = updates[0]!;
@@ -295,11 +302,11 @@ export class JournalStore {
         [seq, revision, snapshot],
       );
       // The activity stored with the commits folded away is kept, in journal_activity.
-      const logged = await tx.all<{ activity: string }>(
-        'SELECT activity FROM journal_updates WHERE journal_seq = ? AND revision <= ? AND activity IS NOT NULL ORDER BY revision',
+      const logged = await tx.all<{ revision: number; activity: string }>(
+        'SELECT revision, activity FROM journal_updates WHERE journal_seq = ? AND revision <= ? AND activity IS NOT NULL ORDER BY revision',
         [seq, revision],
       );
-      const rows = logged.flatMap((l) => decodeInlineActivity(l.activity));
+      const rows = logged.flatMap((l) => decodeInlineActivity(l.activity, Number(l.revision)));
       for (let start = 0; start < rows.length; start += ACTIVITY_CHUNK) {
         const chunk = rows.slice(start, start + ACTIVITY_CHUNK);
         await tx.run(
