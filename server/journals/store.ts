@@ -4,7 +4,7 @@
  * back. Revisions are assigned by the store of record (`journals.revision`, under its row lock),
  * so writers on several instances never collide.
  */
-import type { Queryable, StorageEngine } from '../storage/engine.ts';
+import type { Queryable, StorageEngine, SyncQueryable } from '../storage/engine.ts';
 import { nowIso } from '../time.ts';
 import { activityRows, decodeInlineActivity, encodeInlineActivity, type ActivityRow, type Touches } from './activity.ts';
 
@@ -46,6 +46,7 @@ const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, upda
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
 const UPDATE_ROW = '(?, ?, ?, ?, ?)';
+const BUMP_REVISION = 'UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision';
 /** Activity rows per multi-row INSERT when compaction moves them. */
 const ACTIVITY_CHUNK = 100;
 /** The common case, one update per journal per commit: one SQL text, one cached statement. */
@@ -258,22 +259,39 @@ export class JournalStore {
     at = nowIso(),
   ): Promise<number | undefined> {
     if (updates.length === 0) return undefined;
-    const bumped = await q.get<{ revision: number }>('UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision', [
-      updates.length,
-      at,
-      seq,
-    ]);
+    const bumped = await q.get<{ revision: number }>(BUMP_REVISION, [updates.length, at, seq]);
     if (!bumped) return undefined;
-    const first = bumped.revision - updates.length + 1;
+    for (const [sql, params] of this.logInserts(seq, bumped.revision, updates, quiet, touches, at)) await q.run(sql, params);
+    return bumped.revision;
+  }
+
+  /** `appendUpdates` inside a synchronous transaction (StorageEngine.transactionSync, SQLite). */
+  appendUpdatesSync(q: SyncQueryable, seq: number, updates: readonly Uint8Array[], touches: readonly (Touches | undefined)[] | undefined, at: string): number | undefined {
+    if (updates.length === 0) return undefined;
+    const bumped = q.get<{ revision: number }>(BUMP_REVISION, [updates.length, at, seq]);
+    if (!bumped) return undefined;
+    for (const [sql, params] of this.logInserts(seq, bumped.revision, updates, false, touches, at)) q.run(sql, params);
+    return bumped.revision;
+  }
+
+  /** The INSERTs of `updates` into the log as revisions up to `last`, the commit's activity with the last one. */
+  private logInserts(
+    seq: number,
+    last: number,
+    updates: readonly Uint8Array[],
+    quiet: boolean,
+    touches: readonly (Touches | undefined)[] | undefined,
+    at: string,
+  ): [string, (number | Uint8Array | string | undefined)[]][] {
+    const first = last - updates.length + 1;
     // Who touched which blocks (docs/versions.md), stored with the commit's last update.
-    const activity = touches ? encodeInlineActivity(activityRows(first, touches, at), first + updates.length - 1) : undefined;
+    const activity = touches ? encodeInlineActivity(activityRows(first, touches, at), last) : undefined;
     const flag = quiet ? 1 : 0;
     if (updates.length === 1) {
-      const u = updates[0]!;
-      this.written.updates += u.byteLength;
-      await q.run(INSERT_ONE_UPDATE, [seq, first, u, flag, activity]);
-      return bumped.revision;
+      this.written.updates += updates[0]!.byteLength;
+      return [[INSERT_ONE_UPDATE, [seq, first, updates[0]!, flag, activity]]];
     }
+    const out: [string, (number | Uint8Array | string | undefined)[]][] = [];
     for (let start = 0; start < updates.length; start += INSERT_CHUNK) {
       const chunk = updates.slice(start, start + INSERT_CHUNK);
       const params: (number | Uint8Array | string | undefined)[] = [];
@@ -281,9 +299,9 @@ export class JournalStore {
         params.push(seq, first + start + i, u, flag, start + i === updates.length - 1 ? activity : undefined);
         this.written.updates += u.byteLength;
       });
-      await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet, activity) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`, params);
+      out.push([`INSERT INTO journal_updates (journal_seq, revision, data, quiet, activity) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`, params]);
     }
-    return bumped.revision;
+    return out;
   }
 
   /**
