@@ -110,31 +110,21 @@ export function activityRows(first: number, touches: readonly (Touches | undefin
 }
 
 /**
- * The activity of one commit as stored with the commit's last logged update (the `activity`
- * column of journal_updates, at revision `revision`): the same rows in one short JSON text,
- * `[at as epoch ms, [revision - last_revision, revision - first_revision, actor, [block ids]], ...]`.
- * Written in the commit's own row of the log, it costs no page of its own (an activity row and
- * its index entry wrote two pages more per journal per commit, issue 33), and it is kept short
- * because the log's rows are what fills its pages (a full page splits, writing three or four).
- * Compaction moves it into journal_activity before it drops the row. Undefined when no update
- * touched a block.
+ * The commit's activity as one run, when it can be (docs/versions.md, "How it is stored"): one
+ * actor touched blocks in the commit's first and last update (so its row covers the whole
+ * commit). The actor and the blocks' ids (JSON, in the order first touched); undefined otherwise.
  */
-export function encodeInlineActivity(rows: readonly ActivityRow[], revision: number): string | undefined {
-  if (rows.length === 0) return undefined;
-  let out = `[${Date.parse(rows[0]!.at)}`;
-  for (const r of rows) out += `,[${revision - r.last_revision},${revision - r.first_revision},${JSON.stringify(r.actor)},${r.blocks}]`;
-  return `${out}]`;
-}
-
-/** The rows of `encodeInlineActivity`'s text, stored at `revision`. */
-export function decodeInlineActivity(text: string, revision: number): ActivityRow[] {
-  const [at, ...rows] = JSON.parse(text) as [number, ...[number, number, string, string[]][]];
-  const iso = new Date(at).toISOString();
-  return rows.map(([toLast, toFirst, actor, blocks]) => ({
-    first_revision: revision - toFirst,
-    last_revision: revision - toLast,
-    actor,
-    at: iso,
-    blocks: JSON.stringify(blocks),
-  }));
+export function runOf(touches: readonly (Touches | undefined)[]): { actor: string; blocks: string } | undefined {
+  const firstTouches = touches[0];
+  const lastTouches = touches[touches.length - 1];
+  if (!firstTouches || !lastTouches || firstTouches.size !== 1 || lastTouches.size !== 1) return undefined;
+  const [actor] = firstTouches.keys() as IterableIterator<string>;
+  if (!lastTouches.has(actor!)) return undefined;
+  const blocks = new Set<string>();
+  for (const t of touches) {
+    if (!t) continue;
+    if (t.size > 1 || (t.size === 1 && !t.has(actor!))) return undefined;
+    for (const b of t.get(actor!) ?? []) blocks.add(b);
+  }
+  return blocks.size > 0 ? { actor: actor!, blocks: JSON.stringify([...blocks]) } : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import type { Queryable, StorageEngine, SyncQueryable } from '../storage/engine.ts';
 import { nowIso } from '../time.ts';
-import { activityRows, decodeInlineActivity, encodeInlineActivity, type ActivityRow, type Touches } from './activity.ts';
+import { activityRows, runOf, type ActivityRow, type Touches } from './activity.ts';
 
 export interface JournalRow {
   seq: number;
@@ -45,12 +45,27 @@ export interface LoggedUpdate {
 const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision, trashed_at, publish_slug, parent_id, order_index';
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
-const UPDATE_ROW = '(?, ?, ?, ?, ?)';
-const BUMP_REVISION = 'UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision';
-/** Activity rows per multi-row INSERT when compaction moves them. */
-const ACTIVITY_CHUNK = 100;
+type Param = number | string | Uint8Array | undefined;
+const UPDATE_ROW = '(?, ?, ?, ?)';
 /** The common case, one update per journal per commit: one SQL text, one cached statement. */
-const INSERT_ONE_UPDATE = `INSERT INTO journal_updates (journal_seq, revision, data, quiet, activity) VALUES ${UPDATE_ROW}`;
+const INSERT_ONE_UPDATE = `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${UPDATE_ROW}`;
+const BUMP_REVISION = 'UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision';
+const INSERT_ACTIVITY = 'INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)';
+/**
+ * The journal's open activity run (journals.activity_*, docs/versions.md): consecutive commits
+ * whose one actor touched the same blocks share one row, kept in the journal's row (written by
+ * every commit anyway) until a commit does not continue it; then it becomes a journal_activity
+ * row. A per-commit row cost two pages more per journal per commit (issue 33).
+ */
+const END_RUN = `INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks)
+  SELECT seq, activity_first, activity_last, activity_actor, activity_at, activity_blocks FROM journals WHERE seq = ? AND activity_actor IS NOT NULL`;
+/** The same, unless this commit (its actor, its blocks, right after the run's last revision) continues it. */
+const END_RUN_UNLESS_CONTINUED = `${END_RUN} AND NOT (activity_actor = ? AND activity_blocks = ? AND activity_last = revision)`;
+const BUMP_REVISION_IN_RUN = `UPDATE journals SET revision = revision + ?, updated_at = ?,
+  activity_first = CASE WHEN activity_actor = ? AND activity_blocks = ? AND activity_last = revision THEN activity_first ELSE revision + 1 END,
+  activity_last = revision + ?, activity_actor = ?, activity_blocks = ?, activity_at = ?
+  WHERE seq = ? RETURNING revision`;
+const CLEAR_RUN = 'UPDATE journals SET activity_first = NULL, activity_last = NULL, activity_actor = NULL, activity_blocks = NULL, activity_at = NULL WHERE seq = ?';
 
 export class JournalStore {
   /**
@@ -220,28 +235,41 @@ export class JournalStore {
   }
 
   /**
-   * Activity recorded for revisions after `after` up to `upTo`, oldest first: the rows compaction
-   * moved to journal_activity, then those still stored with their commits in the log. The log is
-   * read first: a compaction committing between the two reads moves rows into the table, where
-   * the second read finds them again (dropped as duplicates) rather than in neither.
+   * Activity recorded for revisions after `after` up to `upTo`, oldest first: journal_activity's
+   * rows and the journal's open run. The run is read first: a commit ending it between the two
+   * reads moves it into the table, where the second read finds it again (dropped as a duplicate)
+   * rather than in neither.
    */
   async activityBetween(seq: number, after: number, upTo: number): Promise<ActivityRow[]> {
-    const logged = await this.engine.all<{ revision: number; activity: string }>(
-      'SELECT revision, activity FROM journal_updates WHERE journal_seq = ? AND revision > ? AND activity IS NOT NULL ORDER BY revision',
-      [seq, after],
+    const run = await this.engine.get<ActivityRow>(
+      `SELECT activity_first AS first_revision, activity_last AS last_revision, activity_actor AS actor, activity_at AS at, activity_blocks AS blocks
+       FROM journals WHERE seq = ? AND activity_actor IS NOT NULL AND activity_last > ? AND activity_first <= ?`,
+      [seq, after, upTo],
     );
-    const moved = await this.engine.all<ActivityRow>(
-      'SELECT first_revision, last_revision, actor, at, blocks FROM journal_activity WHERE journal_seq = ? AND last_revision > ? AND first_revision <= ? ORDER BY seq',
+    const rows = await this.engine.all<ActivityRow>(
+      'SELECT first_revision, last_revision, actor, at, blocks FROM journal_activity WHERE journal_seq = ? AND last_revision > ? AND first_revision <= ? ORDER BY first_revision, seq',
       [seq, after, upTo],
     );
     const key = (r: ActivityRow) => `${r.first_revision}:${r.last_revision}:${r.actor}`;
-    const seen = new Set(moved.map(key));
-    for (const { revision, activity } of logged) {
-      for (const r of decodeInlineActivity(activity, Number(revision))) {
-        if (r.last_revision > after && r.first_revision <= upTo && !seen.has(key(r))) moved.push(r);
-      }
+    if (run && !rows.some((r) => key(r) === key(run))) {
+      rows.push(run);
+      rows.sort((a, b) => Number(a.first_revision) - Number(b.first_revision)); // stable: one commit's rows keep their order
     }
-    return moved;
+    return rows;
+  }
+
+  /**
+   * Ends the journal's open activity run (a version is taken: its changes end here, so the run's
+   * time is that of its last change before the version).
+   */
+  endActivityRun(q: Queryable, seq: number): Promise<void> {
+    return q.transaction(async (tx) => {
+      // Locked first: a commit of another instance cannot continue the run between the two statements.
+      const open = await tx.get(`SELECT seq FROM journals WHERE seq = ? AND activity_actor IS NOT NULL${tx.dialect.forUpdate}`, [seq]);
+      if (!open) return;
+      await tx.run(END_RUN, [seq]);
+      await tx.run(CLEAR_RUN, [seq]);
+    });
   }
 
   /**
@@ -259,49 +287,69 @@ export class JournalStore {
     at = nowIso(),
   ): Promise<number | undefined> {
     if (updates.length === 0) return undefined;
-    const bumped = await q.get<{ revision: number }>(BUMP_REVISION, [updates.length, at, seq]);
-    if (!bumped) return undefined;
-    for (const [sql, params] of this.logInserts(seq, bumped.revision, updates, quiet, touches, at)) await q.run(sql, params);
-    return bumped.revision;
+    let last: number | undefined;
+    for (const [kind, sql, params] of this.appendPlan(seq, updates, quiet, touches, at)) {
+      if (kind === 'bump') {
+        last = (await q.get<{ revision: number }>(sql, params))?.revision;
+        if (last === undefined) return undefined;
+      } else await q.run(sql, kind === 'rows' ? params(last!) : params);
+    }
+    return last;
   }
 
   /** `appendUpdates` inside a synchronous transaction (StorageEngine.transactionSync, SQLite). */
   appendUpdatesSync(q: SyncQueryable, seq: number, updates: readonly Uint8Array[], touches: readonly (Touches | undefined)[] | undefined, at: string): number | undefined {
     if (updates.length === 0) return undefined;
-    const bumped = q.get<{ revision: number }>(BUMP_REVISION, [updates.length, at, seq]);
-    if (!bumped) return undefined;
-    for (const [sql, params] of this.logInserts(seq, bumped.revision, updates, false, touches, at)) q.run(sql, params);
-    return bumped.revision;
+    let last: number | undefined;
+    for (const [kind, sql, params] of this.appendPlan(seq, updates, false, touches, at)) {
+      if (kind === 'bump') {
+        last = q.get<{ revision: number }>(sql, params)?.revision;
+        if (last === undefined) return undefined;
+      } else q.run(sql, kind === 'rows' ? params(last!) : params);
+    }
+    return last;
   }
 
-  /** The INSERTs of `updates` into the log as revisions up to `last`, the commit's activity with the last one. */
-  private logInserts(
+  /**
+   * The statements of an append, in order: the open activity run ended unless this commit
+   * continues it, the revision bump (with the run, when the commit's activity is one), then the
+   * log's INSERTs and any per-commit activity rows, whose parameters need the bumped revision.
+   */
+  private *appendPlan(
     seq: number,
-    last: number,
     updates: readonly Uint8Array[],
     quiet: boolean,
     touches: readonly (Touches | undefined)[] | undefined,
     at: string,
-  ): [string, (number | Uint8Array | string | undefined)[]][] {
-    const first = last - updates.length + 1;
-    // Who touched which blocks (docs/versions.md), stored with the commit's last update.
-    const activity = touches ? encodeInlineActivity(activityRows(first, touches, at), last) : undefined;
+  ): Generator<['run' | 'bump', string, Param[]] | ['rows', string, (last: number) => Param[]]> {
+    const n = updates.length;
+    const run = touches ? runOf(touches) : undefined;
+    if (run) {
+      yield ['run', END_RUN_UNLESS_CONTINUED, [seq, run.actor, run.blocks]];
+      yield ['bump', BUMP_REVISION_IN_RUN, [n, at, run.actor, run.blocks, n, run.actor, run.blocks, at, seq]];
+    } else yield ['bump', BUMP_REVISION, [n, at, seq]];
     const flag = quiet ? 1 : 0;
-    if (updates.length === 1) {
+    if (n === 1) {
       this.written.updates += updates[0]!.byteLength;
-      return [[INSERT_ONE_UPDATE, [seq, first, updates[0]!, flag, activity]]];
+      yield ['rows', INSERT_ONE_UPDATE, (last) => [seq, last, updates[0]!, flag]];
+    } else {
+      for (let start = 0; start < n; start += INSERT_CHUNK) {
+        const chunk = updates.slice(start, start + INSERT_CHUNK);
+        for (const u of chunk) this.written.updates += u.byteLength;
+        yield [
+          'rows',
+          `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`,
+          (last) => chunk.flatMap((u, i) => [seq, last - n + 1 + start + i, u, flag]),
+        ];
+      }
     }
-    const out: [string, (number | Uint8Array | string | undefined)[]][] = [];
-    for (let start = 0; start < updates.length; start += INSERT_CHUNK) {
-      const chunk = updates.slice(start, start + INSERT_CHUNK);
-      const params: (number | Uint8Array | string | undefined)[] = [];
-      chunk.forEach((u, i) => {
-        params.push(seq, first + start + i, u, flag, start + i === updates.length - 1 ? activity : undefined);
-        this.written.updates += u.byteLength;
-      });
-      out.push([`INSERT INTO journal_updates (journal_seq, revision, data, quiet, activity) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`, params]);
+    // Activity that is not one run (several actors, or an actor not in the first and last update):
+    // rows of this commit's own; an open run, not continued, ends at the next run's start.
+    if (touches && !run) {
+      for (const r of activityRows(0, touches, at)) {
+        yield ['rows', INSERT_ACTIVITY, (last) => [seq, last - n + 1 + r.first_revision, last - n + 1 + r.last_revision, r.actor, r.at, r.blocks]];
+      }
     }
-    return out;
   }
 
   /**
@@ -319,19 +367,6 @@ export class JournalStore {
         'INSERT INTO journal_snapshots (journal_seq, revision, data) VALUES (?, ?, ?) ON CONFLICT (journal_seq) DO UPDATE SET revision = excluded.revision, data = excluded.data',
         [seq, revision, snapshot],
       );
-      // The activity stored with the commits folded away is kept, in journal_activity.
-      const logged = await tx.all<{ revision: number; activity: string }>(
-        'SELECT revision, activity FROM journal_updates WHERE journal_seq = ? AND revision <= ? AND activity IS NOT NULL ORDER BY revision',
-        [seq, revision],
-      );
-      const rows = logged.flatMap((l) => decodeInlineActivity(l.activity, Number(l.revision)));
-      for (let start = 0; start < rows.length; start += ACTIVITY_CHUNK) {
-        const chunk = rows.slice(start, start + ACTIVITY_CHUNK);
-        await tx.run(
-          `INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
-          chunk.flatMap((r) => [seq, r.first_revision, r.last_revision, r.actor, r.at, r.blocks]),
-        );
-      }
       await tx.run('DELETE FROM journal_updates WHERE journal_seq = ? AND revision <= ?', [seq, revision]);
       tx.afterCommit(() => (this.written.snapshots += snapshot.byteLength));
       return true;
