@@ -45,27 +45,35 @@ export interface LoggedUpdate {
 const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision, trashed_at, publish_slug, parent_id, order_index';
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
-type Param = number | string | Uint8Array | undefined;
+type Param = number | string | Uint8Array | null | undefined;
 const UPDATE_ROW = '(?, ?, ?, ?)';
 /** The common case, one update per journal per commit: one SQL text, one cached statement. */
 const INSERT_ONE_UPDATE = `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${UPDATE_ROW}`;
-const BUMP_REVISION = 'UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision';
 const INSERT_ACTIVITY = 'INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)';
 /**
- * The journal's open activity run (journals.activity_*, docs/versions.md): consecutive commits
- * whose one actor touched the same blocks share one row, kept in the journal's row (written by
- * every commit anyway) until a commit does not continue it; then it becomes a journal_activity
- * row. A per-commit row cost two pages more per journal per commit (issue 33).
+ * The revision bump, answering with the journal's open activity run as it stood (journals.
+ * activity_*, docs/versions.md): consecutive commits whose one actor touched the same blocks
+ * share one activity row, kept in the journal's row (which every commit writes anyway) until a
+ * commit does not continue it; then it becomes a journal_activity row. A row per commit cost two
+ * pages more per journal per commit (issue 33). The bump takes the row's lock first, so the run
+ * read here is the one this commit continues or ends, on every instance.
  */
-const END_RUN = `INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks)
-  SELECT seq, activity_first, activity_last, activity_actor, activity_at, activity_blocks FROM journals WHERE seq = ? AND activity_actor IS NOT NULL`;
-/** The same, unless this commit (its actor, its blocks, right after the run's last revision) continues it. */
-const END_RUN_UNLESS_CONTINUED = `${END_RUN} AND NOT (activity_actor = ? AND activity_blocks = ? AND activity_last = revision)`;
-const BUMP_REVISION_IN_RUN = `UPDATE journals SET revision = revision + ?, updated_at = ?,
-  activity_first = CASE WHEN activity_actor = ? AND activity_blocks = ? AND activity_last = revision THEN activity_first ELSE revision + 1 END,
-  activity_last = revision + ?, activity_actor = ?, activity_blocks = ?, activity_at = ?
-  WHERE seq = ? RETURNING revision`;
-const CLEAR_RUN = 'UPDATE journals SET activity_first = NULL, activity_last = NULL, activity_actor = NULL, activity_blocks = NULL, activity_at = NULL WHERE seq = ?';
+const BUMP_REVISION = `UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ?
+  RETURNING revision, activity_first, activity_last, activity_actor, activity_blocks, activity_at`;
+const EXTEND_RUN = 'UPDATE journals SET activity_last = ?, activity_at = ? WHERE seq = ?';
+const SET_RUN = 'UPDATE journals SET activity_first = ?, activity_last = ?, activity_actor = ?, activity_blocks = ?, activity_at = ? WHERE seq = ?';
+
+/** A journal's row after the revision bump: its revision, and its open activity run as it was. */
+interface Bumped {
+  revision: number;
+  activity_first: number | null;
+  activity_last: number | null;
+  activity_actor: string | null;
+  activity_blocks: string | null;
+  activity_at: string | null;
+}
+
+type Statement = ['get' | 'run', string, Param[]];
 
 export class JournalStore {
   /**
@@ -264,11 +272,14 @@ export class JournalStore {
    */
   endActivityRun(q: Queryable, seq: number): Promise<void> {
     return q.transaction(async (tx) => {
-      // Locked first: a commit of another instance cannot continue the run between the two statements.
-      const open = await tx.get(`SELECT seq FROM journals WHERE seq = ? AND activity_actor IS NOT NULL${tx.dialect.forUpdate}`, [seq]);
-      if (!open) return;
-      await tx.run(END_RUN, [seq]);
-      await tx.run(CLEAR_RUN, [seq]);
+      // Locked first: a commit of another instance cannot continue the run meanwhile.
+      const run = await tx.get<Bumped>(
+        `SELECT activity_first, activity_last, activity_actor, activity_blocks, activity_at FROM journals WHERE seq = ? AND activity_actor IS NOT NULL${tx.dialect.forUpdate}`,
+        [seq],
+      );
+      if (!run) return;
+      await tx.run(INSERT_ACTIVITY, [seq, run.activity_first, run.activity_last, run.activity_actor, run.activity_at, run.activity_blocks]);
+      await tx.run(SET_RUN, [null, null, null, null, null, seq]);
     });
   }
 
@@ -286,34 +297,28 @@ export class JournalStore {
     /** The commit's time; the group committer takes one for all the journals of its transaction. */
     at = nowIso(),
   ): Promise<number | undefined> {
-    if (updates.length === 0) return undefined;
-    let last: number | undefined;
-    for (const [kind, sql, params] of this.appendPlan(seq, updates, quiet, touches, at)) {
-      if (kind === 'bump') {
-        last = (await q.get<{ revision: number }>(sql, params))?.revision;
-        if (last === undefined) return undefined;
-      } else await q.run(sql, kind === 'rows' ? params(last!) : params);
+    const plan = this.appendPlan(seq, updates, quiet, touches, at);
+    for (let step = plan.next(); ; ) {
+      if (step.done) return step.value;
+      const [kind, sql, params] = step.value;
+      step = plan.next(kind === 'get' ? await q.get<Bumped>(sql, params) : void (await q.run(sql, params)));
     }
-    return last;
   }
 
   /** `appendUpdates` inside a synchronous transaction (StorageEngine.transactionSync, SQLite). */
   appendUpdatesSync(q: SyncQueryable, seq: number, updates: readonly Uint8Array[], touches: readonly (Touches | undefined)[] | undefined, at: string): number | undefined {
-    if (updates.length === 0) return undefined;
-    let last: number | undefined;
-    for (const [kind, sql, params] of this.appendPlan(seq, updates, false, touches, at)) {
-      if (kind === 'bump') {
-        last = q.get<{ revision: number }>(sql, params)?.revision;
-        if (last === undefined) return undefined;
-      } else q.run(sql, kind === 'rows' ? params(last!) : params);
+    const plan = this.appendPlan(seq, updates, false, touches, at);
+    for (let step = plan.next(); ; ) {
+      if (step.done) return step.value;
+      const [kind, sql, params] = step.value;
+      step = plan.next(kind === 'get' ? q.get<Bumped>(sql, params) : void q.run(sql, params));
     }
-    return last;
   }
 
   /**
-   * The statements of an append, in order: the open activity run ended unless this commit
-   * continues it, the revision bump (with the run, when the commit's activity is one), then the
-   * log's INSERTs and any per-commit activity rows, whose parameters need the bumped revision.
+   * The statements of an append, in order, each told the answer of the one before: the revision
+   * bump (with the open activity run as it was), the run continued, or ended and a new one
+   * started, or the commit's own activity rows, then the log's INSERTs.
    */
   private *appendPlan(
     seq: number,
@@ -321,35 +326,40 @@ export class JournalStore {
     quiet: boolean,
     touches: readonly (Touches | undefined)[] | undefined,
     at: string,
-  ): Generator<['run' | 'bump', string, Param[]] | ['rows', string, (last: number) => Param[]]> {
+  ): Generator<Statement, number | undefined, Bumped | undefined> {
     const n = updates.length;
+    if (n === 0) return undefined;
+    const bumped = yield ['get', BUMP_REVISION, [n, at, seq]];
+    if (!bumped) return undefined;
+    const last = Number(bumped.revision);
+    const first = last - n + 1;
     const run = touches ? runOf(touches) : undefined;
     if (run) {
-      yield ['run', END_RUN_UNLESS_CONTINUED, [seq, run.actor, run.blocks]];
-      yield ['bump', BUMP_REVISION_IN_RUN, [n, at, run.actor, run.blocks, n, run.actor, run.blocks, at, seq]];
-    } else yield ['bump', BUMP_REVISION, [n, at, seq]];
+      const open = bumped.activity_actor !== null;
+      if (open && bumped.activity_actor === run.actor && bumped.activity_blocks === run.blocks && Number(bumped.activity_last) === first - 1) {
+        yield ['run', EXTEND_RUN, [last, at, seq]];
+      } else {
+        if (open) yield ['run', INSERT_ACTIVITY, [seq, bumped.activity_first!, bumped.activity_last!, bumped.activity_actor!, bumped.activity_at!, bumped.activity_blocks!]];
+        yield ['run', SET_RUN, [first, last, run.actor, run.blocks, at, seq]];
+      }
+    } else if (touches) {
+      // Not one run (several actors, or one not in the first and last update): rows of the commit's
+      // own. An open run stays as it is; the next run does not continue it (its last revision is
+      // not the one before), so it ends then.
+      for (const r of activityRows(first, touches, at)) yield ['run', INSERT_ACTIVITY, [seq, r.first_revision, r.last_revision, r.actor, r.at, r.blocks]];
+    }
     const flag = quiet ? 1 : 0;
     if (n === 1) {
       this.written.updates += updates[0]!.byteLength;
-      yield ['rows', INSERT_ONE_UPDATE, (last) => [seq, last, updates[0]!, flag]];
-    } else {
-      for (let start = 0; start < n; start += INSERT_CHUNK) {
-        const chunk = updates.slice(start, start + INSERT_CHUNK);
-        for (const u of chunk) this.written.updates += u.byteLength;
-        yield [
-          'rows',
-          `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`,
-          (last) => chunk.flatMap((u, i) => [seq, last - n + 1 + start + i, u, flag]),
-        ];
-      }
+      yield ['run', INSERT_ONE_UPDATE, [seq, last, updates[0]!, flag]];
+      return last;
     }
-    // Activity that is not one run (several actors, or an actor not in the first and last update):
-    // rows of this commit's own; an open run, not continued, ends at the next run's start.
-    if (touches && !run) {
-      for (const r of activityRows(0, touches, at)) {
-        yield ['rows', INSERT_ACTIVITY, (last) => [seq, last - n + 1 + r.first_revision, last - n + 1 + r.last_revision, r.actor, r.at, r.blocks]];
-      }
+    for (let start = 0; start < n; start += INSERT_CHUNK) {
+      const chunk = updates.slice(start, start + INSERT_CHUNK);
+      for (const u of chunk) this.written.updates += u.byteLength;
+      yield ['run', `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`, chunk.flatMap((u, i) => [seq, first + start + i, u, flag])];
     }
+    return last;
   }
 
   /**
