@@ -51,16 +51,20 @@ const UPDATE_ROW = '(?, ?, ?, ?)';
 const INSERT_ONE_UPDATE = `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${UPDATE_ROW}`;
 const INSERT_ACTIVITY = 'INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)';
 /**
- * The revision bump, answering with the journal's open activity run as it stood (journals.
- * activity_*, docs/versions.md): consecutive commits whose one actor touched the same blocks
+ * The revision bump, which also continues the journal's open activity run when this commit does
+ * (docs/versions.md: its one actor, its blocks, right after the run's last revision), and answers
+ * with the run as it now stands. Consecutive commits whose one actor touched the same blocks
  * share one activity row, kept in the journal's row (which every commit writes anyway) until a
  * commit does not continue it; then it becomes a journal_activity row. A row per commit cost two
- * pages more per journal per commit (issue 33). The bump takes the row's lock first, so the run
- * read here is the one this commit continues or ends, on every instance.
+ * pages more per journal per commit (issue 33). Decided inside the UPDATE, under the row's lock:
+ * on every instance the run a commit continues or ends is the one stored. (SET expressions read
+ * the row as it was.)
  */
-const BUMP_REVISION = `UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ?
-  RETURNING revision, activity_first, activity_last, activity_actor, activity_blocks, activity_at`;
-const EXTEND_RUN = 'UPDATE journals SET activity_last = ?, activity_at = ? WHERE seq = ?';
+const CONTINUES = 'activity_actor = ? AND activity_blocks = ? AND activity_last = revision';
+const BUMP_REVISION = `UPDATE journals SET revision = revision + ?, updated_at = ?,
+  activity_last = CASE WHEN ${CONTINUES} THEN revision + ? ELSE activity_last END,
+  activity_at = CASE WHEN ${CONTINUES} THEN ? ELSE activity_at END
+  WHERE seq = ? RETURNING revision, activity_first, activity_last, activity_actor, activity_blocks, activity_at`;
 const SET_RUN = 'UPDATE journals SET activity_first = ?, activity_last = ?, activity_actor = ?, activity_blocks = ?, activity_at = ? WHERE seq = ?';
 
 /** A journal's row after the revision bump: its revision, and its open activity run as it was. */
@@ -317,8 +321,8 @@ export class JournalStore {
 
   /**
    * The statements of an append, in order, each told the answer of the one before: the revision
-   * bump (with the open activity run as it was), the run continued, or ended and a new one
-   * started, or the commit's own activity rows, then the log's INSERTs.
+   * bump (continuing the open activity run when it can), the run ended and a new one started when
+   * it did not, or the commit's own activity rows, then the log's INSERTs.
    */
   private *appendPlan(
     seq: number,
@@ -329,20 +333,20 @@ export class JournalStore {
   ): Generator<Statement, number | undefined, Bumped | undefined> {
     const n = updates.length;
     if (n === 0) return undefined;
-    const bumped = yield ['get', BUMP_REVISION, [n, at, seq]];
+    const run = touches ? runOf(touches) : undefined;
+    const actor = run?.actor ?? null;
+    const blocks = run?.blocks ?? null;
+    const bumped = yield ['get', BUMP_REVISION, [n, at, actor, blocks, n, actor, blocks, at, seq]];
     if (!bumped) return undefined;
     const last = Number(bumped.revision);
     const first = last - n + 1;
-    const run = touches ? runOf(touches) : undefined;
-    if (run) {
-      const open = bumped.activity_actor !== null;
-      if (open && bumped.activity_actor === run.actor && bumped.activity_blocks === run.blocks && Number(bumped.activity_last) === first - 1) {
-        yield ['run', EXTEND_RUN, [last, at, seq]];
-      } else {
-        if (open) yield ['run', INSERT_ACTIVITY, [seq, bumped.activity_first!, bumped.activity_last!, bumped.activity_actor!, bumped.activity_at!, bumped.activity_blocks!]];
-        yield ['run', SET_RUN, [first, last, run.actor, run.blocks, at, seq]];
+    // Continued: the run now ends at this commit's last revision (it ended before `first` otherwise).
+    if (run && Number(bumped.activity_last) !== last) {
+      if (bumped.activity_actor !== null) {
+        yield ['run', INSERT_ACTIVITY, [seq, bumped.activity_first!, bumped.activity_last!, bumped.activity_actor, bumped.activity_at!, bumped.activity_blocks!]];
       }
-    } else if (touches) {
+      yield ['run', SET_RUN, [first, last, run.actor, run.blocks, at, seq]];
+    } else if (touches && !run) {
       // Not one run (several actors, or one not in the first and last update): rows of the commit's
       // own. An open run stays as it is; the next run does not continue it (its last revision is
       // not the one before), so it ends then.
