@@ -108,3 +108,23 @@ export function activityRows(first: number, touches: readonly (Touches | undefin
   });
   return [...byActor].map(([actor, r]) => ({ first_revision: r.first, last_revision: r.last, actor, at, blocks: JSON.stringify([...r.blocks]) }));
 }
+
+/**
+ * The commit's activity as one run, when it can be (docs/versions.md, "How it is stored"): one
+ * actor touched blocks in the commit's first and last update (so its row covers the whole
+ * commit). The actor and the blocks' ids (JSON, in the order first touched); undefined otherwise.
+ */
+export function runOf(touches: readonly (Touches | undefined)[]): { actor: string; blocks: string } | undefined {
+  const firstTouches = touches[0];
+  const lastTouches = touches[touches.length - 1];
+  if (!firstTouches || !lastTouches || firstTouches.size !== 1 || lastTouches.size !== 1) return undefined;
+  const [actor] = firstTouches.keys() as IterableIterator<string>;
+  if (!lastTouches.has(actor!)) return undefined;
+  const blocks = new Set<string>();
+  for (const t of touches) {
+    if (!t) continue;
+    if (t.size > 1 || (t.size === 1 && !t.has(actor!))) return undefined;
+    for (const b of t.get(actor!) ?? []) blocks.add(b);
+  }
+  return blocks.size > 0 ? { actor: actor!, blocks: JSON.stringify([...blocks]) } : undefined;
+}

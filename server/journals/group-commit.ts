@@ -6,9 +6,12 @@
  * right after the messages read in this turn are handled, so the updates of every socket that was
  * ready together share one transaction: SQLite's transaction is synchronous, so nothing would
  * ever join one in flight, and each editor update paid a COMMIT of its own (issue 33). Otherwise
- * in a microtask, so appends made in the same task share it.
+ * in a microtask, so appends made in the same task share it. On an engine with synchronous
+ * statements (`transactionSync`, SQLite) the whole transaction runs in one go, without a promise
+ * per statement.
  */
 import type { StorageEngine } from '../storage/engine.ts';
+import { nowIso } from '../time.ts';
 import type { Touches } from './activity.ts';
 import type { JournalStore } from './store.ts';
 
@@ -72,16 +75,21 @@ export class GroupCommitter {
       let last: Map<number, number | undefined>;
       const started = performance.now();
       try {
-        last = await this.engine.transaction(async (tx) => {
-          const out = new Map<number, number | undefined>();
-          for (const [seq, appends] of bySeq) {
-            const one = appends.length === 1 ? appends[0]! : undefined;
-            const updates = one ? one.updates : appends.flatMap((a) => a.updates);
-            const touches = one ? one.touches : appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
-            out.set(seq, await this.store.appendUpdates(tx, seq, updates, false, touches));
-          }
-          return out;
+        // One list per journal: a single append's own arrays, or the appends' joined in order.
+        const journals = [...bySeq].map(([seq, appends]) => {
+          const one = appends.length === 1 ? appends[0]! : undefined;
+          const updates = one ? one.updates : appends.flatMap((a) => a.updates);
+          const touches = one ? one.touches : appends.flatMap((a) => a.touches ?? a.updates.map(() => undefined));
+          return { seq, updates, touches };
         });
+        const at = nowIso();
+        last = this.engine.transactionSync
+          ? await this.engine.transactionSync((q) => new Map(journals.map((j) => [j.seq, this.store.appendUpdatesSync(q, j.seq, j.updates, j.touches, at)])))
+          : await this.engine.transaction(async (tx) => {
+              const out = new Map<number, number | undefined>();
+              for (const j of journals) out.set(j.seq, await this.store.appendUpdates(tx, j.seq, j.updates, false, j.touches, at));
+              return out;
+            });
       } catch (err) {
         for (const a of batch) a.reject(err);
         continue;

@@ -4,9 +4,9 @@
  * back. Revisions are assigned by the store of record (`journals.revision`, under its row lock),
  * so writers on several instances never collide.
  */
-import type { Queryable, StorageEngine } from '../storage/engine.ts';
+import type { Queryable, StorageEngine, SyncQueryable } from '../storage/engine.ts';
 import { nowIso } from '../time.ts';
-import { activityRows, type ActivityRow, type Touches } from './activity.ts';
+import { activityRows, runOf, type ActivityRow, type Touches } from './activity.ts';
 
 export interface JournalRow {
   seq: number;
@@ -45,6 +45,39 @@ export interface LoggedUpdate {
 const ROW_COLUMNS = 'seq, id, key_id, org_id, title, team_slug, created_at, updated_at, revision, trashed_at, publish_slug, parent_id, order_index';
 /** Rows per multi-row INSERT of updates (well under both engines' parameter limits). */
 const INSERT_CHUNK = 200;
+type Param = number | string | Uint8Array | null | undefined;
+const UPDATE_ROW = '(?, ?, ?, ?)';
+/** The common case, one update per journal per commit: one SQL text, one cached statement. */
+const INSERT_ONE_UPDATE = `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${UPDATE_ROW}`;
+const INSERT_ACTIVITY = 'INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)';
+/**
+ * The revision bump, which also continues the journal's open activity run when this commit does
+ * (docs/versions.md: its one actor, its blocks, right after the run's last revision), and answers
+ * with the run as it now stands. Consecutive commits whose one actor touched the same blocks
+ * share one activity row, kept in the journal's row (which every commit writes anyway) until a
+ * commit does not continue it; then it becomes a journal_activity row. A row per commit cost two
+ * pages more per journal per commit (issue 33). Decided inside the UPDATE, under the row's lock:
+ * on every instance the run a commit continues or ends is the one stored. (SET expressions read
+ * the row as it was.)
+ */
+const CONTINUES = 'activity_actor = ? AND activity_blocks = ? AND activity_last = revision';
+const BUMP_REVISION = `UPDATE journals SET revision = revision + ?, updated_at = ?,
+  activity_last = CASE WHEN ${CONTINUES} THEN revision + ? ELSE activity_last END,
+  activity_at = CASE WHEN ${CONTINUES} THEN ? ELSE activity_at END
+  WHERE seq = ? RETURNING revision, activity_first, activity_last, activity_actor, activity_blocks, activity_at`;
+const SET_RUN = 'UPDATE journals SET activity_first = ?, activity_last = ?, activity_actor = ?, activity_blocks = ?, activity_at = ? WHERE seq = ?';
+
+/** A journal's row after the revision bump: its revision, and its open activity run as it was. */
+interface Bumped {
+  revision: number;
+  activity_first: number | null;
+  activity_last: number | null;
+  activity_actor: string | null;
+  activity_blocks: string | null;
+  activity_at: string | null;
+}
+
+type Statement = ['get' | 'run', string, Param[]];
 
 export class JournalStore {
   /**
@@ -213,12 +246,45 @@ export class JournalStore {
     );
   }
 
-  /** Activity recorded for revisions after `after` up to `upTo`, oldest first. */
-  activityBetween(seq: number, after: number, upTo: number): Promise<ActivityRow[]> {
-    return this.engine.all<ActivityRow>(
-      'SELECT first_revision, last_revision, actor, at, blocks FROM journal_activity WHERE journal_seq = ? AND last_revision > ? AND first_revision <= ? ORDER BY seq',
+  /**
+   * Activity recorded for revisions after `after` up to `upTo`, oldest first: journal_activity's
+   * rows and the journal's open run. The run is read first: a commit ending it between the two
+   * reads moves it into the table, where the second read finds it again (dropped as a duplicate)
+   * rather than in neither.
+   */
+  async activityBetween(seq: number, after: number, upTo: number): Promise<ActivityRow[]> {
+    const run = await this.engine.get<ActivityRow>(
+      `SELECT activity_first AS first_revision, activity_last AS last_revision, activity_actor AS actor, activity_at AS at, activity_blocks AS blocks
+       FROM journals WHERE seq = ? AND activity_actor IS NOT NULL AND activity_last > ? AND activity_first <= ?`,
       [seq, after, upTo],
     );
+    const rows = await this.engine.all<ActivityRow>(
+      'SELECT first_revision, last_revision, actor, at, blocks FROM journal_activity WHERE journal_seq = ? AND last_revision > ? AND first_revision <= ? ORDER BY first_revision, seq',
+      [seq, after, upTo],
+    );
+    const key = (r: ActivityRow) => `${r.first_revision}:${r.last_revision}:${r.actor}`;
+    if (run && !rows.some((r) => key(r) === key(run))) {
+      rows.push(run);
+      rows.sort((a, b) => Number(a.first_revision) - Number(b.first_revision)); // stable: one commit's rows keep their order
+    }
+    return rows;
+  }
+
+  /**
+   * Ends the journal's open activity run (a version is taken: its changes end here, so the run's
+   * time is that of its last change before the version).
+   */
+  endActivityRun(q: Queryable, seq: number): Promise<void> {
+    return q.transaction(async (tx) => {
+      // Locked first: a commit of another instance cannot continue the run meanwhile.
+      const run = await tx.get<Bumped>(
+        `SELECT activity_first, activity_last, activity_actor, activity_blocks, activity_at FROM journals WHERE seq = ? AND activity_actor IS NOT NULL${tx.dialect.forUpdate}`,
+        [seq],
+      );
+      if (!run) return;
+      await tx.run(INSERT_ACTIVITY, [seq, run.activity_first, run.activity_last, run.activity_actor, run.activity_at, run.activity_blocks]);
+      await tx.run(SET_RUN, [null, null, null, null, null, seq]);
+    });
   }
 
   /**
@@ -226,37 +292,78 @@ export class JournalStore {
    * under its row lock). Returns the last revision written, or undefined when the journal is gone.
    * `quiet`: a REST edit with sync_realtime_state false, not pushed to editors (on any instance).
    */
-  async appendUpdates(q: Queryable, seq: number, updates: readonly Uint8Array[], quiet = false, touches?: readonly (Touches | undefined)[]): Promise<number | undefined> {
-    if (updates.length === 0) return undefined;
-    const at = nowIso();
-    const bumped = await q.get<{ revision: number }>('UPDATE journals SET revision = revision + ?, updated_at = ? WHERE seq = ? RETURNING revision', [
-      updates.length,
-      at,
-      seq,
-    ]);
+  async appendUpdates(
+    q: Queryable,
+    seq: number,
+    updates: readonly Uint8Array[],
+    quiet = false,
+    touches?: readonly (Touches | undefined)[],
+    /** The commit's time; the group committer takes one for all the journals of its transaction. */
+    at = nowIso(),
+  ): Promise<number | undefined> {
+    const plan = this.appendPlan(seq, updates, quiet, touches, at);
+    for (let step = plan.next(); ; ) {
+      if (step.done) return step.value;
+      const [kind, sql, params] = step.value;
+      step = plan.next(kind === 'get' ? await q.get<Bumped>(sql, params) : void (await q.run(sql, params)));
+    }
+  }
+
+  /** `appendUpdates` inside a synchronous transaction (StorageEngine.transactionSync, SQLite). */
+  appendUpdatesSync(q: SyncQueryable, seq: number, updates: readonly Uint8Array[], touches: readonly (Touches | undefined)[] | undefined, at: string): number | undefined {
+    const plan = this.appendPlan(seq, updates, false, touches, at);
+    for (let step = plan.next(); ; ) {
+      if (step.done) return step.value;
+      const [kind, sql, params] = step.value;
+      step = plan.next(kind === 'get' ? q.get<Bumped>(sql, params) : void q.run(sql, params));
+    }
+  }
+
+  /**
+   * The statements of an append, in order, each told the answer of the one before: the revision
+   * bump (continuing the open activity run when it can), the run ended and a new one started when
+   * it did not, or the commit's own activity rows, then the log's INSERTs.
+   */
+  private *appendPlan(
+    seq: number,
+    updates: readonly Uint8Array[],
+    quiet: boolean,
+    touches: readonly (Touches | undefined)[] | undefined,
+    at: string,
+  ): Generator<Statement, number | undefined, Bumped | undefined> {
+    const n = updates.length;
+    if (n === 0) return undefined;
+    const run = touches ? runOf(touches) : undefined;
+    const actor = run?.actor ?? null;
+    const blocks = run?.blocks ?? null;
+    const bumped = yield ['get', BUMP_REVISION, [n, at, actor, blocks, n, actor, blocks, at, seq]];
     if (!bumped) return undefined;
-    const first = bumped.revision - updates.length + 1;
-    for (let start = 0; start < updates.length; start += INSERT_CHUNK) {
+    const last = Number(bumped.revision);
+    const first = last - n + 1;
+    // Continued: the run now ends at this commit's last revision (it ended before `first` otherwise).
+    if (run && Number(bumped.activity_last) !== last) {
+      if (bumped.activity_actor !== null) {
+        yield ['run', INSERT_ACTIVITY, [seq, bumped.activity_first!, bumped.activity_last!, bumped.activity_actor, bumped.activity_at!, bumped.activity_blocks!]];
+      }
+      yield ['run', SET_RUN, [first, last, run.actor, run.blocks, at, seq]];
+    } else if (touches && !run) {
+      // Not one run (several actors, or one not in the first and last update): rows of the commit's
+      // own. An open run stays as it is; the next run does not continue it (its last revision is
+      // not the one before), so it ends then.
+      for (const r of activityRows(first, touches, at)) yield ['run', INSERT_ACTIVITY, [seq, r.first_revision, r.last_revision, r.actor, r.at, r.blocks]];
+    }
+    const flag = quiet ? 1 : 0;
+    if (n === 1) {
+      this.written.updates += updates[0]!.byteLength;
+      yield ['run', INSERT_ONE_UPDATE, [seq, last, updates[0]!, flag]];
+      return last;
+    }
+    for (let start = 0; start < n; start += INSERT_CHUNK) {
       const chunk = updates.slice(start, start + INSERT_CHUNK);
-      const params: (number | Uint8Array)[] = [];
-      chunk.forEach((u, i) => {
-        params.push(seq, first + start + i, u, quiet ? 1 : 0);
-        this.written.updates += u.byteLength;
-      });
-      await q.run(`INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}`, params);
+      for (const u of chunk) this.written.updates += u.byteLength;
+      yield ['run', `INSERT INTO journal_updates (journal_seq, revision, data, quiet) VALUES ${chunk.map(() => UPDATE_ROW).join(', ')}`, chunk.flatMap((u, i) => [seq, first + start + i, u, flag])];
     }
-    // Who touched which blocks, kept after the log is compacted (docs/versions.md).
-    for (const r of touches ? activityRows(first, touches, at) : []) {
-      await q.run('INSERT INTO journal_activity (journal_seq, first_revision, last_revision, actor, at, blocks) VALUES (?, ?, ?, ?, ?, ?)', [
-        seq,
-        r.first_revision,
-        r.last_revision,
-        r.actor,
-        r.at,
-        r.blocks,
-      ]);
-    }
-    return bumped.revision;
+    return last;
   }
 
   /**

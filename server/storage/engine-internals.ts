@@ -79,6 +79,13 @@ export class FifoLock {
     return !this.held;
   }
 
+  /** Takes the lock if nobody holds it; false otherwise (nothing is queued). */
+  tryAcquire(): boolean {
+    if (this.held) return false;
+    this.held = true;
+    return true;
+  }
+
   acquire(): Promise<void> {
     if (!this.held) {
       this.held = true;

@@ -397,4 +397,17 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   CREATE INDEX journals_parent ON journals(parent_id, order_index);
   `,
   },
+  // Who changed what (docs/versions.md): the journal's open activity run, in its row. Consecutive
+  // commits whose one actor touched the same blocks share one journal_activity row, written when
+  // the run ends, instead of one row per commit (issue 33: two pages more per journal per commit).
+  {
+    name: 'journal-activity-run',
+    sql: `
+  ALTER TABLE journals ADD COLUMN activity_first BIGINT;
+  ALTER TABLE journals ADD COLUMN activity_last BIGINT;
+  ALTER TABLE journals ADD COLUMN activity_actor TEXT COLLATE "C";
+  ALTER TABLE journals ADD COLUMN activity_blocks TEXT COLLATE "C";
+  ALTER TABLE journals ADD COLUMN activity_at TEXT COLLATE "C";
+  `,
+  },
 ];

@@ -14,11 +14,16 @@ import {
   type Dialect,
   type Row,
   type RunResult,
+  type SqlValue,
   type StorageEngine,
+  type SyncQueryable,
   type Transaction,
   type TransactionOptions,
 } from './engine.ts';
-import { attempt, BoundedCache, callFromInside, runCommitHooks, FifoLock, guarded, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
+import { attempt, BoundedCache, callFromInside, runCommitHooks, FifoLock, guarded, normalizeParams, runInFrame, StatementRunner, Tx, type BoundValue, type Executor } from './engine-internals.ts';
+
+/** Control statements run often enough to keep prepared (every transaction's). */
+const FIXED_CONTROL = new Set(['BEGIN', 'BEGIN IMMEDIATE', 'COMMIT']);
 
 /** better-sqlite3 answers synchronously. */
 interface SyncExecutor extends Executor {
@@ -137,7 +142,11 @@ export class SqliteEngine extends StatementRunner implements StorageEngine {
       },
       control(sql: string): void {
         try {
-          db.exec(sql);
+          // BEGIN and COMMIT, once per transaction: prepared once rather than parsed by exec each
+          // time. Savepoints (a name each) and ROLLBACK go through exec.
+          const fixed = FIXED_CONTROL.has(sql) ? stmt(sql) : undefined;
+          if (fixed) fixed.run();
+          else db.exec(sql);
         } catch (e) {
           throw mapSqliteError(e);
         }
@@ -186,6 +195,42 @@ export class SqliteEngine extends StatementRunner implements StorageEngine {
         throw mapSqliteError(tx.rootCause(e));
       }
     });
+  }
+
+  transactionSync<T>(fn: (q: SyncQueryable) => T): Promise<T> {
+    const refused = this.refusal('the storage engine');
+    if (refused) return Promise.reject(refused);
+    if (!this.lock.tryAcquire()) return this.lock.run(() => this.inTransaction(fn));
+    try {
+      return Promise.resolve(this.inTransaction(fn));
+    } catch (e) {
+      return Promise.reject(e);
+    } finally {
+      this.lock.release();
+    }
+  }
+
+  /** BEGIN, `fn`, COMMIT, all synchronous; ROLLBACK when anything throws. Called holding the lock. */
+  private inTransaction<T>(fn: (q: SyncQueryable) => T): T {
+    const x = this.x;
+    x.control('BEGIN');
+    try {
+      const result = fn({
+        get: <R>(sql: string, params?: readonly SqlValue[]) => x.get(sql, normalizeParams(params)) as R | undefined,
+        run: (sql: string, params?: readonly SqlValue[]) => x.run(sql, normalizeParams(params)),
+      });
+      x.control('COMMIT');
+      return result;
+    } catch (e) {
+      if (this.db.inTransaction) {
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          // nothing more to undo
+        }
+      }
+      throw mapSqliteError(e);
+    }
   }
 
   /** Lets the statements and transactions already asked for finish, then closes the database. */

@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { blocks, type Client, serverSuite, type TestServer } from '../helpers/server.ts';
+import { blocks, type Client, serverSuite, startTestServer, type TestServer } from '../helpers/server.ts';
 import { connectEditor, synced, typeInto, waitFor } from '../realtime/helpers.ts';
 
 let server: TestServer;
@@ -74,5 +74,49 @@ it('versions and diffs name the keys and editors that changed each block since t
     );
   } finally {
     editor.destroy();
+  }
+});
+
+it('records consecutive commits of one actor on the same blocks as one run, ended by the next version or another change', async () => {
+  const own = await startTestServer({});
+  try {
+    const c = await own.newClient();
+    const engine = own.svc.ctx.engine;
+    const id = await c.importMarkdown('# Title\n\nOne\n\nTwo\n');
+    const [, one, two] = blocks(await c.model(id));
+    const { seq } = (await engine.get<{ seq: number }>('SELECT seq FROM journals WHERE id = ?', [id]))!;
+    const v0 = (await c.post(V(id), { name: 'start' })).body;
+    const tableRows = () => engine.all<{ first_revision: number; last_revision: number; blocks: string }>('SELECT first_revision, last_revision, blocks FROM journal_activity WHERE journal_seq = ? ORDER BY seq', [seq]);
+    const openRun = async () => {
+      const r = (await engine.get<{ f: number | null; l: number | null }>('SELECT activity_first AS f, activity_last AS l FROM journals WHERE seq = ?', [seq]))!;
+      return r.f === null ? null : [Number(r.f), Number(r.l)];
+    };
+    const setOne = async (text: string) => (await c.edit(id, [{ type: 'update_node', nodeId: one!.id, nodeType: 'paragraph', params: [{ content: text }] }])).body.revision as number;
+    const r1 = await setOne('One, 1');
+    await setOne('One, 2');
+    const r3 = await setOne('One, 3');
+    // Three commits, one actor, the same block: one open run, no row of their own.
+    expect(await openRun()).toEqual([r1, r3]);
+    expect(await tableRows()).toEqual([]);
+    // Another block: the run ends (a row), a new one starts.
+    const r4 = (await c.edit(id, [{ type: 'update_node', nodeId: two!.id, nodeType: 'paragraph', params: [{ content: 'Two, 1' }] }])).body.revision as number;
+    expect((await tableRows()).map((r) => [Number(r.first_revision), Number(r.last_revision), JSON.parse(r.blocks)])).toEqual([[r1, r3, [one!.id]]]);
+    expect(await openRun()).toEqual([r4, r4]);
+    // A version ends the run too: its changes are recorded as they stand.
+    const v1 = (await c.post(V(id), { name: 'after' })).body;
+    expect(await openRun()).toBeNull();
+    expect((await tableRows()).map((r) => [Number(r.first_revision), Number(r.last_revision)])).toEqual([
+      [r1, r3],
+      [r4, r4],
+    ]);
+    const r5 = await setOne('One, 4');
+    expect(await openRun()).toEqual([r5, r5]);
+    const list = (await c.get(V(id))).body.versions;
+    expect(list.map((v: { version_id: string }) => v.version_id)).toEqual([v1.version_id, v0.version_id]);
+    expect(byActor(list[0].changed_by)).toEqual({ [`api_key:${v1.created_by}`]: [one!.id, two!.id].sort() });
+    const since = (await c.get(`${V(id)}/diff?from=${v1.version_id}&to=current`)).body;
+    expect(byActor(since.changed_by)).toEqual({ [`api_key:${v1.created_by}`]: [one!.id] });
+  } finally {
+    await own.close();
   }
 });

@@ -65,6 +65,45 @@ describe('sqlite engine', () => {
     expect(names).toEqual(['tx1', 'stmt a', 'tx2', 'stmt b'].map((w) => `${tag}:${w}`));
   });
 
+  it('runs a synchronous transaction at once when the connection is free: committed when it returns, rolled back when it throws', async () => {
+    const tag = randomUUID();
+    const count = () => (engine.db.prepare('SELECT COUNT(*) AS n FROM organizations WHERE name LIKE ?').get(`${tag}:%`) as { n: number }).n;
+    const done = engine.transactionSync((q) => {
+      q.run(insertOrg, [randomUUID(), `${tag}:one`, 'developer', 'now']);
+      return q.get<{ n: number }>('SELECT COUNT(*) AS n FROM organizations WHERE name LIKE ?', [`${tag}:%`])!.n;
+    });
+    expect(count()).toBe(1); // committed before the promise was returned
+    await expect(done).resolves.toBe(1);
+    const failed = engine.transactionSync((q) => {
+      q.run(insertOrg, [randomUUID(), `${tag}:two`, 'developer', 'now']);
+      q.run('INSERT INTO nowhere VALUES (1)');
+    });
+    await expect(failed).rejects.toThrow(/no such table/);
+    expect(count()).toBe(1);
+    expect(engine.db.inTransaction).toBe(false);
+  });
+
+  it('queues a synchronous transaction behind an open transaction, in arrival order', async () => {
+    const tag = randomUUID();
+    const add = (what: string) => [randomUUID(), `${tag}:${what}`, 'developer', 'now'];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const first = engine.transaction(async (tx) => {
+      await gate;
+      await tx.run(insertOrg, add('tx'));
+    });
+    await tick();
+    const sync = engine.transactionSync((q) => q.run(insertOrg, add('sync')).changes);
+    const after = engine.run(insertOrg, add('stmt'));
+    for (let i = 0; i < 5; i++) await tick();
+    expect(engine.db.prepare('SELECT COUNT(*) AS n FROM organizations WHERE name LIKE ?').get(`${tag}:%`)).toEqual({ n: 0 });
+    release();
+    await Promise.all([first, sync, after]);
+    await expect(sync).resolves.toBe(1);
+    const names = (await engine.all<{ name: string }>('SELECT name FROM organizations WHERE name LIKE ? ORDER BY rowid', [`${tag}:%`])).map((r) => r.name);
+    expect(names).toEqual(['tx', 'sync', 'stmt'].map((w) => `${tag}:${w}`));
+  });
+
   it('maps a lock held by another connection to StorageUnavailableError (busy) and recovers', async () => {
     const other = new Database(path.join(dir, 'study.db'));
     const saved = engine.db.pragma('busy_timeout', { simple: true });

@@ -98,6 +98,8 @@ export class VersionService {
 
   /** Takes a version of the live journal as it is committed now; call inside a settled task. */
   private async take(live: LiveJournal, journalSeq: number, kind: VersionKind, name: string | null, createdBy: string, q: Queryable = this.engine): Promise<VersionRow> {
+    // The changes before this version end here: a run of them is recorded as it stands.
+    await this.journals.store.endActivityRun(q, journalSeq);
     const latest = await this.store.latest(journalSeq, q);
     const base = !latest || latest.sinceBase + 1 >= BASE_EVERY;
     const data = encodeStateAsUpdateWithoutPending(live.doc, base ? undefined : latest.row.state_vector);
