@@ -86,15 +86,17 @@ describe.each(cases)('$title engine', (c) => {
     it('appends made by separate callbacks of one event-loop turn (messages of several sockets read together) share one transaction', async () => {
       const committer = new GroupCommitter(engine, store, true);
       const journals = await Promise.all([newJournal(store), newJournal(store), newJournal(store)]);
-      // Timers due together run in one timers phase, each followed by its microtasks, as the
+      // Immediates queued together run in one check phase, each followed by its microtasks, as the
       // messages of the sockets one poll read are: the transaction waits for the turn, not a timer.
+      // (Timers were used first: each takes the clock when it is set, so under load the last one
+      // could fall due one millisecond later, in the next turn.)
       const appends = await new Promise<Promise<number | undefined>[]>((resolve) => {
         const out: Promise<number | undefined>[] = [];
         for (const j of journals) {
-          setTimeout(() => {
+          setImmediate(() => {
             out.push(committer.append(j.seq, [new Uint8Array([7])]));
             if (out.length === journals.length) resolve(out);
-          }, 0);
+          });
         }
       });
       expect(await Promise.all(appends)).toEqual([2, 2, 2]); // revision 1 is the creation
