@@ -18,7 +18,9 @@
  *   part its main thread's CPU time accounts for, in 10 ms ticks with two ticks of slack), and the
  *   server's own longest event-loop delay (monitorEventLoopDelay, from GET /metrics), loaded in
  *   slices (the default) and, on a fresh server again, in one piece (JOURNAL_SLICED_LOAD_BYTES=0,
- *   the load before slicing).
+ *   the load before slicing). Beside it, what Yjs itself needs for the same state: a bare Node
+ *   process that reads the encoded state and applies it to a Y.Doc, keeping both
+ *   (bench/fixtures/yjs-memory.mjs), and ours / bare (goal <= 1.5).
  * - 1,000 editors on one journal (4 client processes): a REST edit, from the request until each
  *   editor has received the update; p50 and p99 over 3 edits.
  * - 10,000 editor connections over 3 instances on PostgreSQL + Redis (1,000 journals, 10 editors
@@ -110,6 +112,8 @@ interface Seeded {
   id: string;
   /** Encoded state of the journal (bytes). */
   stateBytes: number;
+  /** That state in a file, for the bare-Yjs memory baseline (bench/fixtures/yjs-memory.mjs). */
+  stateFile: string;
 }
 
 async function rest(server: ChildServer, key: string, method: string, p: string, body?: unknown): Promise<any> {
@@ -131,7 +135,7 @@ async function waitUntil(check: () => boolean, what: string, ms = 120_000): Prom
 }
 
 /** A journal of about `bytes` of encoded state, written by one editor update. */
-async function seed(server: ChildServer, key: string, title: string, bytes: number, blockBytes: number): Promise<Seeded> {
+async function seed(server: ChildServer, key: string, title: string, bytes: number, blockBytes: number, dir: string): Promise<Seeded> {
   const { journal_id: id } = await rest(server, key, 'PUT', '/journals/editor/create', { title });
   const ed = new RawEditor(`${server.url.replace(/^http/, 'ws')}${WS_PATH}/${id}`, key);
   await waitUntil(() => ed.synced, 'seeding editor to sync', 30_000);
@@ -144,10 +148,12 @@ async function seed(server: ChildServer, key: string, title: string, bytes: numb
   encoding.writeVarUint8Array(e, update);
   await new Promise<void>((resolve, reject) => ed.ws.send(encoding.toUint8Array(e), (err) => (err ? reject(err) : resolve())));
   // Committed once a REST read (a settled task) sees it.
-  const stateBytes = Y.encodeStateAsUpdate(ed.doc).byteLength;
+  const state = Y.encodeStateAsUpdate(ed.doc);
+  const stateFile = path.join(dir, `state-${id}.bin`);
+  fs.writeFileSync(stateFile, state);
   await rest(server, key, 'GET', `/journals/editor/model/${id}`).catch(() => undefined);
   ed.ws.close();
-  return { id, stateBytes };
+  return { id, stateBytes: state.byteLength, stateFile };
 }
 
 // --- server and clients -------------------------------------------------------------------------
@@ -450,8 +456,8 @@ export async function benchCrowds(): Promise<Record<string, number>> {
     const memorySizes = SKIP.has('memory') ? [] : (process.env.CROWDS_MEMORY_SIZES ?? '1,5,20').split(',').map(Number);
     const stormSizes = SKIP.has('storms') ? [] : SIZES;
     log('seeding');
-    for (const mb of [...new Set([...stormSizes, ...memorySizes, ...(SKIP.has('hocuspocus') ? [] : [Math.max(...SIZES)])])].sort((a, b) => a - b)) text.set(mb, await seed(server, key, `text ${mb} MB`, mb * MB, 100_000));
-    for (const mb of memorySizes) blocks.set(mb, await seed(server, key, `blocks ${mb} MB`, mb * MB, 500));
+    for (const mb of [...new Set([...stormSizes, ...memorySizes, ...(SKIP.has('hocuspocus') ? [] : [Math.max(...SIZES)])])].sort((a, b) => a - b)) text.set(mb, await seed(server, key, `text ${mb} MB`, mb * MB, 100_000, dataDir));
+    for (const mb of memorySizes) blocks.set(mb, await seed(server, key, `blocks ${mb} MB`, mb * MB, 500, dataDir));
     const small = (await rest(server, key, 'PUT', '/journals/editor/import_from_markdown', {
       markdown: Array.from({ length: 50 }, (_, i) => `Paragraph ${i} of a lecture.`).join('\n\n'),
       title: 'lecture',
@@ -490,6 +496,7 @@ export async function benchCrowds(): Promise<Record<string, number>> {
     for (const [kind, set] of [['text-heavy', text], ['block-heavy', blocks]] as const) {
       for (const mb of memorySizes) {
         const j = set.get(mb)!;
+        let ours = NaN;
         for (const onePiece of [false, true]) {
           await restart(onePiece ? { JOURNAL_SLICED_LOAD_BYTES: '0' } : {});
           const pid = server.child.pid!;
@@ -516,7 +523,13 @@ export async function benchCrowds(): Promise<Record<string, number>> {
           out[`cold load ${kind} ${mb} MB ${mode}: longest /healthz wait ms (wall clock)`] = probe.wallMs;
           out[`cold load ${kind} ${mb} MB ${mode}: load ms`] = loadMs;
           out[`memory ${kind} ${mb} MB${onePiece ? ' (loaded in one piece)' : ''}: RSS growth / encoded state`] = (after - before) / j.stateBytes;
+          if (!onePiece) ours = after - before;
         }
+        // What Yjs itself needs for the same state, in a bare process, measured the same way.
+        const bare = JSON.parse(execFileSync(process.execPath, [path.join(here, 'fixtures', 'yjs-memory.mjs'), j.stateFile], { encoding: 'utf8' })) as { growth: number };
+        log(`${kind} ${mb} MB: RSS growth ours ${(ours / MB).toFixed(0)} MB, bare Yjs ${(bare.growth / MB).toFixed(0)} MB`);
+        out[`memory ${kind} ${mb} MB, bare Yjs (a Y.Doc and its encoded state): RSS growth / encoded state`] = bare.growth / j.stateBytes;
+        out[`memory ${kind} ${mb} MB: ours / bare Yjs (goal <= 1.5)`] = ours / bare.growth;
       }
     }
 
