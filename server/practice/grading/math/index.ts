@@ -270,6 +270,7 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
     return ok ? result(1, [reference], [], `Correct: ${describe(userSol)} is ${reference}.`) : result(0, [], [reference], `${describe(userSol)} is not the expected ${reference}.`);
   }
   const used = new Set<number>();
+  const order: number[] = [];
   const met: string[] = [];
   const missed: string[] = [];
   const label = (p: Solutions['parts'][number]) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal);
@@ -277,6 +278,7 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
     const idx = parts.findIndex((up, i) => !used.has(i) && (up.variable === rp.variable || up.variable === null || rp.variable === null) && compareValues(up.value, rp.value, forms).equal);
     if (idx >= 0) {
       used.add(idx);
+      order.push(idx);
       met.push(label(rp));
     } else missed.push(label(rp));
   }
@@ -289,7 +291,11 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   if (met.length) bits.push(`found ${met.join(', ')}`);
   if (missed.length) bits.push(`missing ${missed.join(', ')}`);
   if (extras.length) bits.push(`wrong: ${extras.join(', ')}${surplus ? ` (${surplus} more than expected, each cancelling one correct solution)` : ''}`);
-  return result(score, met, [...missed, ...extras.map((e) => `${e} is not a solution`)], `${bits.join('; ')}. Expected ${reference}.`);
+  const graded = result(score, met, [...missed, ...extras.map((e) => `${e} is not a solution`)], `${bits.join('; ')}. Expected ${reference}.`);
+  // Values with no variable named, right as a set but listed in another order than the reference's:
+  // the order may be what the question asks ("share in the ratio 2:3:4"); `low` (tuned on E).
+  const reordered = order.some((idx, i) => i > 0 && idx < order[i - 1]!);
+  return reordered && parts.every((p) => p.variable === null) ? low(graded) : graded;
 }
 
 const NEGATION = /\b(?:not|no|never|isn't|wasn't|aren't|doesn't|didn't)\b|n't\b/i;
@@ -439,5 +445,56 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
     return fail(`${userAnswer.trim()} repeats the expression the question gives; it asks for its value.`);
   }
   const how = verdict.rounded ? ' (a correct rounding)' : user.kind === 'equation' ? ' (the same equation rearranged)' : '';
-  return result(1, [reference], [], `Correct: ${userAnswer.trim()} is equivalent to ${reference}${how}.`);
+  const accepted = result(1, [reference], [], `Correct: ${userAnswer.trim()} is equivalent to ${reference}${how}.`);
+  // A reference written as a product of whole numbers ("2³ × 3") is a way of writing the value, not
+  // the value: the same factors are sure; other factors of the same value are refused when the
+  // question asks for primes and one is not prime, or for index form and a factor repeats; else `low` (tuned on E).
+  const refFactors = integerFactors(squeeze(reference));
+  if (refFactors) {
+    const userFactors = integerFactors(said);
+    if (userFactors && sameFactors(userFactors, refFactors)) return accepted;
+    if (userFactors && /primes?/i.test(statement) && userFactors.some((f) => !isPrime(f.base))) {
+      return fail(`${userAnswer.trim()} has the right value, but ${userFactors.find((f) => !isPrime(f.base))!.base} is not a prime.`);
+    }
+    if (userFactors && /index|powers?/i.test(statement) && new Set(userFactors.map((f) => f.base)).size < userFactors.length) {
+      return fail(`${userAnswer.trim()} has the right value, but the question asks for index form (a repeated factor written as a power).`);
+    }
+    return low(accepted);
+  }
+  // An exact reference (π, a root, a fraction) met only by a rounding the question did not ask
+  // for: the question may want the exact form; `low` (tuned on E).
+  if (verdict.rounded && !isDecimalLiteral(ref.kind === 'value' ? ref.literal : reference.trim())) return low(accepted);
+  return accepted;
+}
+
+interface Factor {
+  base: number;
+  power: number;
+}
+
+/** "2^3*3" as [{2, 3}, {3, 1}]: a product of two or more whole-number factors (powers allowed), else null. */
+function integerFactors(squeezed: string): Factor[] | null {
+  const parts = squeezed.split('*');
+  if (parts.length < 2 && !/\^/.test(squeezed)) return null;
+  const out: Factor[] = [];
+  for (const p of parts) {
+    const m = /^(\d+)(?:\^(\d+))?$/.exec(p);
+    if (!m) return null;
+    out.push({ base: Number(m[1]), power: m[2] === undefined ? 1 : Number(m[2]) });
+  }
+  return out;
+}
+
+/** The same factors in any order, a power counted as its repeated base (2^3 = 2*2*2). */
+function sameFactors(a: Factor[], b: Factor[]): boolean {
+  const key = (fs: Factor[]) => fs.flatMap((f) => Array<number>(f.power).fill(f.base)).sort((x, y) => x - y).join('*');
+  const power = (fs: Factor[]) => fs.some((f) => f.power > 1);
+  // Index form and a repeated factor are two ways of writing: the same only when both use powers or neither does.
+  return key(a) === key(b) && power(a) === power(b);
+}
+
+function isPrime(n: number): boolean {
+  if (!Number.isInteger(n) || n < 2) return false;
+  for (let d = 2; d * d <= n; d++) if (n % d === 0) return false;
+  return true;
 }
