@@ -405,7 +405,12 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // A word of the reference that the question also says ("cold" in "cold front" when the question
     // speaks of cold air) may be left out; then the answer may name a wider or a neighbouring
     // thing ("a front", "warm front"): not sure (tuned on E).
-    const leftOut = alt.content.some((c) => !alt.required.includes(c)) && alt.content.filter((c) => !alt.required.includes(c)).some((c) => !saidWord(sts, c.w));
+    // Only a modifier counts (the head noun the question names, "operant" for "operant conditioning"
+    // asked what type of conditioning, may go), only when the answer says the reference's own words
+    // (another name, "ascorbic acid" for "vitamin C", says none), and numbers are numberedTerm's.
+    const head = alt.content[alt.content.length - 1];
+    const modifiers = alt.content.filter((c) => !alt.required.includes(c) && c !== head && numeralsOf(c.raw).size === 0);
+    const leftOut = modifiers.some((c) => !saidWord(sts, c.w)) && alt.required.some((c) => saidWord(sts, c.w));
     // Another name for it made of the question's own words ("thunder cloud" asked about thunderstorms and clouds) may be a description, not the term asked (tuned on E).
     const echoed = how !== 'exact' && echoesQuestion(userAnswer, statement);
     const sure = numbers !== 'missing' && !leftOut && !echoed && how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text} ${APART.test(userAnswer) ? glossOf(alt) : ''}`, qWords).length === 0;
@@ -689,7 +694,8 @@ export function numberedTerm(answer: string, reference: string, question: string
   const asked = numeralsOf(question);
   const given = numeralsOf(answer);
   if ([...given].some((n) => !ref.has(n) && !asked.has(n))) return 'other';
-  return [...ref].every((n) => given.has(n)) ? null : 'missing';
+  // A number the question says may be left out ("the noble truths" asked about four teachings).
+  return [...ref].every((n) => given.has(n) || asked.has(n)) ? null : 'missing';
 }
 
 /** Whether a word (any regular form) is said in a statement that is not taken back. */

@@ -449,8 +449,9 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
   // A reference written as a product of whole numbers ("2³ × 3") is a way of writing the value, not
   // the value: the same factors are sure; other factors of the same value are refused when the
   // question asks for primes and one is not prime, or for index form and a factor repeats; else `low` (tuned on E).
-  const refFactors = integerFactors(squeeze(reference));
-  if (refFactors) {
+  // Standard form ("6 × 10^9") is not such a product: demanded-forms rules read it.
+  const refFactors = integerFactors(squeeze(reference))?.filter((f) => f.base !== 10 || f.power === 1) ?? null;
+  if (refFactors && refFactors.length === integerFactors(squeeze(reference))!.length) {
     const userFactors = integerFactors(said);
     if (userFactors && sameFactors(userFactors, refFactors)) return accepted;
     if (userFactors && /primes?/i.test(statement) && userFactors.some((f) => !isPrime(f.base))) {
@@ -461,11 +462,14 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
     }
     return low(accepted);
   }
-  // An exact reference (π, a root, a fraction) met only by a rounding the question did not ask
+  // An exact reference (π, a root, a logarithm) met only by a rounding the question did not ask
   // for: the question may want the exact form; `low` (tuned on E).
-  if (verdict.rounded && !isDecimalLiteral(ref.kind === 'value' ? ref.literal : reference.trim())) return low(accepted);
+  if (verdict.rounded && IRRATIONAL.test(reference)) return low(accepted);
   return accepted;
 }
+
+/** A reference written with an irrational constant or function (a fraction is no such form: 33.3% for 1/3 is a fair answer). */
+const IRRATIONAL = /π|\\pi|\bpi\b|√|sqrt|\\sqrt|\blog|\bln\b|\be\^/i;
 
 interface Factor {
   base: number;
