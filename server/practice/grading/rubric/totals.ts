@@ -1,0 +1,66 @@
+/**
+ * A rubric's total by a general principle rather than by layout (tuned on E): a total written
+ * anywhere wins — a line or phrase that states a total, a maximum to start from, marks "available"
+ * or "in all", in digits or words, in the languages the grader reads (English, French, Spanish,
+ * German, Italian) — else the marks the criteria carry add up (the layout readers). A cap ("max 3")
+ * is no total: it is read where the criteria are.
+ *
+ * markup() rewrites the marks of HTML/XML tags, braces, "(1+1)" sums and a comma column as the
+ * bracketed marks the layout readers know, so each criterion line carries one mark figure.
+ */
+import { NUM, toNumber } from './markers.ts';
+
+const UNIT = String.raw`(?:marks?|points?|pts?|puntos?|punti|punto|punkte?|p\.|credits?)`;
+/** Words that say "total" or "available", in the languages read. */
+const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|out\s+of|en\s+total|in\s+totale)`;
+
+const WRITTEN_TOTALS: RegExp[] = [
+  // "total 4 marks", "(total 4)", "Total: 5 marks", "total,4", "Total<TAB>4", "<total>3</total>", "insgesamt 3 Punkte", "Marks available: 4".
+  new RegExp(String.raw`\b${TOTAL_WORD}\b[\s:=,>|(\-–—]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  // "Four marks in all", "3 marks available", "6 points in total", "4 puntos en total".
+  new RegExp(String.raw`\b(${NUM})\s*${UNIT}\s+(?:in\s+all|in\s+total|in\s+totale|en\s+total|insgesamt|total|overall|available|altogether)\b`, 'i'),
+  // "Start at 4 marks and deduct …": the mark a deduction scheme starts from is its maximum.
+  new RegExp(String.raw`\bstart(?:ing)?\s+(?:at|from|with)\s+(${NUM})\s*${UNIT}`, 'i'),
+  // "Marks: 3" as a line of its own.
+  new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*\.?\s*$`, 'im'),
+  // A heading line "Criterios de corrección (4 puntos):", "Barème (4 points) :", "Griglia di valutazione (3 punti):".
+  new RegExp(String.raw`^[^\d\n()]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:\s*$`, 'im'),
+];
+
+/** The total a rubric writes, or null when it writes none. */
+export function writtenTotal(rubric: string): number | null {
+  for (const re of WRITTEN_TOTALS) {
+    const m = re.exec(rubric);
+    if (m) {
+      const n = toNumber(m[1]!);
+      if (Number.isFinite(n) && n > 0) return n;
+    }
+  }
+  return null;
+}
+
+/** Marks written in markup, braces, sums or a comma column, rewritten as "(N)" after the criterion. */
+export function markup(lines: string[]): string[] {
+  let out = lines.map((l) =>
+    l
+      // <total>3</total> is a total line.
+      .replace(/<total>\s*(\d+)\s*<\/total>/gi, 'Total: $1')
+      // <criterion marks="1">text</criterion>: the attribute is the criterion's mark.
+      .replace(/<(\w+)[^>]*?\b(?:marks?|points?|score)\s*=\s*["']?(\d+)["']?[^>]*>(.*?)<\/\1>/gi, '$3 ($2)')
+      // Any other tag (<ul>, <li>, </li>) is layout.
+      .replace(/<\/?[a-z][^>]*>/gi, ' ')
+      // "{2} text": braces hold the mark as brackets do.
+      .replace(/^(\s*)\{(\d+)\}/, '$1[$2]')
+      // "(1+1)": two marks of one line ("identify and explain") add up.
+      .replace(/\((\d+)\s*\+\s*(\d+)\)/g, (_, a: string, b: string) => `(${Number(a) + Number(b)})`)
+      .trimEnd(),
+  ).filter((l, i) => l.trim() !== '' || lines[i]!.trim() === '');
+  // A comma column: "criterion,marks" over "text,1" rows (two rows at least); "total,4" a total.
+  const rows = out.filter((l) => /,\s*\d+\s*$/.test(l) && !/^\s*total\s*,/i.test(l));
+  if (rows.length >= 2) {
+    out = out
+      .filter((l) => !/^\s*[a-z _]+,\s*[a-z _]+\s*$/i.test(l))
+      .map((l) => l.replace(/^\s*total\s*,\s*(\d+)\s*$/i, 'Total: $1').replace(/,\s*(\d+)\s*$/, ' ($1)'));
+  }
+  return out;
+}
