@@ -27,8 +27,13 @@ const WRITTEN_TOTALS: RegExp[] = [
   new RegExp(String.raw`^[^\d\n()]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:\s*$`, 'im'),
 ];
 
+/** "Mark allocation: 1, 1, 2", "Marks: 2, 2, 1": the marks of the criteria in order, listed on one line; their sum is the total. */
+const ALLOCATION = /^\s*(?:mark(?:s)?(?:\s+allocation)?|allocation|weights?|points?)\s*[:=]\s*(\d+(?:\s*[,;/]\s*\d+)+)\s*\.?\s*$/im;
+
 /** The total a rubric writes, or null when it writes none. */
 export function writtenTotal(rubric: string): number | null {
+  const listed = ALLOCATION.exec(rubric);
+  if (listed) return listed[1]!.split(/[,;/]/).reduce((sum, n) => sum + Number(n), 0);
   for (const re of WRITTEN_TOTALS) {
     const m = re.exec(rubric);
     if (m) {
@@ -55,6 +60,23 @@ export function markup(lines: string[]): string[] {
       .replace(/\((\d+)\s*\+\s*(\d+)\)/g, (_, a: string, b: string) => `(${Number(a) + Number(b)})`)
       .trimEnd(),
   ).filter((l, i) => l.trim() !== '' || lines[i]!.trim() === '');
+  // "1. Eastings (2)" over indented "a) … (1)" / "b) … (1)": a parent whose mark is the sum of
+  // its sub-criteria heads them (its mark counted once), written as a heading with its marks.
+  out = out.map((l, i) => {
+    const parent = /^(\s*)(.*\S)\s*\((\d+)\)\s*$/.exec(l);
+    if (!parent) return l;
+    const indent = parent[1]!.length;
+    let sum = 0;
+    let j = i + 1;
+    for (; j < out.length; j++) {
+      const sub = /^(\s*).*\((\d+)\)\s*$/.exec(out[j]!);
+      if (!sub || sub[1]!.length <= indent) break;
+      sum += Number(sub[2]);
+    }
+    return j > i + 1 && sum === Number(parent[3]) ? `${parent[1]}${parent[2]} (${parent[3]} marks):` : l;
+  });
+  // "L3 (5–6): …", "Band 2 (3-4): …": a label with a range of marks is a level; read as "Level 3 (5–6 marks):".
+  out = out.map((l) => l.replace(/^(\s*)[A-Za-z]{1,6}\s*(\d)\s*\((\d+)\s*[–-]\s*(\d+)\)\s*:/, '$1Level $2 ($3–$4 marks):'));
   // A comma column: "criterion,marks" over "text,1" rows (two rows at least); "total,4" a total.
   const rows = out.filter((l) => /,\s*\d+\s*$/.test(l) && !/^\s*total\s*,/i.test(l));
   if (rows.length >= 2) {
