@@ -12,7 +12,7 @@ import { rewriteLayouts } from './layouts.ts';
 import { listItems, type Piece, readPiece, readReferenceLine, sentenceNotes } from './piece.ts';
 import { rubricLines, type Segment, splitLine, splitOutside } from './segment.ts';
 import type { Concept, Criterion, Level, Levels, PerItem, ReadRubric } from './types.ts';
-import { writtenTotal } from './totals.ts';
+import { listedTotal, writtenTotal } from './totals.ts';
 
 interface Heading {
   text: string;
@@ -512,7 +512,7 @@ export function readRubric(written: string): ReadRubric {
   const usable = criteria.filter(hasWords);
   const totalRead = declaredTotal !== null || WRITTEN_POINTS.test(raw);
   // A total written in words or a layout the entries do not read still wins (totals.ts).
-  const stated = capped ? null : (declaredTotal ?? writtenTotal(raw));
+  const stated = capped ? null : (declaredTotal ?? writtenTotal(raw) ?? listedTotal(written));
   return { criteria: usable, declaredTotal, notes, statedTotal: stated, totalRead: totalRead || stated !== null };
 }
 

@@ -21,8 +21,6 @@ const WRITTEN_TOTALS: RegExp[] = [
   new RegExp(String.raw`\b(${NUM})\s*${UNIT}\s+(?:in\s+all|in\s+total|in\s+totale|en\s+total|insgesamt|total|overall|available|altogether)\b`, 'i'),
   // "Start at 4 marks and deduct …": the mark a deduction scheme starts from is its maximum.
   new RegExp(String.raw`\bstart(?:ing)?\s+(?:at|from|with)\s+(${NUM})\s*${UNIT}`, 'i'),
-  // "Marks: 3" as a line of its own.
-  new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*\.?\s*$`, 'im'),
   // A heading line "Criterios de corrección (4 puntos):", "Barème (4 points) :", "Griglia di valutazione (3 punti):".
   new RegExp(String.raw`^[^\d\n()]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:\s*$`, 'im'),
 ];
@@ -30,10 +28,19 @@ const WRITTEN_TOTALS: RegExp[] = [
 /** "Mark allocation: 1, 1, 2", "Marks: 2, 2, 1": the marks of the criteria in order, listed on one line; their sum is the total. */
 const ALLOCATION = /^\s*(?:mark(?:s)?(?:\s+allocation)?|allocation|weights?|points?)\s*[:=]\s*(\d+(?:\s*[,;/]\s*\d+)+)\s*\.?\s*$/im;
 
+/** The sum of the marks a rubric lists on one line for its criteria in order, or null. */
+export function listedTotal(rubric: string): number | null {
+  const listed = ALLOCATION.exec(rubric);
+  return listed ? listed[1]!.split(/[,;/]/).reduce((sum, n) => sum + Number(n), 0) : null;
+}
+
+/** A "Marks: N" line is the total only when it is the one such line (YAML-like criteria each have their own). */
+const MARKS_LINE = new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*\.?\s*$`, 'gim');
+
 /** The total a rubric writes, or null when it writes none. */
 export function writtenTotal(rubric: string): number | null {
-  const listed = ALLOCATION.exec(rubric);
-  if (listed) return listed[1]!.split(/[,;/]/).reduce((sum, n) => sum + Number(n), 0);
+  const marksLines = [...rubric.matchAll(MARKS_LINE)];
+  if (marksLines.length === 1) return toNumber(marksLines[0]![1]!);
   for (const re of WRITTEN_TOTALS) {
     const m = re.exec(rubric);
     if (m) {
