@@ -425,6 +425,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     const opposite = antonymIn(alt, sts);
     if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain);
   }
+  // "type 2" for "Type 1 diabetes", "the second law" for "Newton's third law": the reference's words with another number (tuned on E).
+  const renumbered = alts.find((a) => numberedTerm(userAnswer, a.text, statement) === 'other' && sameWordsBut(userAnswer, a.text, statement));
+  if (renumbered) return fail(`The answer numbers it differently from ${renumbered.text}.`);
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
   // "the theory of knowledge" for epistemology ("the philosophical theory of knowledge"): WordNet's definition said, low (tuned on D).
   const defined = alts.find((a) => saysDefinition(userAnswer, a, qWords));
@@ -696,6 +699,13 @@ export function numberedTerm(answer: string, reference: string, question: string
   if ([...given].some((n) => !ref.has(n) && !asked.has(n))) return 'other';
   // A number the question says may be left out ("the noble truths" asked about four teachings).
   return [...ref].every((n) => given.has(n) || asked.has(n)) ? null : 'missing';
+}
+
+/** Whether every content word of the answer but its numbers is a word of the reference or the question (any regular form). */
+function sameWordsBut(answer: string, reference: string, question: string): boolean {
+  const known = new Set([...wordsOf(reference), ...wordsOf(question)].flatMap((x) => [x.w, ...lemmas(x.w)]));
+  const words = contentWords(wordsOf(answer)).filter((x) => numeralsOf(x.raw).size === 0 && !ROMAN[x.w]);
+  return words.length > 0 && words.every((x) => known.has(x.w) || [...lemmas(x.w)].some((l) => known.has(l)));
 }
 
 /** Whether a word (any regular form) is said in a statement that is not taken back. */

@@ -454,10 +454,10 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
   if (refFactors && refFactors.length === integerFactors(squeeze(reference))!.length) {
     const userFactors = integerFactors(said);
     if (userFactors && sameFactors(userFactors, refFactors)) return accepted;
-    if (userFactors && /primes?/i.test(statement) && userFactors.some((f) => !isPrime(f.base))) {
+    if (userFactors && /\bprimes?\b/i.test(statement) && userFactors.some((f) => !isPrime(f.base))) {
       return fail(`${userAnswer.trim()} has the right value, but ${userFactors.find((f) => !isPrime(f.base))!.base} is not a prime.`);
     }
-    if (userFactors && /index|powers?/i.test(statement) && new Set(userFactors.map((f) => f.base)).size < userFactors.length) {
+    if (userFactors && /\bindex\b|\bpowers?\b/i.test(statement) && new Set(userFactors.map((f) => f.base)).size < userFactors.length) {
       return fail(`${userAnswer.trim()} has the right value, but the question asks for index form (a repeated factor written as a power).`);
     }
     return low(accepted);

@@ -20,7 +20,7 @@ const WRITTEN_TOTALS: RegExp[] = [
   // "Four marks in all", "3 marks available", "6 points in total", "4 puntos en total".
   new RegExp(String.raw`\b(${NUM})\s*${UNIT}\s+(?:in\s+all|in\s+total|in\s+totale|en\s+total|insgesamt|total|overall|available|altogether)\b`, 'i'),
   // "Start at 4 marks and deduct …": the mark a deduction scheme starts from is its maximum.
-  new RegExp(String.raw`\bstart(?:ing)?\s+(?:at|from|with)\s+(${NUM})\s*${UNIT}`, 'i'),
+  new RegExp(String.raw`\b(?:start|begin)(?:ning|ing)?\s+(?:at|from|with)\s+(${NUM})\s*${UNIT}`, 'i'),
   // A heading line "Criterios de corrección (4 puntos):", "Barème (4 points) :", "Griglia di valutazione (3 punti):".
   new RegExp(String.raw`^[^\d\n()]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:\s*$`, 'im'),
 ];
@@ -69,9 +69,10 @@ export function markup(lines: string[]): string[] {
   ).filter((l, i) => l.trim() !== '' || lines[i]!.trim() === '');
   // "1. Eastings (2)" over indented "a) … (1)" / "b) … (1)": a parent whose mark is the sum of
   // its sub-criteria heads them (its mark counted once), written as a heading with its marks.
-  out = out.map((l, i) => {
+  // Only when every top-level marked line is such a parent (a heading would swallow a plain criterion after it).
+  const parents = out.map((l, i) => {
     const parent = /^(\s*)(.*\S)\s*\((\d+)\)\s*$/.exec(l);
-    if (!parent) return l;
+    if (!parent) return null;
     const indent = parent[1]!.length;
     let sum = 0;
     let j = i + 1;
@@ -80,8 +81,11 @@ export function markup(lines: string[]): string[] {
       if (!sub || sub[1]!.length <= indent) break;
       sum += Number(sub[2]);
     }
-    return j > i + 1 && sum === Number(parent[3]) ? `${parent[1]}${parent[2]} (${parent[3]} marks):` : l;
-  });
+    return { i, indent, heads: j > i + 1 && sum === Number(parent[3]), text: `${parent[1]}${parent[2]} (${parent[3]} marks):` };
+  }).filter((p) => p !== null);
+  const top = Math.min(...parents.map((p) => p.indent));
+  const tops = parents.filter((p) => p.indent === top);
+  if (tops.length > 0 && tops.every((p) => p.heads)) for (const p of tops) out[p.i] = p.text;
   // "L3 (5–6): …", "Band 2 (3-4): …": a label with a range of marks is a level; read as "Level 3 (5–6 marks):".
   out = out.map((l) => l.replace(/^(\s*)[A-Za-z]{1,6}\s*(\d)\s*\((\d+)\s*[–-]\s*(\d+)\)\s*:/, '$1Level $2 ($3–$4 marks):'));
   // A comma column: "criterion,marks" over "text,1" rows (two rows at least); "total,4" a total.
