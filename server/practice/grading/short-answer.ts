@@ -716,10 +716,10 @@ function saidWord(sts: Statement[], word: string): boolean {
 
 /**
  * Whether every content word of the answer is a word of the question or a part or extension of one
- * ("thunder" in "thunderstorms"), four letters at least: an answer built from the question.
+ * ("thunder" in "thunderstorms"), of CONFIDENCE.echoLetters letters at least: an answer built from the question.
  */
 export function echoesQuestion(answer: string, question: string): boolean {
-  const q = wordsOf(question).map((x) => x.w).filter((w) => w.length >= 4);
+  const q = wordsOf(question).map((x) => x.w).filter((w) => w.length >= CONFIDENCE.echoLetters);
   const words = contentWords(wordsOf(answer));
-  return words.length > 0 && words.every((x) => x.w.length >= 4 && q.some((w) => w.startsWith(x.w) || x.w.startsWith(w)));
+  return words.length > 0 && words.every((x) => x.w.length >= CONFIDENCE.echoLetters && q.some((w) => w.startsWith(x.w) || x.w.startsWith(w)));
 }
