@@ -409,7 +409,8 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // asked what type of conditioning, may go), only when the answer says the reference's own words
     // (another name, "ascorbic acid" for "vitamin C", says none), and numbers are numberedTerm's.
     const head = alt.content[alt.content.length - 1];
-    const modifiers = alt.content.filter((c) => !alt.required.includes(c) && c !== head && numeralsOf(c.raw).size === 0);
+    // (A foreign article left out, "la" of "la casa", is no such word: the question does not say it.)
+    const modifiers = alt.content.filter((c) => !alt.required.includes(c) && c !== head && numeralsOf(c.raw).size === 0 && [...lemmas(c.w)].some((l) => qWords.has(l)));
     const leftOut = modifiers.some((c) => !saidWord(sts, c.w)) && alt.required.some((c) => saidWord(sts, c.w));
     // Another name for it made of the question's own words ("thunder cloud" asked about thunderstorms and clouds) may be a description, not the term asked (tuned on E).
     const echoed = how !== 'exact' && echoesQuestion(userAnswer, statement);
