@@ -35,6 +35,14 @@ describe('math: confidence where only the value was checked', () => {
     ['Find the area of a circle of radius 3 cm.', '9π cm²', '28.27 cm²', true, 'low'],
     // A fraction met by a rounding stays sure (33.3% for 1/3 is what a teacher accepts).
     ['A fair die is rolled. What is the probability of a 5 or a 6?', '1/3', '0.333', true, 'high'],
+    // Places count in the reference's own unit, not the base unit.
+    ['Find the volume of a cone to 1 decimal place.', '37.7 cm³', '37.7 cm³', true, 'high'],
+    ['Find the volume of a cone to 1 decimal place.', '37.7 cm³', '37.70 cm³', false, 'high'],
+    // A reference without the precision asked (the rounding is of the inputs): matched as written, low; another value refused.
+    ['Estimate 48.7 × 9.8 by rounding each number to 1 significant figure.', '500', '50 × 10 = 500', true, 'high'],
+    ['Estimate 4.87 × 98.1 by rounding each number to 1 significant figure.', '500', '500', true, 'high'],
+    ['Estimate 3.9 × 61 by rounding each number to 1 significant figure.', '240', '240', true, 'low'],
+    ['Estimate 3.9 × 61 by rounding each number to 1 significant figure.', '240', '237.9', false, 'high'],
   ])('%s | %s | %s', async (question, reference, answer, accepted, confidence) => {
     const g = await ask(question, reference, answer);
     expect(g.score === g.max_score).toBe(accepted);

@@ -60,6 +60,8 @@ interface Verdict {
   equal: boolean;
   /** Accepted as a rounding of an irrational or repeating value. */
   rounded?: boolean;
+  /** Equal to the reference as written, though the reference lacks the precision the question asks (a grade it decides is `low`). */
+  asWritten?: boolean;
   /** The value is right and only the way it is written is not (`why` says how). */
   formOnly?: boolean;
   why?: string;
@@ -168,6 +170,19 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     rNums = rNums.map((x) => refUnit.toBase(x));
   }
   if (forms.decimals !== null || forms.sigFigs !== null) {
+    // Places and figures count in the reference's own unit, not the base unit (282.7 cm³ is not 0.0002827 m³ to 1 d.p.; tuned on E).
+    if (user.unit && refUnit) {
+      const offset = refUnit.toBase(0);
+      const factor = refUnit.toBase(1) - offset;
+      if (factor !== 0) [uNums, rNums] = [uNums.map((x) => (x - offset) / factor), rNums.map((x) => (x - offset) / factor)];
+    }
+    // The reference itself, as written, is never refused for its precision: a precision it does not
+    // have is about something else ("estimate by rounding each number to 1 s.f.": 210; tuned on E).
+    if (/^-?\d+(?:\.\d+)?$/.test(ref.literal.trim()) && uNums.some((u) => rNums.some((r) => u === r))) {
+      const rounded = rNums.map((x) => (forms.decimals !== null ? roundTo(x, forms.decimals) : roundSig(x, forms.sigFigs!)));
+      // A reference that has the precision asked is read as before; one that lacks it is matched as written, `low`.
+      if (!rounded.every((t, i) => close(t, rNums[i]!))) return { equal: true, asWritten: true };
+    }
     const want = forms.decimals !== null ? `${forms.decimals} decimal place(s)` : `${forms.sigFigs} significant figure(s)`;
     // Places count in the number as written: 66.7% has one, whether or not the other side has a % sign.
     if (user.percent && ref.percent) [uNums, rNums] = [[valueOf(user.expr)], [valueOf(ref.expr)]];
@@ -465,6 +480,7 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
   // An exact reference (π, a root, a logarithm) met only by a rounding the question did not ask
   // for: the question may want the exact form; `low` (tuned on E).
   if (verdict.rounded && IRRATIONAL.test(reference)) return low(accepted);
+  if (verdict.asWritten) return low(result(1, [reference], [], `Correct: ${userAnswer.trim()} is the expected answer as written, though the question asks for a precision it does not have; please review.`));
   return accepted;
 }
 
