@@ -178,7 +178,7 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     }
     // The reference itself, as written, is never refused for its precision: a precision it does not
     // have is about something else ("estimate by rounding each number to 1 s.f.": 210; tuned on E).
-    if (/^-?\d+(?:\.\d+)?$/.test(ref.literal.trim()) && uNums.some((u) => rNums.some((r) => u === r))) {
+    if (!ref.percent && !user.percent && /^-?\d+(?:\.\d+)?$/.test(ref.literal.trim()) && uNums.some((u) => rNums.some((r) => u === r))) {
       const rounded = rNums.map((x) => (forms.decimals !== null ? roundTo(x, forms.decimals) : roundSig(x, forms.sigFigs!)));
       // A reference that has the precision asked is read as before; one that lacks it is matched as written, `low`.
       if (!rounded.every((t, i) => close(t, rNums[i]!))) return { equal: true, asWritten: true };
