@@ -35,6 +35,10 @@ describe('math: confidence where only the value was checked', () => {
     ['Find the area of a circle of radius 3 cm.', '9π cm²', '28.27 cm²', true, 'low'],
     // A fraction met by a rounding stays sure (33.3% for 1/3 is what a teacher accepts).
     ['A fair die is rolled. What is the probability of a 5 or a 6?', '1/3', '0.333', true, 'high'],
+    // Points as thousands separators: two or more groups of three, or before a decimal comma.
+    ['Multiply 1250 by 2000.', '2,500,000', '2.500.000', true, 'high'],
+    ['Add 1000 to 3456.25.', '4456.25', '4.456,25', true, 'high'],
+    ['Add 1000 to 3456.25.', '4456.25', '4.456', false, 'high'],
     // Places count in the reference's own unit, not the base unit.
     ['Find the volume of a cone to 1 decimal place.', '37.7 cm³', '37.7 cm³', true, 'high'],
     ['Find the volume of a cone to 1 decimal place.', '37.7 cm³', '37.70 cm³', false, 'high'],
