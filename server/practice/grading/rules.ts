@@ -6,7 +6,7 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C`, `D` (held-out sets seen before the rule; sets C and D were each measured once unseen, then
+ * `C`, `D`, `E` (held-out sets seen before the rule; sets C, D and E were each measured unseen, then
  * studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
@@ -15,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C' | 'D')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E')[];
 }
 
 const G = 'server/practice/grading/';
@@ -36,6 +36,11 @@ export const RULES: readonly Rule[] = [
   { name: 'demanded forms', what: 'simplest form, decimal places, significant figures, fraction/decimal/percent, interval or inequality notation, factored/expanded', file: `${G}math/forms.ts`, tests: [`${T}math-classes.test.ts`, `${T}math-forms.test.ts`], tuned: ['main', 'A'] },
   { name: 'more notations', what: '"a and b/c" and Unicode vulgar fractions as mixed numbers, "a in b" and "a to b" alone, units with negative powers (m s^-1), reversed interval brackets (]a, b]), a 0b prefix, working or a rounding note in brackets after the value, a probability as a rounded percentage', file: `${G}math/normalize.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
   { name: 'root and standard forms', what: '"in the form a√b" demands an exact form; a root written as a power of 0.5 is a root; standard form needs 1 ≤ a < 10', file: `${G}math/forms.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
+  { name: 'reordered list', what: 'values with no variable named, right as a set but listed in another order than the reference\'s, are `low` (the order may be what is asked: shares of a ratio)', file: `${G}math/index.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'integer factors', what: 'a reference written as a product of whole numbers (`2³ × 3`): the same factors are sure; a factor not prime when primes are asked, or a repeated factor when index form is asked, is refused; other factors of the value are `low`; standard form is not such a product', file: `${G}math/index.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'unasked rounding', what: 'a reference with π, a root or a logarithm met only by a rounding the question did not ask for is `low`; "leave/keep π (surds, roots)" demands the exact form', file: `${G}math/index.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'precision as written', what: 'places and figures counted in the reference\'s own unit, not the base unit (282.7 cm³ to 1 d.p.); a plain reference without the precision asked (the rounding is of the inputs: "estimate by rounding each number to 1 s.f.") matched as written, `low`', file: `${G}math/index.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'point separators', what: 'points as thousands separators: two or more groups of three digits (`1.000.000`), or groups before a decimal comma (`2.234,5`); one point stays a decimal point', file: `${G}math/normalize.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'ordinary number and single logarithm', what: '"as an ordinary number" refuses any written power of ten (e, E, × 10^); "as a single logarithm" refuses the value', file: `${G}math/forms.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'more vector and root notations', what: '± inside a bracket gives both values ("(6 ± √20)/2"); a chain through a logarithm ends at its value; i, j, k unit vectors as the components of a listed reference', file: `${G}math/index.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'times of day', what: 'a time-of-day reference compared in minutes after midnight (12- and 24-hour, "in the evening"); a time without its half of the day is low', file: `${G}clock.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
@@ -63,6 +68,9 @@ export const RULES: readonly Rule[] = [
   { name: 'denied aside', what: 'a word denied right after a negation cue ("arteries, not veins"), with no word of the accepted term between, rules another answer out: no unchecked claim', file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'British and American spelling', what: 'two words that spell the same in American spelling (-ise/-ize, -isation, -our, -tre, ae/oe) are one word, exact', file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'initials', what: 'an answer in capitals that is the initials of every word of the reference (with or without of/and/for) is the reference', file: `${G}short-answer.ts`, tests: [`${T}short-answer-names.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'numbered terms', what: 'a reference with a number (`Type I error`, `third law`; digits, words, ordinals, roman numerals): another number in the answer is a sure refusal (a hedge between two too), none of its number is `low` unless the question says it', file: `${G}short-answer.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'modifier left out', what: 'a modifier of the reference that the question also says (`cold` in `cold front`) may be left out, but the answer is then `low` (it may name a wider or neighbouring thing)', file: `${G}short-answer.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'question echoed', what: 'another name for the reference made only of the question\'s words or parts of them (`thunder cloud` asked about thunderstorms and clouds) is `low`', file: `${G}short-answer.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'number beside question words', what: "a number read from prose is high when its other words are the question's", file: `${G}math/index.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['C'] },
   { name: 'longer name', what: "the reference's words inside a longer name of something else", file: `${G}longer-term.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
   { name: 'statements', what: 'assertions, denials, self-corrections, hedges', file: `${G}statements.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main', 'A'] },
@@ -74,6 +82,8 @@ export const RULES: readonly Rule[] = [
   { name: 'rubric totals', what: "max_score is the stated total (table Total rows, /N, headings); scaled with review when points disagree; review when none is written", file: `${G}rubric/score.ts`, tests: [`${T}confidence.test.ts`, `${T}rubric-formats.test.ts`], tuned: ['main'] },
   { name: 'rubric total layouts', what: 'analytic grids (`| X | 2 marks | 1 mark | 0 marks |`), level|marks tables, `criterion:`/`points:` records, `Name: N marks — X` strands, `Marks: 1 + 1 + 2`, `(1 mark per ✓)`, prose `Up to N marks.` rewritten into read layouts', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'more total layouts', what: 'markdown headings as titles (`### Criteria (6 marks)`), `Points: 2` on the line after a criterion, marks after `= `, dot leaders or space columns with a `TOTAL` line, a symbol key (`★ = 1 mark`), `N marks available` and `(Maximum N: …)` as caps, `(1) (x2)`, `— 1 mark each` after `(i) … (ii) …`, letter descriptors `A (3 marks):` as levels', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
+  { name: 'written total wins', what: 'a total written anywhere is max_score: `total`/`insgesamt`/`totale`/`marks available`/`out of` before a number, `N marks in all`/`available`/`in total`, `start at N marks`, one lone `Marks: N` line, a heading `… (N puntos):`, marks listed on one line (`Mark allocation: 1, 1, 2`); a cap (`max 3`) is no total', file: `${G}rubric/totals.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'criterion marks anywhere', what: 'marks in HTML/XML tags (`<li>… (1)</li>`, `marks="1"`, `<total>`), braces (`{2}`), sums (`(1+1)`), a comma column with a `total,N` row; a parent whose mark is the sum of its indented parts counted once; a label with a range of marks (`L3 (5–6):`) a level', file: `${G}rubric/totals.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'labels and arrows', what: '`→ N mark` arrows; a label before its marks (`Position (1 mark): X`, `AO1 (2): X`) is no word to say, unless quality words with falling marks (levels); `½` read as a mark', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'per-item headings', what: '`Any 2 × 1 mark` is per item; a cap after a `;` list caps its options; `1 mark for each X, max 2: e.g. A; B` is one per-item criterion; `For each of two X:` multiplies its points', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },

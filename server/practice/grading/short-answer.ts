@@ -392,6 +392,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     if (opposite) return fail(`The answer contradicts itself: ${opposite}.`, false);
     const added = misattributedSuperlative(userAnswer, alt.senses.filter((s) => s.pos === 'noun'));
     if (added) return fail(`The answer adds a claim that is not true of ${alt.text}: ${added}.`);
+    // A numbered term ("Type I error", "Phase 2"): another number is another term, two numbers a hedge (tuned on E).
+    const numbers = numberedTerm(userAnswer, alt.text, statement);
+    if (numbers === 'other') return fail(`The answer numbers it differently from ${alt.text}.`);
     // The strongest of the ways the answer gives it: "stacks" is a form of "stack" before it is another name in a rarer sense.
     const how = asserted.map((m) => m.how).sort((a, b) => Number(WEAK.has(a)) - Number(WEAK.has(b)))[0]!;
     if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
@@ -399,7 +402,19 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // form) may be of a rare sense, a one-letter slip may be another word ("C minor"), and words
     // beyond the term ("Tolstoy, who also wrote ...") are claims the grader did not check.
     const slip = how === 'spelling' && Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength;
-    const sure = how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text} ${APART.test(userAnswer) ? glossOf(alt) : ''}`, qWords).length === 0;
+    // A word of the reference that the question also says ("cold" in "cold front" when the question
+    // speaks of cold air) may be left out; then the answer may name a wider or a neighbouring
+    // thing ("a front", "warm front"): not sure (tuned on E).
+    // Only a modifier counts (the head noun the question names, "operant" for "operant conditioning"
+    // asked what type of conditioning, may go), only when the answer says the reference's own words
+    // (another name, "ascorbic acid" for "vitamin C", says none), and numbers are numberedTerm's.
+    const head = alt.content[alt.content.length - 1];
+    // (A foreign article left out, "la" of "la casa", is no such word: the question does not say it.)
+    const modifiers = alt.content.filter((c) => !alt.required.includes(c) && c !== head && numeralsOf(c.raw).size === 0 && [...lemmas(c.w)].some((l) => qWords.has(l)));
+    const leftOut = modifiers.some((c) => !saidWord(sts, c.w)) && alt.required.some((c) => saidWord(sts, c.w));
+    // Another name for it made of the question's own words ("thunder cloud" asked about thunderstorms and clouds) may be a description, not the term asked (tuned on E).
+    const echoed = how !== 'exact' && echoesQuestion(userAnswer, statement);
+    const sure = numbers !== 'missing' && !leftOut && !echoed && how !== 'synonym' && how !== 'related form' && how !== RARE_NAME && !slip && uncheckedWords(sts, matched, `${reference} ${alt.text} ${APART.test(userAnswer) ? glossOf(alt) : ''}`, qWords).length === 0;
     return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${alt.text}${how === 'exact' ? '' : ` (${how})`}.`, confidence: sure ? 'high' : 'low', needs_review: !sure };
   }
   if (longerFail) return longerFail;
@@ -411,6 +426,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     const opposite = antonymIn(alt, sts);
     if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain);
   }
+  // "type 2" for "Type 1 diabetes", "the second law" for "Newton's third law": the reference's words with another number (tuned on E).
+  const renumbered = alts.find((a) => numberedTerm(userAnswer, a.text, statement) === 'other' && sameWordsBut(userAnswer, a.text, statement));
+  if (renumbered) return fail(`The answer numbers it differently from ${renumbered.text}.`);
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
   // "the theory of knowledge" for epistemology ("the philosophical theory of knowledge"): WordNet's definition said, low (tuned on D).
   const defined = alts.find((a) => saysDefinition(userAnswer, a, qWords));
@@ -638,4 +656,71 @@ function termKind(text: string): 'number' | 'name' | 'word' {
   if (/^[-+]?[\d\s.,/%:]+$/.test(t) && /\d/.test(t)) return 'number';
   const words = t.split(/\s+/).filter((w) => !/^(?:of|the|and|de|von|van|da|di|la|le|du)$/i.test(w));
   return words.length > 0 && words.every((w) => /^\p{Lu}/u.test(w)) && !/^\p{Lu}+\d/u.test(t) ? 'name' : 'word';
+}
+
+// ---- numbered terms and question words (tuned on E) -----------------------------------------------
+
+const ROMAN: Record<string, number> = { i: 1, ii: 2, iii: 3, iv: 4, v: 5, vi: 6, vii: 7, viii: 8, ix: 9, x: 10, xi: 11, xii: 12 };
+const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10 };
+/** "I" as a pronoun: followed by a verb of saying or being. */
+const PRONOUN_I = /^(?:am|'m|think|thought|believe|guess|know|would|will|have|had|was|did|do|mean|said|say|feel|reckon|suppose|can|could|should)$/i;
+
+/**
+ * The numbers a text gives as numerals: digits ("2", "2nd"), number words and ordinals ("two",
+ * "second") and roman numerals after a word ("Type II"; "I" only where it is no pronoun).
+ */
+export function numeralsOf(text: string): Set<number> {
+  const out = new Set<number>();
+  const tokens = [...text.matchAll(/[\p{L}\p{N}']+/gu)].map((m) => m[0]);
+  tokens.forEach((t, i) => {
+    const lower = t.toLowerCase();
+    const digits = /^(\d+)(?:st|nd|rd|th)?$/i.exec(t);
+    if (digits) out.add(Number(digits[1]));
+    else if (NUMBER_WORDS[lower] !== undefined) out.add(NUMBER_WORDS[lower]!);
+    else if (ROMAN[lower] !== undefined && i > 0 && /\p{L}/u.test(tokens[i - 1]!)) {
+      // Upper case, or a lower-case numeral of two letters or more ("type ii"); "I" never before a verb, "v"/"x" only in capitals.
+      const upper = t === t.toUpperCase();
+      if (lower === 'i' && (!upper || PRONOUN_I.test(tokens[i + 1] ?? ''))) return;
+      if ((upper && /^[IVX]+$/.test(t)) || (lower.length >= 2 && /^[ivx]+$/.test(lower))) out.add(ROMAN[lower]!);
+    }
+  });
+  return out;
+}
+
+/**
+ * A reference naming a numbered thing ("Type I error", "Phase 2 trial"): 'other' when the answer
+ * gives a number the reference and the question do not (another term, or a hedge between two),
+ * 'missing' when it gives none of the reference's, null when the reference has no number or is one.
+ */
+export function numberedTerm(answer: string, reference: string, question: string): 'other' | 'missing' | null {
+  const ref = numeralsOf(reference);
+  if (ref.size === 0 || !/\p{L}{2,}/u.test(reference.replace(/\b[IVX]+\b/g, ''))) return null;
+  const asked = numeralsOf(question);
+  const given = numeralsOf(answer);
+  if ([...given].some((n) => !ref.has(n) && !asked.has(n))) return 'other';
+  // A number the question says may be left out ("the noble truths" asked about four teachings).
+  return [...ref].every((n) => given.has(n) || asked.has(n)) ? null : 'missing';
+}
+
+/** Whether every content word of the answer but its numbers is a word of the reference or the question (any regular form). */
+function sameWordsBut(answer: string, reference: string, question: string): boolean {
+  const known = new Set([...wordsOf(reference), ...wordsOf(question)].flatMap((x) => [x.w, ...lemmas(x.w)]));
+  const words = contentWords(wordsOf(answer)).filter((x) => numeralsOf(x.raw).size === 0 && !ROMAN[x.w]);
+  return words.length > 0 && words.every((x) => known.has(x.w) || [...lemmas(x.w)].some((l) => known.has(l)));
+}
+
+/** Whether a word (any regular form) is said in a statement that is not taken back. */
+function saidWord(sts: Statement[], word: string): boolean {
+  const forms = lemmas(word);
+  return sts.some((st) => !st.retracted && st.words.some((x) => x.w === word || [...lemmas(x.w)].some((l) => forms.has(l))));
+}
+
+/**
+ * Whether every content word of the answer is a word of the question or a part or extension of one
+ * ("thunder" in "thunderstorms"), of CONFIDENCE.echoLetters letters at least: an answer built from the question.
+ */
+export function echoesQuestion(answer: string, question: string): boolean {
+  const q = wordsOf(question).map((x) => x.w).filter((w) => w.length >= CONFIDENCE.echoLetters);
+  const words = contentWords(wordsOf(answer));
+  return words.length > 0 && words.every((x) => x.w.length >= CONFIDENCE.echoLetters && q.some((w) => w.startsWith(x.w) || x.w.startsWith(w)));
 }

@@ -45,4 +45,9 @@ export const CONFIDENCE = {
    * other): such a refusal is not sure. Tuned on main, A, B, C.
    */
   linkDepth: 2,
+  /**
+   * Shortest word read as a question word or a part of one when telling an answer built from the
+   * question ("thunder" in "thunderstorms"); shorter words are too often parts of any word. Tuned on E.
+   */
+  echoLetters: 4,
 } as const;

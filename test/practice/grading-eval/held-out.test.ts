@@ -28,11 +28,12 @@ const SETS = [
   { name: 'D: short answer', file: 'held-out/short-d.json', kind: 'binary', floor: 0.91 },
   { name: 'D: rubric', file: 'held-out/rubric-d.json', kind: 'rubric', floor: 0.36, maxFloor: 1 },
   // Set E: written by a session that had not read the grader, frozen before it was graded; unseen by
-  // every rule (graded after the rules tuned on C and again after those tuned on D; README).
-  // Floors: the second measurement, slightly below. No rule has been tuned on it.
-  { name: 'E: math', file: 'held-out/math-e.json', kind: 'binary', floor: 0.93 },
-  { name: 'E: short answer', file: 'held-out/short-e.json', kind: 'binary', floor: 0.89 },
-  { name: 'E: rubric', file: 'held-out/rubric-e.json', kind: 'rubric', floor: 0.25 },
+  // the rules tuned on C and on D (93.8%, 90.1%, 26.6%, max_score 58.1%), then studied: the rules
+  // tuned on it are listed in rules.ts ("E"). Floors: the measurement after those rules
+  // (2026-11-28: 97.2%, 90.9%, 26.6%, max_score 100%), slightly below.
+  { name: 'E: math', file: 'held-out/math-e.json', kind: 'binary', floor: 0.96 },
+  { name: 'E: short answer', file: 'held-out/short-e.json', kind: 'binary', floor: 0.9 },
+  { name: 'E: rubric', file: 'held-out/rubric-e.json', kind: 'rubric', floor: 0.25, maxFloor: 1 },
 ] as const;
 
 describe('held-out grading sets', () => {

@@ -90,7 +90,7 @@ export function readForms(statement: string, scheme = ''): Forms {
     decimals: dp ? count(dp[1]) : nearest ? PLACES[nearest[1].toLowerCase()] : nearestUnit ? 0 : null,
     sigFigs: sf ? count(sf[1]) : null,
     // π is not a word character: a \b after it never matches.
-    exact: /\bexact\b|\b(?:in terms of|as a multiple of) (?:\\?pi\b|π)|\bleave (?:your answer )?in terms of\b|\bsimplest radical form\b|\bsurd form\b|\bin the form\s+[^.?]*(?:√|\\sqrt|sqrt)|\bdo not (?:round|use a calculator)\b/i.test(q),
+    exact: /\bexact\b|\b(?:in terms of|as a multiple of) (?:\\?pi\b|π)|\bleave (?:your answer )?in terms of\b|\b(?:leave|keep)\s+(?:the\s+)?(?:π|\\?pi\b|surds?\b|roots?\b|√)|\bsimplest radical form\b|\bsurd form\b|\bin the form\s+[^.?]*(?:√|\\sqrt|sqrt)|\bdo not (?:round|use a calculator)\b/i.test(q),
     simplest: /\bsimplif|\bsimplest\b|\blowest terms\b|\breduce(?:d)?\b|\bfully simplified\b|\brationali[sz]/i.test(q),
     fraction: /\bas an? (?:improper |proper |common |simplified )?fraction\b|\bin fraction(?:al)? form\b|\bas a ratio of integers\b/i.test(q),
     decimal: /\bas a decimal\b|\bin decimal form\b|\bdecimal (?:number|value|answer)\b/i.test(q),

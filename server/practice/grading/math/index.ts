@@ -60,6 +60,8 @@ interface Verdict {
   equal: boolean;
   /** Accepted as a rounding of an irrational or repeating value. */
   rounded?: boolean;
+  /** Equal to the reference as written, though the reference lacks the precision the question asks (a grade it decides is `low`). */
+  asWritten?: boolean;
   /** The value is right and only the way it is written is not (`why` says how). */
   formOnly?: boolean;
   why?: string;
@@ -168,6 +170,19 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     rNums = rNums.map((x) => refUnit.toBase(x));
   }
   if (forms.decimals !== null || forms.sigFigs !== null) {
+    // Places and figures count in the reference's own unit, not the base unit (282.7 cm³ is not 0.0002827 m³ to 1 d.p.; tuned on E).
+    if (user.unit && refUnit) {
+      const offset = refUnit.toBase(0);
+      const factor = refUnit.toBase(1) - offset;
+      if (factor !== 0) [uNums, rNums] = [uNums.map((x) => (x - offset) / factor), rNums.map((x) => (x - offset) / factor)];
+    }
+    // The reference itself, as written, is never refused for its precision: a precision it does not
+    // have is about something else ("estimate by rounding each number to 1 s.f.": 210; tuned on E).
+    if (!ref.percent && !user.percent && /^-?\d+(?:\.\d+)?$/.test(ref.literal.trim()) && uNums.some((u) => rNums.some((r) => u === r))) {
+      const rounded = rNums.map((x) => (forms.decimals !== null ? roundTo(x, forms.decimals) : roundSig(x, forms.sigFigs!)));
+      // A reference that has the precision asked is read as before; one that lacks it is matched as written, `low`.
+      if (!rounded.every((t, i) => close(t, rNums[i]!))) return { equal: true, asWritten: true };
+    }
     const want = forms.decimals !== null ? `${forms.decimals} decimal place(s)` : `${forms.sigFigs} significant figure(s)`;
     // Places count in the number as written: 66.7% has one, whether or not the other side has a % sign.
     if (user.percent && ref.percent) [uNums, rNums] = [[valueOf(user.expr)], [valueOf(ref.expr)]];
@@ -270,6 +285,7 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
     return ok ? result(1, [reference], [], `Correct: ${describe(userSol)} is ${reference}.`) : result(0, [], [reference], `${describe(userSol)} is not the expected ${reference}.`);
   }
   const used = new Set<number>();
+  const order: number[] = [];
   const met: string[] = [];
   const missed: string[] = [];
   const label = (p: Solutions['parts'][number]) => (p.variable ? `${p.variable} = ${p.value.literal}` : p.value.literal);
@@ -277,6 +293,7 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
     const idx = parts.findIndex((up, i) => !used.has(i) && (up.variable === rp.variable || up.variable === null || rp.variable === null) && compareValues(up.value, rp.value, forms).equal);
     if (idx >= 0) {
       used.add(idx);
+      order.push(idx);
       met.push(label(rp));
     } else missed.push(label(rp));
   }
@@ -289,7 +306,11 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   if (met.length) bits.push(`found ${met.join(', ')}`);
   if (missed.length) bits.push(`missing ${missed.join(', ')}`);
   if (extras.length) bits.push(`wrong: ${extras.join(', ')}${surplus ? ` (${surplus} more than expected, each cancelling one correct solution)` : ''}`);
-  return result(score, met, [...missed, ...extras.map((e) => `${e} is not a solution`)], `${bits.join('; ')}. Expected ${reference}.`);
+  const graded = result(score, met, [...missed, ...extras.map((e) => `${e} is not a solution`)], `${bits.join('; ')}. Expected ${reference}.`);
+  // Values with no variable named, right as a set but listed in another order than the reference's:
+  // the order may be what the question asks ("share in the ratio 2:3:4"); `low` (tuned on E).
+  const reordered = order.some((idx, i) => i > 0 && idx < order[i - 1]!);
+  return reordered && parts.every((p) => p.variable === null) ? low(graded) : graded;
 }
 
 const NEGATION = /\b(?:not|no|never|isn't|wasn't|aren't|doesn't|didn't)\b|n't\b/i;
@@ -439,5 +460,61 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
     return fail(`${userAnswer.trim()} repeats the expression the question gives; it asks for its value.`);
   }
   const how = verdict.rounded ? ' (a correct rounding)' : user.kind === 'equation' ? ' (the same equation rearranged)' : '';
-  return result(1, [reference], [], `Correct: ${userAnswer.trim()} is equivalent to ${reference}${how}.`);
+  const accepted = result(1, [reference], [], `Correct: ${userAnswer.trim()} is equivalent to ${reference}${how}.`);
+  // A reference written as a product of whole numbers ("2³ × 3") is a way of writing the value, not
+  // the value: the same factors are sure; other factors of the same value are refused when the
+  // question asks for primes and one is not prime, or for index form and a factor repeats; else `low` (tuned on E).
+  // Standard form ("6 × 10^9") is not such a product: demanded-forms rules read it.
+  const refFactors = integerFactors(squeeze(reference))?.filter((f) => f.base !== 10 || f.power === 1) ?? null;
+  if (refFactors && refFactors.length === integerFactors(squeeze(reference))!.length) {
+    const userFactors = integerFactors(said);
+    if (userFactors && sameFactors(userFactors, refFactors)) return accepted;
+    if (userFactors && /\bprimes?\b/i.test(statement) && userFactors.some((f) => !isPrime(f.base))) {
+      return fail(`${userAnswer.trim()} has the right value, but ${userFactors.find((f) => !isPrime(f.base))!.base} is not a prime.`);
+    }
+    if (userFactors && /\bindex\b|\bpowers?\b/i.test(statement) && new Set(userFactors.map((f) => f.base)).size < userFactors.length) {
+      return fail(`${userAnswer.trim()} has the right value, but the question asks for index form (a repeated factor written as a power).`);
+    }
+    return low(accepted);
+  }
+  // An exact reference (π, a root, a logarithm) met only by a rounding the question did not ask
+  // for: the question may want the exact form; `low` (tuned on E).
+  if (verdict.rounded && IRRATIONAL.test(reference)) return low(accepted);
+  if (verdict.asWritten) return low(result(1, [reference], [], `Correct: ${userAnswer.trim()} is the expected answer as written, though the question asks for a precision it does not have; please review.`));
+  return accepted;
+}
+
+/** A reference written with an irrational constant or function (a fraction is no such form: 33.3% for 1/3 is a fair answer). */
+const IRRATIONAL = /π|\\pi|\bpi\b|√|sqrt|\\sqrt|\blog|\bln\b|\be\^/i;
+
+interface Factor {
+  base: number;
+  power: number;
+}
+
+/** "2^3*3" as [{2, 3}, {3, 1}]: a product of two or more whole-number factors (powers allowed), else null. */
+function integerFactors(squeezed: string): Factor[] | null {
+  const parts = squeezed.split('*');
+  if (parts.length < 2 && !/\^/.test(squeezed)) return null;
+  const out: Factor[] = [];
+  for (const p of parts) {
+    const m = /^(\d+)(?:\^(\d+))?$/.exec(p);
+    if (!m) return null;
+    out.push({ base: Number(m[1]), power: m[2] === undefined ? 1 : Number(m[2]) });
+  }
+  return out;
+}
+
+/** The same factors in any order, a power counted as its repeated base (2^3 = 2*2*2). */
+function sameFactors(a: Factor[], b: Factor[]): boolean {
+  const key = (fs: Factor[]) => fs.flatMap((f) => Array<number>(f.power).fill(f.base)).sort((x, y) => x - y).join('*');
+  const power = (fs: Factor[]) => fs.some((f) => f.power > 1);
+  // Index form and a repeated factor are two ways of writing: the same only when both use powers or neither does.
+  return key(a) === key(b) && power(a) === power(b);
+}
+
+function isPrime(n: number): boolean {
+  if (!Number.isInteger(n) || n < 2) return false;
+  for (let d = 2; d * d <= n; d++) if (n % d === 0) return false;
+  return true;
 }

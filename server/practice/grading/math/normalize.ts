@@ -108,6 +108,10 @@ export function normalizeMath(input: string): string {
   s = s.replace(/\b(?:equals|is\s+equal\s+to|is)\b(?=\s*[-+\d(.])/gi, '=');
   // A reason after the value ("x = 4 because 3 + 1 = 4", "12, since ...").
   s = s.replace(/\s*[,;]?\s*\b(?:because|since|as|by|from|using)\b\s.*$/i, '');
+  // Points as thousands separators (a decimal has one point): "1.000.000" is a million, "2.234,5"
+  // a point-grouped number with a decimal comma (tuned on E).
+  s = s.replace(/(?<![\d.,])(\d{1,3}(?:\.\d{3})+),(\d+)(?![\d.,])/g, (_m, a: string, b: string) => `${a.replace(/\./g, '')}.${b}`);
+  s = s.replace(/(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.,])/g, (m) => m.replace(/\./g, ''));
   // 1,000,000 as one number (a list is written with spaces after its commas).
   s = s.replace(/(\d),(\d{3})(?=(?:,\d{3})*(?!\d))/g, '$1$2').replace(/(\d),(\d{3})(?!\d)/g, '$1$2');
   // 300 000 (thin-space thousands) as one number; "3 1/2" stays a mixed number.

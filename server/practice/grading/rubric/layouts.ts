@@ -23,6 +23,7 @@
  *   (`Position (1 mark): X`, `AO1 (2): X`) as "X (1 mark)".
  */
 import { leadMarker, NUM, toNumber, trailMarker } from './markers.ts';
+import { markup } from './totals.ts';
 
 const UNIT = String.raw`(?:marks?|points?|pts?)`;
 
@@ -336,7 +337,7 @@ function letterLevels(lines: string[]): string[] {
 
 /** The rubric with these layouts rewritten; any other text unchanged. */
 export function rewriteLayouts(raw: string): string {
-  let lines = raw.replace(/\r\n?/g, '\n').split('\n');
+  let lines = markup(raw.replace(/\r\n?/g, '\n').split('\n'));
   lines = labelled(arrowMarks(letterLevels(enumeratedEach(times(available(symbolKey(endMarks(nextLinePoints(markdownHeadings(lines))))))))));
   return proseTotals(perLine(sums(strands(records(grid(lines)))))).join('\n');
 }

@@ -12,6 +12,7 @@ import { rewriteLayouts } from './layouts.ts';
 import { listItems, type Piece, readPiece, readReferenceLine, sentenceNotes } from './piece.ts';
 import { rubricLines, type Segment, splitLine, splitOutside } from './segment.ts';
 import type { Concept, Criterion, Level, Levels, PerItem, ReadRubric } from './types.ts';
+import { listedTotal, writtenTotal } from './totals.ts';
 
 interface Heading {
   text: string;
@@ -510,7 +511,9 @@ export function readRubric(written: string): ReadRubric {
   const criteria = built.flatMap((b) => b.criteria).filter((c) => !guidance.includes(c));
   const usable = criteria.filter(hasWords);
   const totalRead = declaredTotal !== null || WRITTEN_POINTS.test(raw);
-  return { criteria: usable, declaredTotal, notes, statedTotal: capped ? null : declaredTotal, totalRead };
+  // A total written in words or a layout the entries do not read still wins (totals.ts).
+  const stated = capped ? null : (declaredTotal ?? writtenTotal(raw) ?? listedTotal(written));
+  return { criteria: usable, declaredTotal, notes, statedTotal: stated, totalRead: totalRead || stated !== null };
 }
 
 function hasWords(c: Criterion): boolean {

@@ -1,0 +1,99 @@
+/**
+ * A rubric's total by a general principle rather than by layout (tuned on E): a total written
+ * anywhere wins — a line or phrase that states a total, a maximum to start from, marks "available"
+ * or "in all", in digits or words, in the languages the grader reads (English, French, Spanish,
+ * German, Italian) — else the marks the criteria carry add up (the layout readers). A cap ("max 3")
+ * is no total: it is read where the criteria are.
+ *
+ * markup() rewrites the marks of HTML/XML tags, braces, "(1+1)" sums and a comma column as the
+ * bracketed marks the layout readers know, so each criterion line carries one mark figure.
+ */
+import { NUM, toNumber } from './markers.ts';
+
+const UNIT = String.raw`(?:marks?|points?|pts?|puntos?|punti|punto|punkte?|p\.|credits?)`;
+/** Words that say "total" or "available", in the languages read. */
+const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|out\s+of|en\s+total|in\s+totale)`;
+
+const WRITTEN_TOTALS: RegExp[] = [
+  // "total 4 marks", "(total 4)", "Total: 5 marks", "total,4", "Total<TAB>4", "<total>3</total>", "insgesamt 3 Punkte", "Marks available: 4".
+  new RegExp(String.raw`\b${TOTAL_WORD}\b[\s:=,>|(\-–—]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  // "Four marks in all", "3 marks available", "6 points in total", "4 puntos en total".
+  new RegExp(String.raw`\b(${NUM})\s*${UNIT}\s+(?:in\s+all|in\s+total|in\s+totale|en\s+total|insgesamt|total|overall|available|altogether)\b`, 'i'),
+  // "Start at 4 marks and deduct …": the mark a deduction scheme starts from is its maximum.
+  new RegExp(String.raw`\b(?:start|begin)(?:ning|ing)?\s+(?:at|from|with)\s+(${NUM})\s*${UNIT}`, 'i'),
+  // A heading line "Criterios de corrección (4 puntos):", "Barème (4 points) :", "Griglia di valutazione (3 punti):".
+  new RegExp(String.raw`^[^\d\n()]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:\s*$`, 'im'),
+];
+
+/** "Mark allocation: 1, 1, 2", "Marks: 2, 2, 1": the marks of the criteria in order, listed on one line; their sum is the total. */
+const ALLOCATION = /^\s*(?:mark(?:s)?(?:\s+allocation)?|allocation|weights?|points?)\s*[:=]\s*(\d+(?:\s*[,;/]\s*\d+)+)\s*\.?\s*$/im;
+
+/** The sum of the marks a rubric lists on one line for its criteria in order, or null. */
+export function listedTotal(rubric: string): number | null {
+  const listed = ALLOCATION.exec(rubric);
+  return listed ? listed[1]!.split(/[,;/]/).reduce((sum, n) => sum + Number(n), 0) : null;
+}
+
+/** A "Marks: N" line is the total only when it is the one such line (YAML-like criteria each have their own). */
+const MARKS_LINE = new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*\.?\s*$`, 'gim');
+
+/** The total a rubric writes, or null when it writes none. */
+export function writtenTotal(rubric: string): number | null {
+  const marksLines = [...rubric.matchAll(MARKS_LINE)];
+  if (marksLines.length === 1) return toNumber(marksLines[0]![1]!);
+  for (const re of WRITTEN_TOTALS) {
+    const m = re.exec(rubric);
+    if (m) {
+      const n = toNumber(m[1]!);
+      if (Number.isFinite(n) && n > 0) return n;
+    }
+  }
+  return null;
+}
+
+/** Marks written in markup, braces, sums or a comma column, rewritten as "(N)" after the criterion. */
+export function markup(lines: string[]): string[] {
+  let out = lines.map((l) =>
+    l
+      // <total>3</total> is a total line.
+      .replace(/<total>\s*(\d+)\s*<\/total>/gi, 'Total: $1')
+      // <criterion marks="1">text</criterion>: the attribute is the criterion's mark.
+      .replace(/<(\w+)[^>]*?\b(?:marks?|points?|score)\s*=\s*["']?(\d+)["']?[^>]*>(.*?)<\/\1>/gi, '$3 ($2)')
+      // Any other tag (<ul>, <li>, </li>) is layout.
+      .replace(/<\/?[a-z][^>]*>/gi, ' ')
+      // "{2} text": braces hold the mark as brackets do.
+      .replace(/^(\s*)\{(\d+)\}/, '$1[$2]')
+      // "(1+1)": two marks of one line ("identify and explain") add up.
+      .replace(/\((\d+)\s*\+\s*(\d+)\)/g, (_, a: string, b: string) => `(${Number(a) + Number(b)})`)
+      .trimEnd(),
+  ).filter((l, i) => l.trim() !== '' || lines[i]!.trim() === '');
+  // "1. Eastings (2)" over indented "a) … (1)" / "b) … (1)": a parent whose mark is the sum of
+  // its sub-criteria heads them (its mark counted once), written as a heading with its marks.
+  // Only when every top-level marked line is such a parent (a heading would swallow a plain criterion after it).
+  const parents = out.map((l, i) => {
+    const parent = /^(\s*)(.*\S)\s*\((\d+)\)\s*$/.exec(l);
+    if (!parent) return null;
+    const indent = parent[1]!.length;
+    let sum = 0;
+    let j = i + 1;
+    for (; j < out.length; j++) {
+      const sub = /^(\s*).*\((\d+)\)\s*$/.exec(out[j]!);
+      if (!sub || sub[1]!.length <= indent) break;
+      sum += Number(sub[2]);
+    }
+    return { i, indent, heads: j > i + 1 && sum === Number(parent[3]), text: `${parent[1]}${parent[2]} (${parent[3]} marks):` };
+  }).filter((p) => p !== null);
+  const top = Math.min(...parents.map((p) => p.indent));
+  const tops = parents.filter((p) => p.indent === top);
+  if (tops.length > 0 && tops.every((p) => p.heads)) for (const p of tops) out[p.i] = p.text;
+  // "L3 (5–6): …", "Band 2 (3-4): …": a label with a range of marks is a level; read as "Level 3 (5–6 marks):".
+  out = out.map((l) => l.replace(/^(\s*)[A-Za-z]{1,6}\s*(\d)\s*\((\d+)\s*[–-]\s*(\d+)\)\s*:/, '$1Level $2 ($3–$4 marks):'));
+  // A comma column: "criterion,marks" over "text,1" rows (two rows at least); "total,4" a total.
+  const rows = out.filter((l) => /,\s*\d+\s*$/.test(l) && !/^\s*total\s*,/i.test(l));
+  if (rows.length >= 2) {
+    out = out
+      .filter((l) => !/^\s*[a-z _]+,\s*[a-z _]+\s*$/i.test(l))
+      .map((l) => l.replace(/^\s*total\s*,\s*(\d+)\s*$/i, 'Total: $1').replace(/,\s*(\d+)\s*$/, ' ($1)'));
+  }
+  return out;
+}
