@@ -2,20 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { echoesQuestion, numberedTerm, numeralsOf } from '../../server/practice/grading/short-answer.ts';
 import { listedTotal, writtenTotal } from '../../server/practice/grading/rubric/totals.ts';
+import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
 
-const ask = (question: string, reference: string, answer: string) =>
-  gradeAnswer({ problem_type: 'frq', problem_statement: question, correct_answer: reference, user_answer: answer });
 const rubric = (scheme: string) => gradeAnswer({ problem_type: 'frq', problem_statement: 'Explain.', user_answer: 'something unrelated about cheese', scoring_details: scheme });
-
-/** [question, reference, answer, accepted, confidence] */
-type Case = [string, string, string, boolean, 'high' | 'low'];
 
 /**
  * Classes of confident wrong marks found on set E (rules.ts: "reordered list", "integer factors",
  * "unasked rounding", "numbered terms", "modifier left out", "question echoed"); cases of their own.
  */
 describe('math: confidence where only the value was checked', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     // Values listed in another order than the reference's, no variable named: the order may matter.
     ['Split 90 sweets between Ann and Ben in the ratio 1:2.', '30, 60', '30, 60', true, 'high'],
     ['Split 90 sweets between Ann and Ben in the ratio 1:2.', '30, 60', '60, 30', true, 'low'],
@@ -49,13 +45,12 @@ describe('math: confidence where only the value was checked', () => {
     ['Estimate 3.9 × 61 by rounding each number to 1 significant figure.', '240', '237.9', false, 'high'],
   ])('%s | %s | %s', async (question, reference, answer, accepted, confidence) => {
     const g = await ask(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 });
 
 describe('short answers: numbered terms, a modifier left out, the question echoed', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     ['Which kind of diabetes is usually found in childhood?', 'Type 1 diabetes', 'type 1', true, 'high'],
     ['Which kind of diabetes is usually found in childhood?', 'Type 1 diabetes', 'Type I', true, 'low'],
     ['Which kind of diabetes is usually found in childhood?', 'Type 1 diabetes', 'type 2', false, 'high'],
@@ -66,8 +61,7 @@ describe('short answers: numbered terms, a modifier left out, the question echoe
     ['What is the boundary called where warm air slides up over retreating cooler air?', 'warm front', 'a front', true, 'low'],
   ])('%s | %s | %s', async (question, reference, answer, accepted, confidence) => {
     const g = await ask(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 
   it('reads numerals as digits, words, ordinals and roman numerals after a word, never the pronoun I', () => {

@@ -1,4 +1,6 @@
 import * as KAS from '@khanacademy/kas';
+import { expect } from 'vitest';
+import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { lookup, synset } from '../../server/practice/lexicon/wordnet.ts';
 
 interface KasExpr {
@@ -35,4 +37,17 @@ export function under(term: string, root: string): boolean {
     frontier = frontier.flatMap((o) => synset(o).pointers.filter((p) => ['@', '@i', '#p'].includes(p.symbol)).map((p) => p.offset));
   }
   return false;
+}
+
+/** A free-response answer graded against a reference (no rubric). */
+export const gradeFrq = (question: string, reference: string, answer: string) =>
+  gradeAnswer({ problem_type: 'frq', problem_statement: question, correct_answer: reference, user_answer: answer });
+
+/** [question, reference, answer, accepted, confidence]: a verdict the grader must give, and how sure. */
+export type VerdictCase = [string, string, string, boolean, 'high' | 'low'];
+
+/** Accepted means full marks; the confidence is the one expected. */
+export function expectVerdict(g: { score: number; max_score: number; confidence?: string }, accepted: boolean, confidence: 'high' | 'low'): void {
+  expect(g.score === g.max_score).toBe(accepted);
+  expect(g.confidence).toBe(confidence);
 }

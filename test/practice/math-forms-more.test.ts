@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { expectVerdict, gradeFrq as grade, type VerdictCase } from './helpers.ts';
 
-const grade = (question: string, reference: string, answer: string) =>
-  gradeAnswer({ problem_type: 'frq', problem_statement: question, correct_answer: reference, user_answer: answer });
-
-/** [question, reference, answer, accepted, confidence] */
-type Case = [string, string, string, boolean, 'high' | 'low'];
 
 /** Forms and notations tuned on set D (math/forms.ts, math/read.ts, math/working.ts, math/index.ts); cases of their own. */
 describe('math: more forms and notations', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     // "as an ordinary number": any power of ten written is the wrong form; the number written out is right.
     ['Write 7.05 × 10^4 as an ordinary number.', '70500', '7.05E4', false, 'high'],
     ['Write 7.05 × 10^4 as an ordinary number.', '70500', '7.05 x 10^4', false, 'high'],
@@ -33,8 +28,7 @@ describe('math: more forms and notations', () => {
     ['Find −v, where v = (−1, 1).', '(1, −1)', 'i − j', true, 'high'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 
   it('a complex number keeps its i (no j: not a vector)', () => {

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { expectVerdict, gradeFrq as grade, type VerdictCase } from './helpers.ts';
 
-const grade = (question: string, reference: string, answer: string) =>
-  gradeAnswer({ problem_type: 'frq', problem_statement: question, correct_answer: reference, user_answer: answer });
-
-/** [question, reference, answer, accepted, confidence] */
-type Case = [string, string, string, boolean, 'high' | 'low'];
 
 /** More notations a teacher accepts, and form demands (math/normalize.ts, math/forms.ts, math/index.ts, clock.ts). */
 describe('math: notations and demanded forms', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     // "in the form a√b": an exact form is demanded, a rounding is not it; a root written as a power of 0.5 is.
     ['Simplify √72, giving your answer in the form a√b.', '6√2', '8.49', false, 'high'],
     ['Simplify √72, giving your answer in the form a√b.', '6√2', '6*2^0.5', true, 'high'],
@@ -47,8 +42,7 @@ describe('math: notations and demanded forms', () => {
     ['A train leaves at 10:20 am and the journey takes 4 hours. When does it arrive?', '2:20 pm', '3:20 pm', false, 'high'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 
   it('a number before brackets of working with a letter stays a product: "2 (x + 1)" is not 2', () => {

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { expectVerdict, gradeFrq as grade, type VerdictCase } from './helpers.ts';
 
-const grade = (question: string, reference: string, answer: string) =>
-  gradeAnswer({ problem_type: 'frq', problem_statement: question, correct_answer: reference, user_answer: answer });
-
-/** [question, reference, answer, accepted, confidence] */
-type Case = [string, string, string, boolean, 'high' | 'low'];
 
 /** When a short answer's verdict is sure (short-answer.ts; rules.ts "clear refusal", "acronyms", "rarer sense", ...). */
 describe('short answers: high only on checkable evidence', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     // A clear refusal: two terms WordNet knows, no shared word, no link between them.
     ['What do we call money lent by a bank that must be paid back with interest?', 'a loan', 'a dividend', false, 'high'],
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'oxygen', false, 'high'],
@@ -36,8 +31,7 @@ describe('short answers: high only on checkable evidence', () => {
     ['What is the boiling point of water at sea level in degrees Celsius?', '100', '100 degrees', true, 'high'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
     expect(g.needs_review).toBe(confidence === 'low');
   });
 

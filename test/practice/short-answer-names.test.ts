@@ -1,15 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { gradeAnswer } from '../../server/practice/grading/index.ts';
+import { describe, it } from 'vitest';
+import { expectVerdict, gradeFrq as grade, type VerdictCase } from './helpers.ts';
 
-const grade = (question: string, reference: string, answer: string) =>
-  gradeAnswer({ problem_type: 'frq', problem_statement: question, correct_answer: reference, user_answer: answer });
-
-/** [question, reference, answer, accepted, confidence] */
-type Case = [string, string, string, boolean, 'high' | 'low'];
 
 /** Short-answer rules tuned on set D (short-answer.ts; rules.ts "reference lists", "name spellings", "initials"); cases of their own. */
 describe('short answers: listed alternatives, spellings of a name, initials', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     // "A, B or C": each is an answer; a list of right ones is credited, a wrong kind is refused.
     ['Name one of the noble gases used in lighting.', 'neon, argon or krypton', 'argon', true, 'high'],
     ['Name one of the noble gases used in lighting.', 'neon, argon or krypton', 'krypton', true, 'high'],
@@ -32,14 +27,13 @@ describe('short answers: listed alternatives, spellings of a name, initials', ()
     ['Which organisation sets the rules of international trade?', 'the World Trade Organization', 'WHO', false, 'high'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 });
 
 /** Words set apart from the term that WordNet's definition of it says are no unchecked claim (short-answer.ts, "gloss words"). */
 describe('short answers: what the term is, said beside it', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     ['Which planet is known as the Red Planet?', 'Mars', 'Mars, a small reddish planet', true, 'high'],
     ['Which planet is known as the Red Planet?', 'Mars', 'Mars (a reddish planet)', true, 'high'],
     // A claim WordNet's definition does not make stays unchecked.
@@ -48,14 +42,13 @@ describe('short answers: what the term is, said beside it', () => {
     ['Which planet is known as the Red Planet?', 'Mars', 'Mars reddish planet', true, 'low'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 });
 
 /** WordNet's short definition of the reference said instead of its name (short-answer.ts, "definition said"): accepted, low. */
 describe('short answers: the definition said instead of the name', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     ['Which field of study deals with behaviour and the mind?', 'psychology', 'the science of mental life', true, 'low'],
     ['Which part of linguistics is this?', 'etymology', 'the study of the sources and development of words', true, 'low'],
     // One word of the definition, or words beyond it, are not the definition.
@@ -63,14 +56,13 @@ describe('short answers: the definition said instead of the name', () => {
     ['Which field of study deals with behaviour and the mind?', 'psychology', 'the science of mental illness in life', false, 'low'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 });
 
 /** Another answer ruled out beside the right one (short-answer.ts, "denied aside"). */
 describe('short answers: another answer denied beside the right one', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'carbon dioxide, not oxygen', true, 'high'],
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'not oxygen but carbon dioxide', true, 'high'],
     // Words beyond the denied one are claims again.
@@ -78,14 +70,13 @@ describe('short answers: another answer denied beside the right one', () => {
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'oxygen, not carbon dioxide', false, 'high'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 });
 
 /** British and American spellings of one word (short-answer.ts, "British and American spelling"): the same word, high. */
 describe('short answers: British and American spellings', () => {
-  it.each<Case>([
+  it.each<VerdictCase>([
     ['Which body sets safety standards for trade?', 'the International Standards Organization', 'International Standards Organisation', true, 'high'],
     ['What do we call the part of a circle at its middle?', 'the center', 'the centre', true, 'high'],
     ['Which condition means too few red blood cells?', 'anaemia', 'anemia', true, 'high'],
@@ -94,7 +85,6 @@ describe('short answers: British and American spellings', () => {
     ['Which word means the way someone acts?', 'behavior', 'harbour', false, 'high'],
   ])('%s %s ← %s', (question, reference, answer, accepted, confidence) => {
     const g = grade(question, reference, answer);
-    expect(g.score === g.max_score).toBe(accepted);
-    expect(g.confidence).toBe(confidence);
+    expectVerdict(g, accepted, confidence);
   });
 });
