@@ -154,9 +154,9 @@ describe('LLM grading', () => {
   });
 
   it('math the LLM grades after a low offline grade is still checked by the CAS', async () => {
-    // "in 1945" is read as a number in prose (a fallback reading: low); the LLM says wrong, the CAS says equal.
+    // "in the year 1945" is read as a number in prose with a word the question does not use (a fallback reading: low); the LLM says wrong, the CAS says equal.
     fake.reply = () => ({ content: JSON.stringify({ score: 0, max_score: 1, explanation: 'Wrong.', met: [], missed: ['1945'] }) });
-    const g = await grade(client, { problem_type: 'frq', problem_statement: 'When did the war end?', user_answer: 'it ended in 1945', correct_answer: '1945' });
+    const g = await grade(client, { problem_type: 'frq', problem_statement: 'When did the war end?', user_answer: 'it ended in the year 1945', correct_answer: '1945' });
     expect(g).toMatchObject({ score: 1, engine: 'offline', decided_by: 'cas' });
   });
 

@@ -11,6 +11,9 @@ describe('math: notations and demanded forms', () => {
     // Scientific notation: the number before × 10^n is from 1 to under 10.
     ['Write 45 000 in standard form.', '4.5 × 10^4', '0.45 × 10^5', false, 'high'],
     ['Write 45 000 in standard form.', '4.5 × 10^4', '4.5 × 10^4', true, 'high'],
+    // A filler word after a number is no unit: the pronoun I is not the imaginary unit.
+    ['Simplify 84/2.', '42', '42 I believe', true, 'high'],
+    ['Simplify 84/2.', '42', '41 i think', false, 'high'],
     // Mixed numbers with "and", and Unicode vulgar fractions.
     ['Write 17/5 as a mixed number.', '3 2/5', '3 and 2/5', true, 'high'],
     ['Write 17/5 as a mixed number.', '3 2/5', '3⅖', true, 'high'],

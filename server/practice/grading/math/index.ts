@@ -319,9 +319,18 @@ const NEGATION = /\b(?:not|no|never|isn't|wasn't|aren't|doesn't|didn't)\b|n't\b/
  * The one number in a sentence ("It ended in 1945", "about 12 km away"), with the unit after it.
  * Two different numbers, or a negation, and the sentence is not read as a value.
  */
+/**
+ * "42 I believe", "7 a day": the word after a number is read as its unit unless it is a filler word
+ * of prose (the pronoun I is no imaginary unit; the ampere keeps its capital A).
+ */
+function withoutFillerWord(hit: string): string {
+  const m = /\s+([a-zA-Z]+)$/.exec(hit);
+  return m && m[1] !== 'A' && FILLER.has(m[1]!.toLowerCase()) ? hit.slice(0, m.index) : hit;
+}
+
 function numberInProse(text: string): Value | null {
   if (NEGATION.test(text)) return null;
-  const hits = [...text.matchAll(/[$€£]?\s*-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?(?:\s*(?:%|[a-zA-Z°/^23]+(?:\s+per\s+[a-z]+)?))?/g)].map((m) => m[0].trim());
+  const hits = [...text.matchAll(/[$€£]?\s*-?\d+(?:\.\d+)?(?:\s*\/\s*\d+)?(?:\s*(?:%|[a-zA-Z°/^23]+(?:\s+per\s+[a-z]+)?))?/g)].map((m) => withoutFillerWord(m[0].trim()));
   const values = hits.map((h) => readValue(h) ?? readValue(h.replace(/\s*[a-zA-Z°/^23\s]+$/, ''))).filter((v): v is Value => v !== null);
   const distinct = new Set(values.map((v) => `${valueOf(v.expr)}${v.unit?.dim ?? ''}`));
   return distinct.size === 1 ? values[0] : null;
