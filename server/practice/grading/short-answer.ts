@@ -443,9 +443,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   // An acronym's expansion ("HTTP Secure" for HTTPS) is a name the grader cannot read: two names are sure only when both are acronyms or neither is.
   const acronymRef = ACRONYM.test(reference.trim());
   // Two spellings of one name ("Koran" / "Qur'an", "Shabbos" / "Shabbat", "Thésée" / "Theseus") are no sure refusal (tuned on D).
-  // Two names are two things only when WordNet knows both: a name it does not know may be another
-  // name of the reference (an endonym, a transliteration, a former name: "Chomolungma", "Kopernik") (tuned on F).
-  const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim())) && (kind === 'number' || (knownName(userAnswer) && alts.some((a) => knownName(a.text))));
+  // A one-word name WordNet does not know may be another name of the reference (an endonym, a
+  // transliteration, a former name: "Chomolungma", "Kopernik"): no sure refusal (tuned on F).
+  const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim())) && (kind === 'number' || !unknownOneWordName(userAnswer));
   const near = alts.some((a) => nearSpelling(userAnswer, a.text));
   return fail('The answer does not give it.', short && !near && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)));
 }
@@ -481,9 +481,14 @@ function swappedWord(answer: string, alts: Alternative[]): boolean {
 /** Words that link a description's parts: a term of the reference's shape has none the reference lacks. */
 const LINKING = new Set(['of', 'for', 'with', 'on', 'in', 'at', 'from', 'by', 'to', 'into', 'onto', 'over', 'under']);
 
-/** Whether WordNet knows a name (as one term, without its article): one it does not know may be another name of the reference. */
-function knownName(text: string): boolean {
-  return senses(termWords(text).map((x) => x.w).join(' ')).length > 0;
+/**
+ * A name of one word (hyphens kept) that WordNet does not know and that is no acronym: it may be
+ * another name of the reference, in another language or from another time. A name of several
+ * words ("the Eightfold Path") or an acronym is read as another thing.
+ */
+function unknownOneWordName(text: string): boolean {
+  const words = termWords(text);
+  return words.length === 1 && !ACRONYM.test(words[0]!.raw) && senses(words[0]!.w).length === 0;
 }
 
 /** A term's words without its article: "full moon" keeps "full", which a list of filler words drops. */
