@@ -1,4 +1,5 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
 
 /**
@@ -49,4 +50,29 @@ describe('math: what the CAS can decide surely, and what it cannot', () => {
     ['Find the hypotenuse of a right triangle with legs 6 and 8.', '10', '√100', false, 'low'],
     ['Find the hypotenuse of a right triangle with legs 6 and 8. Give your answer in its simplest form.', '10', '√100', false, 'high'],
   ])('%s / %s / %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
+});
+
+describe('rubric totals: a cap, marks in other forms, totals in other words', () => {
+  const grade = (scheme: string, answer = 'something unrelated about cheese') => gradeAnswer({ problem_type: 'frq', problem_statement: 'Explain.', user_answer: answer, scoring_details: scheme });
+  it.each<[string, string, number]>([
+    ['a cap on the last line under more marks', '(2) names the cause of the flood\n(2) names the effect on farms\n(1) gives the year\nMax. 4', 4],
+    ['a cap after a ; list', 'names the river (1m); names the sea (1m); names the delta (1m) — max 2', 2],
+    ['a cap in words', 'Credit any of: names the river (1); names the sea (1); names the delta (1). Two marks maximum.', 2],
+    ['a bare Nm column', '1. names the gas 1m\n2. describes the test for it 2m', 3],
+    ['bold mark prefixes', '**2 marks** – explains the cause of the flood\n**1 mark** – names the effect on farms', 3],
+    ['a Dutch title over bullets', 'Puntenverdeling (3 punten)\n• noemt de oorzaak (1 punt)\n• noemt het gevolg (1 punt)\n• noemt het jaar (1 punt)', 3],
+    ['a Portuguese title over dashes', 'Cotação (3 pontos)\n- refere a causa (2 pontos)\n- refere o efeito (2 pontos)', 3],
+    ['what a student earns, in words', 'A student can earn two marks: one for naming the gas and one for describing the test.', 2],
+    ['a lone [N] under examiner\'s notes', '• names the cause — 1 mark\n• names the effect — 1 mark\n• gives the year — 1 mark\nAccept: "flood" for the cause.\nReject: "rain" alone.\n[2]', 2],
+    ['bands labelled by their marks', 'Marks 0: nothing relevant.\nMarks 1-3: names the cause or the effect.\nMarks 4-5: names the cause and explains the effect.', 5],
+    ['a one-line scale', 'Scoring: 0 = nothing relevant; 1 = names the cause; 2 = names the cause and the effect.', 2],
+    ['a scale of what each count earns', 'Points (tick each):\n• names the cause\n• names the effect\n• gives the year\nScoring: 3 ticks = 3 marks; 2 ticks = 2 marks; 1 tick = 1 mark.', 3],
+    ['a Marks line with a note in brackets', 'Marks: 2 (1 per point)\n- names the cause of the flood\n- names the effect on farms', 2],
+  ])('%s', (_, scheme, total) => expect(grade(scheme).max_score).toBe(total));
+
+  it('a cap keeps the marks earned up to it, not scaled', () => {
+    const g = grade('names the river (1m); names the sea (1m); names the delta (1m) — max 2', 'The river Nile, the Mediterranean sea and the delta.');
+    expect(g.max_score).toBe(2);
+    expect(g.score).toBe(2);
+  });
 });
