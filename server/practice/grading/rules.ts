@@ -6,8 +6,8 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C`, `D`, `E` (held-out sets seen before the rule; sets C, D and E were each measured unseen, then
- * studied). A rule
+ * `C`, `D`, `E`, `F` (held-out sets seen before the rule; sets C, D, E and F were each measured unseen,
+ * then studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
 export interface Rule {
@@ -15,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F')[];
 }
 
 const G = 'server/practice/grading/';
@@ -41,6 +41,11 @@ export const RULES: readonly Rule[] = [
   { name: 'unasked rounding', what: 'a reference with π, a root or a logarithm met only by a rounding the question did not ask for is `low`; "leave/keep π (surds, roots)" demands the exact form', file: `${G}math/index.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'precision as written', what: 'places and figures counted in the reference\'s own unit, not the base unit (282.7 cm³ to 1 d.p.); a plain reference without the precision asked (the rounding is of the inputs: "estimate by rounding each number to 1 s.f.") matched as written, `low`', file: `${G}math/index.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'point separators', what: 'points as thousands separators: two or more groups of three digits (`1.000.000`), or groups before a decimal comma (`2.234,5`); one point stays a decimal point', file: `${G}math/normalize.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'sets in braces', what: 'answer and reference both sets in braces: the same elements in any order, repeats ignored, are sure; other elements a sure refusal when every element is a letter or a number', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'letters of the form', what: '"a = 3, b = −7" for "in the form (x + a)² + b": the letters put into the question\'s form, every one given, and the CAS compares', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'order asked', what: 'a question asking for an order ("in ascending order", "from smallest to largest"): the right values in another order are a sure refusal', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'numeric statement', what: 'a reference that is a true statement of numbers (`(2 + 3) × 4 = 20`) answered by an expression of the same value without "= 20": accepted, `low`', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'unworked root', what: 'a root of a square left unworked (`√25`) is refused `low` where the question asks for no simplest or exact form', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
   { name: 'ordinary number and single logarithm', what: '"as an ordinary number" refuses any written power of ten (e, E, × 10^); "as a single logarithm" refuses the value', file: `${G}math/forms.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'more vector and root notations', what: '± inside a bracket gives both values ("(6 ± √20)/2"); a chain through a logarithm ends at its value; i, j, k unit vectors as the components of a listed reference', file: `${G}math/index.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'times of day', what: 'a time-of-day reference compared in minutes after midnight (12- and 24-hour, "in the evening"); a time without its half of the day is low', file: `${G}clock.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
@@ -71,6 +76,8 @@ export const RULES: readonly Rule[] = [
   { name: 'numbered terms', what: 'a reference with a number (`Type I error`, `third law`; digits, words, ordinals, roman numerals): another number in the answer is a sure refusal (a hedge between two too), none of its number is `low` unless the question says it', file: `${G}short-answer.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'modifier left out', what: 'a modifier of the reference that the question also says (`cold` in `cold front`) may be left out, but the answer is then `low` (it may name a wider or neighbouring thing)', file: `${G}short-answer.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'question echoed', what: 'another name for the reference made only of the question\'s words or parts of them (`thunder cloud` asked about thunderstorms and clouds) is `low`', file: `${G}short-answer.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'unknown names', what: 'a one-word name WordNet does not know (no acronym) is no sure refusal: it may be another name of the reference (an endonym, a transliteration, a former name)', file: `${G}short-answer.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'term shape', what: 'a swapped word makes another term only in the reference\'s shape: not with a linking word the reference lacks ("the front of the page"), nor when a name of the reference is swapped for a common word (an eponym\'s descriptive other name)', file: `${G}short-answer.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
   { name: 'filler word after a number', what: 'a filler word after a number in prose (`42 I believe`) is no unit: the pronoun I is not the imaginary unit', file: `${G}math/index.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['main'] },
   { name: 'number beside question words', what: "a number read from prose is high when its other words are the question's", file: `${G}math/index.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['C'] },
   { name: 'longer name', what: "the reference's words inside a longer name of something else", file: `${G}longer-term.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
@@ -85,6 +92,7 @@ export const RULES: readonly Rule[] = [
   { name: 'more total layouts', what: 'markdown headings as titles (`### Criteria (6 marks)`), `Points: 2` on the line after a criterion, marks after `= `, dot leaders or space columns with a `TOTAL` line, a symbol key (`★ = 1 mark`), `N marks available` and `(Maximum N: …)` as caps, `(1) (x2)`, `— 1 mark each` after `(i) … (ii) …`, letter descriptors `A (3 marks):` as levels', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'written total wins', what: 'a total written anywhere is max_score: `total`/`insgesamt`/`totale`/`marks available`/`out of` before a number, `N marks in all`/`available`/`in total`, `start at N marks`, one lone `Marks: N` line, a heading `… (N puntos):`, marks listed on one line (`Mark allocation: 1, 1, 2`); a cap (`max 3`) is no total', file: `${G}rubric/totals.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'criterion marks anywhere', what: 'marks in HTML/XML tags (`<li>… (1)</li>`, `marks="1"`, `<total>`), braces (`{2}`), sums (`(1+1)`), a comma column with a `total,N` row; a parent whose mark is the sum of its indented parts counted once; a label with a range of marks (`L3 (5–6):`) a level', file: `${G}rubric/totals.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
+  { name: 'caps and more written marks', what: 'a cap ending the last line (`Max. 4`, `— max 4`, `Three marks maximum.`; not one inside brackets or after a comma) is max_score when the criteria add up to more, marks beyond it not earned; a titled first line over a list (`Beoordeling (3 punten)`), Dutch and Portuguese units, `earn N marks`, a lone `[N]` last line, `Marks: N (1 per point)`, a `k ticks = k marks` scale; `**2 marks**`, a bare `1m` column, `Marks 3-4:` bands and a one-line `0 = …; 1 = …` scale read as the layouts they are', file: `${G}rubric/totals.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
   { name: 'labels and arrows', what: '`→ N mark` arrows; a label before its marks (`Position (1 mark): X`, `AO1 (2): X`) is no word to say, unless quality words with falling marks (levels); `½` read as a mark', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'per-item headings', what: '`Any 2 × 1 mark` is per item; a cap after a `;` list caps its options; `1 mark for each X, max 2: e.g. A; B` is one per-item criterion; `For each of two X:` multiplies its points', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },

@@ -443,7 +443,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   // An acronym's expansion ("HTTP Secure" for HTTPS) is a name the grader cannot read: two names are sure only when both are acronyms or neither is.
   const acronymRef = ACRONYM.test(reference.trim());
   // Two spellings of one name ("Koran" / "Qur'an", "Shabbos" / "Shabbat", "Thésée" / "Theseus") are no sure refusal (tuned on D).
-  const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim()));
+  // A one-word name WordNet does not know may be another name of the reference (an endonym, a
+  // transliteration, a former name: "Chomolungma", "Kopernik"): no sure refusal (tuned on F).
+  const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim())) && (kind === 'number' || !unknownOneWordName(userAnswer));
   const near = alts.some((a) => nearSpelling(userAnswer, a.text));
   return fail('The answer does not give it.', short && !near && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)));
 }
@@ -456,16 +458,37 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
  */
 function swappedWord(answer: string, alts: Alternative[]): boolean {
   const words = contentWords(wordsOf(answer));
+  // A linking word the reference lacks ("the front of the coin" for "the front side") makes a
+  // description, not another term of the reference's shape (tuned on F).
+  const linking = (t: string) => wordsOf(t).filter((x) => LINKING.has(x.w)).map((x) => x.w);
+  const own = linking(answer);
   const same = (a: Word, b: Word) => [...lemmas(a.w)].some((l) => lemmas(b.w).has(l));
   return alts.some((alt) => {
     const ref = alt.content;
     if (ref.length < 2 || words.length !== ref.length) return false;
+    if (own.some((w) => !linking(alt.text).includes(w))) return false;
     const differ = ref.map((r, i) => [r, words[i]!] as const).filter(([r, a]) => !same(r, a));
     if (differ.length !== 1) return false;
     const [r, a] = differ[0]!;
+    // A name in the reference swapped for a common word ("shift cipher" for "Caesar cipher"): an
+    // eponym's term often has a descriptive other name (tuned on F).
+    if (/^\p{Lu}/u.test(r.raw) && !/^\p{Lu}/u.test(a.raw)) return false;
     // A swapped noun or adjective names another thing; a swapped verb ("pluck the day") may be a paraphrase.
     return senses(r.w, ['noun', 'adj']).length > 0 && isWord(a.w) && !isSlip(r.w, a.w) && !linked(senses(a.w), senses(r.w));
   });
+}
+
+/** Words that link a description's parts: a term of the reference's shape has none the reference lacks. */
+const LINKING = new Set(['of', 'for', 'with', 'on', 'in', 'at', 'from', 'by', 'to', 'into', 'onto', 'over', 'under']);
+
+/**
+ * A name of one word (hyphens kept) that WordNet does not know and that is no acronym: it may be
+ * another name of the reference, in another language or from another time. A name of several
+ * words ("the Eightfold Path") or an acronym is read as another thing.
+ */
+function unknownOneWordName(text: string): boolean {
+  const words = termWords(text);
+  return words.length === 1 && !ACRONYM.test(words[0]!.raw) && senses(words[0]!.w).length === 0;
 }
 
 /** A term's words without its article: "full moon" keeps "full", which a list of filler words drops. */

@@ -46,6 +46,8 @@ export function looksMathematical(s: string): boolean {
   // A chemical formula (CO2, H2O, NaCl) names a substance: a short answer, not a product.
   if (/^(?:[A-Z][a-z]?\d*){1,6}$/.test(t) && /[A-Z][a-z]?\d|[A-Z][a-z]?[A-Z]/.test(t)) return false;
   if (NO_SOLUTION.test(t)) return true;
+  // A set in braces ("{a, b, c}") is a mathematical object even with letters for elements (tuned on F).
+  if (setElements(s)?.every((e) => PLAIN_ELEMENT.test(e))) return true;
   if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t) && !/^(?:pi|sqrt|e)\b/.test(t)) return false;
   const bare = t
     .split(/[,;]|\bor\b|\band\b/)
@@ -255,7 +257,7 @@ function describe(r: Answer): string {
   return `${r.literal}${r.percent ? '%' : ''}${r.unit ? ` ${r.unit.text}` : ''}`;
 }
 
-function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: string, reference: string): GradeResult {
+function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: string, reference: string, statement = ''): GradeResult {
   const userSol: Solutions | null = user.kind === 'solutions' ? user : user.kind === 'value' ? { kind: 'solutions', parts: [{ variable: null, value: user }], tuple: false } : null;
   if (!userSol) {
     const why = user.kind === 'matrix' ? `${describe(user)} is a ${shape(user)} matrix, not a list of values` : `"${userAnswer}" could not be read as a list of solutions`;
@@ -310,8 +312,14 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   // Values with no variable named, right as a set but listed in another order than the reference's:
   // the order may be what the question asks ("share in the ratio 2:3:4"); `low` (tuned on E).
   const reordered = order.some((idx, i) => i > 0 && idx < order[i - 1]!);
+  // The question asks for an order ("in order from smallest to largest"): the order is the answer,
+  // another one a sure refusal (tuned on F).
+  if (reordered && score === 1 && ORDER_ASKED.test(statement)) return result(0, [], [reference], `${userAnswer.trim()} has the right values, but not in the order the question asks for. Expected ${reference}.`);
   return reordered && parts.every((p) => p.variable === null) ? low(graded) : graded;
 }
+
+/** A question that asks for an order: the order of a list is then what is marked. */
+const ORDER_ASKED = /\bin (?:ascending|descending|increasing|decreasing|size|numerical) order\b|\bin order\b|\bfrom (?:smallest|largest|lowest|highest|least|greatest|coldest|warmest|shortest|longest|biggest)\b|\b(?:ascending|descending) order\b/i;
 
 const NEGATION = /\b(?:not|no|never|isn't|wasn't|aren't|doesn't|didn't)\b|n't\b/i;
 
@@ -370,6 +378,13 @@ export function gradeMath(userAnswer: string, reference: string, statement = '',
 function gradeMathWithin(userAnswer: string, reference: string, statement: string, scheme: string): GradeResult {
   const forms = readForms(statement, scheme);
   const fail = (why: string) => result(0, [], [reference], `${why} The expected answer is ${reference}.`);
+  const set = gradeSet(userAnswer, reference);
+  if (set) return set;
+  const params = parametersOfForm(userAnswer, reference, statement);
+  if (params) {
+    const g = gradeMathWithin(params, reference, statement, scheme);
+    return { ...g, explanation: `${userAnswer.trim()} gives ${params} in the form the question asks for. ${g.explanation}` };
+  }
   let stated = userAnswer;
   let userText = normalizeMath(userAnswer);
   if (userText === '') return fail('No answer was given.');
@@ -445,13 +460,66 @@ function onlyQuestionWords(answer: string, statement: string): boolean {
   return words.length > 0 && words.every((x) => FILLER.has(x.w) || [...lemmas(x.w)].some((l) => q.has(l)));
 }
 
+/** "{a, b, c}": a set in braces, its elements split at top-level commas or semicolons. */
+function setElements(text: string): string[] | null {
+  const m = /^\s*\{([^{}]*)\}\s*$/.exec(text);
+  if (!m) return null;
+  return m[1]!.trim() === '' ? [] : m[1]!.split(/[,;]/).map((e) => normalizeMath(e).replace(/\s+/g, ''));
+}
+
+/** An element the grader reads surely: a letter, a whole or decimal number. */
+const PLAIN_ELEMENT = /^(?:[a-zA-Z]|-?\d+(?:\.\d+)?)$/;
+
+/**
+ * Answer and reference both written as sets in braces: a set has no order and no repeats
+ * (`{d, c, b, a}`, `{a, b, c, c, d}` are `{a, b, c, d}`), so the same elements are sure; other
+ * elements are a sure refusal when every element is a letter or a number, else the usual reading
+ * decides (tuned on F).
+ */
+function gradeSet(userAnswer: string, reference: string): GradeResult | null {
+  const [u, r] = [setElements(userAnswer), setElements(reference)];
+  if (!u || !r) return null;
+  const sameElement = (a: string, b: string) => a === b || (/^-?[\d.]+$/.test(a) && /^-?[\d.]+$/.test(b) && Number(a) === Number(b));
+  const [us, rs] = [[...new Set(u)], [...new Set(r)]];
+  const equal = us.length === rs.length && us.every((a) => rs.some((b) => sameElement(a, b)));
+  if (equal) return result(1, [reference], [], `Correct: ${userAnswer.trim()} is the set ${reference} (a set has no order and no repeats).`);
+  if ([...us, ...rs].every((e) => PLAIN_ELEMENT.test(e))) return result(0, [], [reference], `${userAnswer.trim()} is not the set ${reference}.`);
+  return null;
+}
+
+/**
+ * "a = 3, b = −7" for "write … in the form (x + a)² + b": the values of the form's letters, put into
+ * the form the question gives, are the answer the CAS then checks (tuned on F). Only letters of the
+ * form that the reference does not use, every one of them given.
+ */
+function parametersOfForm(userAnswer: string, reference: string, statement: string): string | null {
+  const form = /\bin the form\s+\$?([^.?:;$]+?)\$?\s*(?:[.?:;]|$)/i.exec(statement)?.[1];
+  if (!form) return null;
+  const pairs = userAnswer.split(/\s*(?:,|;|\band\b)\s*/).map((p) => /^\s*([a-zA-Z])\s*=\s*([-+−]?[\d./√]+)\s*$/.exec(p));
+  if (!pairs.length || pairs.some((p) => !p)) return null;
+  const values = new Map(pairs.map((p) => [p![1]!, p![2]!.replace('−', '-')] as const));
+  const refLetters = new Set(reference.match(/[a-zA-Z]/g) ?? []);
+  const formLetters = new Set((form.match(/(?<![a-zA-Z])[a-zA-Z](?![a-zA-Z])/g) ?? []).filter((l) => !refLetters.has(l)));
+  if (formLetters.size === 0 || formLetters.size !== values.size || [...values.keys()].some((l) => !formLetters.has(l))) return null;
+  return form.replace(/(?<![a-zA-Z])[a-zA-Z](?![a-zA-Z])/g, (l) => (values.has(l) ? `(${values.get(l)})` : l)).trim();
+}
+
 /** A grade decided by weaker evidence than the CAS's: `low`, for a teacher to review. */
 function low(g: GradeResult): GradeResult {
   return { ...g, confidence: 'low', needs_review: true };
 }
 
 function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, reference: string, userText: string, statement: string, fail: (why: string) => GradeResult): GradeResult {
-  if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference);
+  if (ref.kind === 'solutions') return gradeSolutions(user, ref, forms, userAnswer, reference, statement);
+  // "(5+3)*(4-2)" for "(5 + 3) × (4 − 2) = 30": a reference that is a true statement of numbers,
+  // answered by an expression of numbers with its value: the expression without "= 30" may be
+  // what is asked; `low` (tuned on F).
+  if (ref.kind === 'equation' && user.kind === 'value' && /[-+*/^]/.test(user.expr.replace(/^-/, ''))) {
+    const numeric = (t: string) => (parse(t)?.getVars().length ?? 1) === 0;
+    if ([ref.lhs, ref.rhs, user.expr].every(numeric) && [ref.lhs, ref.rhs].some((side) => close(valueOf(side), valueOf(user.expr)))) {
+      return low(result(1, [reference], [], `Correct: ${userAnswer.trim()} is the expression of ${reference}, without its value; please review.`));
+    }
+  }
 
   const verdict = compare(user, ref, forms);
   if (verdict.formOnly) return fail(`${describe(user)} has the right value, but ${verdict.why}.`);
@@ -461,7 +529,11 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
   }
   const problem = user.kind === 'matrix' || ref.kind === 'matrix' ? null : formProblem(forms, user, ref, userText);
   // Intervals as written, since the form is what is wrong.
-  if (problem) return fail(`${user.kind === 'intervals' ? userAnswer.trim() : describe(user)} has the right value, but ${problem}.`);
+  if (problem) {
+    const refused = fail(`${user.kind === 'intervals' ? userAnswer.trim() : describe(user)} has the right value, but ${problem}.`);
+    // "√25" for 5 where the question demands no form: a teacher may accept it; `low` (tuned on F).
+    return problem.includes('not worked out') && !forms.simplest && !forms.exact ? low(refused) : refused;
+  }
   // "sqrt(8)" for "the exact value of sqrt(8)", "7 × 8" for "What is 7 × 8?": the question's own expression is not its answer.
   const squeeze = (t: string) => normalizeMath(t).replace(/\s+/g, '');
   const said = squeeze(userAnswer);

@@ -12,7 +12,7 @@ import { rewriteLayouts } from './layouts.ts';
 import { listItems, type Piece, readPiece, readReferenceLine, sentenceNotes } from './piece.ts';
 import { rubricLines, type Segment, splitLine, splitOutside } from './segment.ts';
 import type { Concept, Criterion, Level, Levels, PerItem, ReadRubric } from './types.ts';
-import { listedTotal, writtenTotal } from './totals.ts';
+import { listedTotal, writtenCap, writtenTotal } from './totals.ts';
 
 interface Heading {
   text: string;
@@ -513,7 +513,11 @@ export function readRubric(written: string): ReadRubric {
   const totalRead = declaredTotal !== null || WRITTEN_POINTS.test(raw);
   // A total written in words or a layout the entries do not read still wins (totals.ts).
   const stated = capped ? null : (declaredTotal ?? writtenTotal(raw) ?? listedTotal(written));
-  return { criteria: usable, declaredTotal, notes, statedTotal: stated, totalRead: totalRead || stated !== null };
+  // A cap on the last line where no total is written: the criteria's marks beyond it cannot all be earned (tuned on F).
+  const cap = stated === null && !capped ? writtenCap(raw) : null;
+  const sum = usable.reduce((s, c) => s + c.points, 0);
+  const statedTotal = cap !== null && cap < sum ? cap : stated;
+  return { criteria: usable, declaredTotal, notes, statedTotal, capTotal: statedTotal !== stated, totalRead: totalRead || statedTotal !== null };
 }
 
 function hasWords(c: Criterion): boolean {

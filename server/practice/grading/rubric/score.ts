@@ -252,7 +252,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   // marks are scaled to it and a teacher should look (which of the two did the teacher mean?).
   const stated = read.statedTotal ?? null;
   const total = stated !== null && stated > 0 && Math.abs(stated - max) > 0.001 ? stated : max;
-  const scaledScore = total === max ? score : Math.round(((score * total) / max) * 100) / 100;
+  const scaledScore = total === max ? score : read.capTotal ? Math.min(score, total) : Math.round(((score * total) / max) * 100) / 100;
   // A criterion missed with none of its words is a sure miss only when the answer says nothing the
   // grader did not read as another criterion's: words left over may be that criterion in other words.
   const unread = outcomes.some((o) => o.blank) ? unreadWords(answer, outcomes.flatMap((o) => (o.got > 0 ? (o.used ?? []) : []))) : [];
@@ -263,7 +263,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     method: 'rubric',
     met: outcomes.flatMap((o) => o.met),
     missed: outcomes.flatMap((o) => o.missed),
-    explanation: `${fmt(scaledScore)} of ${fmt(total)} point(s). ${total !== max ? `The rubric states ${fmt(total)} marks but its criteria add up to ${fmt(max)}: the marks are scaled to ${fmt(total)}; please review. ` : ''}${notes}${outcomes.map((o) => o.line).join(' ')}`,
+    explanation: `${fmt(scaledScore)} of ${fmt(total)} point(s). ${read.capTotal ? `The criteria's marks add up to ${fmt(max)}, capped at ${fmt(total)}. ` : total !== max ? `The rubric states ${fmt(total)} marks but its criteria add up to ${fmt(max)}: the marks are scaled to ${fmt(total)}; please review. ` : ''}${notes}${outcomes.map((o) => o.line).join(' ')}`,
     confidence: sure ? 'high' : 'low',
     needs_review: !sure,
     criteria: read.criteria.map((c, i) => ({ criterion: c.text, points: c.points, awarded: outcomes[i]!.got, evidence: outcomes[i]!.got > 0 ? (outcomes[i]!.evidence ?? '') : '' })),

@@ -10,7 +10,7 @@
  */
 import { NUM, toNumber } from './markers.ts';
 
-const UNIT = String.raw`(?:marks?|points?|pts?|puntos?|punti|punto|punkte?|p\.|credits?)`;
+const UNIT = String.raw`(?:marks?|points?|pts?|puntos?|punti|punto|punkte?|punten|punt|pontos?|p\.|credits?)`;
 /** Words that say "total" or "available", in the languages read. */
 const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|out\s+of|en\s+total|in\s+totale)`;
 
@@ -23,6 +23,13 @@ const WRITTEN_TOTALS: RegExp[] = [
   new RegExp(String.raw`\b(?:start|begin)(?:ning|ing)?\s+(?:at|from|with)\s+(${NUM})\s*${UNIT}`, 'i'),
   // A heading line "Criterios de corrección (4 puntos):", "Barème (4 points) :", "Griglia di valutazione (3 punti):".
   new RegExp(String.raw`^[^\d\n()]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:\s*$`, 'im'),
+  // The first line a title with its marks, over listed criteria: "Beoordeling (3 punten)" above "• …" lines (tuned on F).
+  // A title of at most three words, no list marker of its own: a criterion with its marks is no title.
+  new RegExp(String.raw`^\s*(?![-•*–]|\d+[.)])[^\s\d()]+(?:[ \t]+[^\s\d()]+){0,2}[ \t]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:?\s*\n\s*(?:[-•*–]|\d+[.)])\s`, 'i'),
+  // "[3]" alone on the rubric's last line, under examiner's notes (tuned on F).
+  /\n\s*\[(\d+)\]\s*$/,
+  // "Students earn three marks: …", "can score up to 4 points": what a student earns in all (tuned on F).
+  new RegExp(String.raw`\b(?:earns?|scores?|receives?|gains?)\s+(?:up\s+to\s+)?(${NUM})\s*${UNIT}\b`, 'i'),
 ];
 
 /** "Mark allocation: 1, 1, 2", "Marks: 2, 2, 1": the marks of the criteria in order, listed on one line; their sum is the total. */
@@ -35,7 +42,7 @@ export function listedTotal(rubric: string): number | null {
 }
 
 /** A "Marks: N" line is the total only when it is the one such line (YAML-like criteria each have their own). */
-const MARKS_LINE = new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*\.?\s*$`, 'gim');
+const MARKS_LINE = new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*(?:\([^()\d]*\d*[^()\d]*\))?\s*\.?\s*$`, 'gim');
 
 /** The total a rubric writes, or null when it writes none. */
 export function writtenTotal(rubric: string): number | null {
@@ -51,6 +58,23 @@ export function writtenTotal(rubric: string): number | null {
   return null;
 }
 
+/**
+ * A cap that ends the rubric's last line, alone, after a dash or after a sentence, outside
+ * brackets ("Max. 4", "— max 4", ". Three marks maximum."; not "…, max 2" of the line's own item): the most a student can score, read where no total is written and the criteria's marks add
+ * up to more (tuned on F).
+ */
+const CAP = new RegExp(String.raw`(?:^|[—–-]\s*|[.;]\s+)(?:max(?:imum)?\.?\s*(?:of\s+)?(${NUM})(?:\s*${UNIT})?|(${NUM})\s*${UNIT}\s+max(?:imum)?)\s*\.?\s*$`, 'i');
+
+/** The cap written on a rubric's last line, or null. */
+export function writtenCap(rubric: string): number | null {
+  const last = rubric.trim().split('\n').pop() ?? '';
+  // A cap inside brackets ("[1 each, max 2]") is its own line's, not the rubric's.
+  const m = CAP.exec(last.replace(/\([^()]*\)|\[[^\]]*\]/g, ' ').trim());
+  if (!m) return null;
+  const n = toNumber(m[1] ?? m[2]!);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
 /** Marks written in markup, braces, sums or a comma column, rewritten as "(N)" after the criterion. */
 export function markup(lines: string[]): string[] {
   let out = lines.map((l) =>
@@ -61,6 +85,8 @@ export function markup(lines: string[]): string[] {
       .replace(/<(\w+)[^>]*?\b(?:marks?|points?|score)\s*=\s*["']?(\d+)["']?[^>]*>(.*?)<\/\1>/gi, '$3 ($2)')
       // Any other tag (<ul>, <li>, </li>) is layout.
       .replace(/<\/?[a-z][^>]*>/gi, ' ')
+      // "**2 marks** –": markdown emphasis is layout (tuned on F).
+      .replace(/\*\*([^*]+)\*\*/g, '$1')
       // "{2} text": braces hold the mark as brackets do.
       .replace(/^(\s*)\{(\d+)\}/, '$1[$2]')
       // "(1+1)": two marks of one line ("identify and explain") add up.
@@ -88,6 +114,18 @@ export function markup(lines: string[]): string[] {
   if (tops.length > 0 && tops.every((p) => p.heads)) for (const p of tops) out[p.i] = p.text;
   // "L3 (5–6): …", "Band 2 (3-4): …": a label with a range of marks is a level; read as "Level 3 (5–6 marks):".
   out = out.map((l) => l.replace(/^(\s*)[A-Za-z]{1,6}\s*(\d)\s*\((\d+)\s*[–-]\s*(\d+)\)\s*:/, '$1Level $2 ($3–$4 marks):'));
+  // "… 1m" / "… 2m" ending every numbered or bulleted line (two at least): a mark column (tuned on F).
+  const listed = out.filter((l) => /^\s*(?:[-•*–]|\d+[.)]|[ivx]+[.)])\s/i.test(l));
+  if (listed.length >= 2 && listed.every((l) => /\s\d+m\s*$/.test(l))) out = out.map((l) => l.replace(/\s(\d+)m\s*$/, ' ($1)'));
+  // "Marks 3-4: …" over "Marks 0: …": bands labelled by their marks are levels, the top band's top mark the total (tuned on F).
+  out = out.map((l) => l.replace(/^(\s*)marks?\s+(\d+)\s*[–-]\s*(\d+)\s*:/i, '$1Level $3 ($2–$3 marks):').replace(/^(\s*)marks?\s+0\s*:/i, '$10:'));
+  // "Scoring: 0 = …; 1 = …; 2 = …": a one-line scale, one level a line (tuned on F).
+  out = out.flatMap((l) => (/^\s*(?:scoring|score|scale|marks?)\s*:\s*0\s*=/i.test(l) ? l.replace(/^\s*\w+\s*:\s*/, '').split(/;\s*(?=\d+\s*=)/).map((p) => p.replace(/^(\d+)\s*=\s*/, (_, n: string) => (n === '0' ? '0: ' : `Level ${n} (${n} marks): `))) : [l]));
+  // "4 ticks = 4 marks; 3 ticks = 3 marks; …": a scale of what each count earns; its top is the total (tuned on F).
+  out = out.map((l) => {
+    const scale = [...l.matchAll(new RegExp(String.raw`=\s*(${NUM})\s*${UNIT}`, 'gi'))].map((m) => toNumber(m[1]!));
+    return scale.length >= 2 ? `Total: ${Math.max(...scale)}` : l;
+  });
   // A comma column: "criterion,marks" over "text,1" rows (two rows at least); "total,4" a total.
   const rows = out.filter((l) => /,\s*\d+\s*$/.test(l) && !/^\s*total\s*,/i.test(l));
   if (rows.length >= 2) {

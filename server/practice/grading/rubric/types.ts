@@ -71,6 +71,8 @@ export interface ReadRubric {
   notes: string[];
   /** A total the rubric states (not a cap), which max_score must equal even when its points add up otherwise. */
   statedTotal?: number | null;
+  /** The stated total is a cap on the criteria's marks ("Max. 4" under five marks): marks beyond it are not earned, not scaled. */
+  capTotal?: boolean;
   /** Whether the rubric writes any points or total; false: max_score is the grader's convention (1 per criterion) and a teacher should confirm it. */
   totalRead?: boolean;
 }
