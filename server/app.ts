@@ -139,7 +139,7 @@ export async function createContext(
       compactAfterBytes: config.compactAfterBytes,
       idleMs: config.journalIdleMs,
       memoryCapBytes: config.journalMemoryCapBytes,
-      // Large journals load in slices off a worker (docs/realtime.md#cold-loads).
+      // Large journals load in slices, a log merged in a worker (docs/realtime.md#cold-loads).
       loader: {
         pool: workers,
         entry: LOAD_WORKER_ENTRY,

@@ -50,7 +50,7 @@ const envSchema = z.object({
   JOURNAL_IDLE_SECONDS: z.coerce.number().min(0).default(30),
   /** Unload least recently used idle journals once loaded journals are estimated above this (0 = no cap). */
   JOURNAL_MEMORY_CAP_MB: z.coerce.number().min(0).default(512),
-  /** Journals whose stored state is at least this many bytes load in slices off a worker (0 = never; docs/realtime.md). */
+  /** Journals whose stored state is at least this many bytes load in slices, a log merged in a worker (0 = never; docs/realtime.md). */
   JOURNAL_SLICED_LOAD_BYTES: z.coerce.number().int().min(0).default(256 * 1024),
   /** Worker threads for heavy conversions (docs/security.md), and the time limit of one task (base + per KiB of input). */
   WORKER_THREADS: z.coerce.number().int().min(1).max(16).default(2),
@@ -138,7 +138,7 @@ export type Config = {
   journalIdleMs: number;
   bootstrapPrintKey: boolean;
   journalMemoryCapBytes: number;
-  /** Stored state at or above this many bytes loads in slices off a worker (0 = never). */
+  /** Stored state at or above this many bytes loads in slices, a log merged in a worker (0 = never). */
   journalSlicedLoadBytes: number;
   workers: { workers: number; baseMs: number; perKibMs: number };
   wsMaxPayloadBytes: number;

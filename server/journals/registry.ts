@@ -15,7 +15,7 @@ export interface RegistryOptions {
   idleMs: number;
   /** Estimated heap above which idle journals are unloaded, least recently used first (0 = none). */
   memoryCapBytes?: number;
-  /** Loads large journals in slices off a worker (sliced-load.ts); without it, in one piece. */
+  /** Loads large journals in slices, a log merged in a worker (sliced-load.ts); without it, in one piece. */
   loader?: SlicedLoader;
 }
 

@@ -119,10 +119,10 @@ export class WorkerPool {
    * Runs `op` in a worker thread of its own (default heap limits, not counted in the pool's
    * workers), terminated as soon as it answers, so that all of its heap goes back to the system
    * at once instead of staying with a pooled worker: for rare tasks that allocate a lot (a cold
-   * load's plan, server/journals/sliced-load.ts). `entry`: a leaner worker entry than the pool's
-   * when the task needs few modules; `transfer`: input buffers moved, not copied.
+   * load's merge of snapshot and log, server/journals/sliced-load.ts). `entry`: a leaner worker
+   * entry than the pool's when the task needs few modules.
    */
-  runAlone<I, O>(op: WorkerOperation<I, O>, input: I, timeoutMs: number, entry = this.entry, transfer: readonly TransferListItem[] = []): Promise<O> {
+  runAlone<I, O>(op: WorkerOperation<I, O>, input: I, timeoutMs: number, entry = this.entry): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       const worker = new Worker(entry);
       this.alone.add(worker);
@@ -138,7 +138,7 @@ export class WorkerPool {
       const timer = timeoutMs > 0 ? setTimeout(() => settle(() => reject(new WorkerTimeoutError(timeoutMs))), timeoutMs) : undefined;
       worker.on('message', (msg: WorkerReply | 'ready') => {
         if (msg === 'ready') {
-          worker.postMessage({ op: op.name, input }, transfer as TransferListItem[]);
+          worker.postMessage({ op: op.name, input });
           return;
         }
         if ('result' in msg) settle(() => resolve(msg.result as O));
