@@ -313,6 +313,39 @@ describe.each(cases)('$title engine', (c) => {
         await expect(later).resolves.toEqual({ one: 1 });
       });
 
+      it('keeps refusing calls from inside after other transactions ended, also of another engine meanwhile', async () => {
+        // The check's storage is switched on only while transaction functions run (issue 33):
+        // each new transaction switches it on again, and one that ends does not switch it off
+        // under another still running.
+        for (let i = 0; i < 3; i++) {
+          await engine.transaction(async () => {
+            await expect(engine.get('SELECT 1 AS one')).rejects.toBeInstanceOf(TransactionMisuseError);
+          });
+        }
+        const otherDb = await c.freshDatabase();
+        const other = await otherDb.open();
+        try {
+          let enter!: () => void;
+          const entered = new Promise<void>((r) => (enter = r));
+          let release!: () => void;
+          const gate = new Promise<void>((r) => (release = r));
+          const outer = engine.transaction(async () => {
+            enter();
+            await gate;
+            await expect(engine.get('SELECT 1 AS one')).rejects.toBeInstanceOf(TransactionMisuseError);
+            return 'outer';
+          });
+          await entered;
+          await other.transaction(async (tx) => tx.get('SELECT 1 AS one'));
+          release();
+          await expect(outer).resolves.toBe('outer');
+          await expect(engine.get('SELECT 1 AS one')).resolves.toEqual({ one: 1 });
+        } finally {
+          await other.close();
+          await otherDb.drop();
+        }
+      });
+
       it('a nested transaction left running after its outer one failed cannot write outside any transaction', async () => {
         const id = randomUUID();
         let inner: Promise<unknown> | undefined;
