@@ -68,15 +68,17 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
   // "Full credit for x = 3" is not such a rubric. Such a one-line scheme may still state a form
   // ("Units are required", "no marks without units"), read with the statement's. A claim added to
   // a number ("7, which makes it alkaline") is checked after.
+  // A time of day the question asks about ("18:30" when a flight lands) is a time, not a ratio:
+  // "18.30" and "6:30 pm" are that time (tuned on G). A question about a ratio keeps it a ratio.
+  const time = !rubric && ref && /:|[a-z]/i.test(ref) && !/\bratios?\b/i.test(statement) ? gradeClock(input.user_answer, ref, statement) : null;
+  if (time) return time;
   if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) {
     const math = gradeMath(input.user_answer, ref, statement, rubric);
     const checked = checkAddedClaim(math, ref, input.user_answer, statement);
     // A claim refused by WordNet's glosses is weaker evidence than the CAS.
     return checked === math || checked.score === math.score ? checked : { ...checked, confidence: 'low', needs_review: true };
   }
-  // A time of day ("9:35 pm") is compared as minutes after midnight, in any of its writings.
-  const clock = !rubric && ref ? gradeClock(input.user_answer, ref, statement) : null;
-  if (clock) return clock;
+  // A time of day ("9:35 pm") is compared as minutes after midnight, in any of its writings (above, before the CAS).
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);

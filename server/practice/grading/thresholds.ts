@@ -50,4 +50,9 @@ export const CONFIDENCE = {
    * question ("thunder" in "thunderstorms"); shorter words are too often parts of any word. Tuned on E.
    */
   echoLetters: 4,
+  /**
+   * A mathematical reference met only by a rounding the question did not ask for is sure only with
+   * at least this many significant figures ("0.133" for 2/15; "0.13" is `low`). Tuned on G.
+   */
+  roundingFigures: 3,
 } as const;
