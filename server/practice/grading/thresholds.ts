@@ -38,8 +38,12 @@ export const CONFIDENCE = {
   sureRefusalWords: 3,
   /** A one-letter slip is sure in a word of at least this many letters ("mytosis"); in a shorter one it may be another word. */
   sureSlipLength: 6,
+  /** Letters a sure slip may get wrong; a slip of more (allowed in long words) may be another word ("Bundesrat"). Tuned on G. */
+  sureSlipEdits: 1,
   /** Hypernym steps within which two terms count as siblings (a sure refusal: one kind is not the other). */
   siblingDepth: 2,
+  /** Hypernym steps within which an answer in words of its own names a wider kind of the reference (too general: a sure refusal). Tuned on G. */
+  widerDepth: 3,
   /**
    * Hypernym steps within which a refused answer is linked to the reference (one a kind of the
    * other): such a refusal is not sure. Tuned on main, A, B, C.

@@ -69,6 +69,8 @@ interface Verdict {
   asWritten?: boolean;
   /** The value is right and only the way it is written is not (`why` says how). */
   formOnly?: boolean;
+  /** A form refused that a teacher may take (the grade is `low`). */
+  unsure?: boolean;
   why?: string;
 }
 
@@ -200,7 +202,10 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     const has = forms.decimals !== null ? `${decimalsOf(user.literal)} decimal place(s)` : few === many ? `${few} significant figure(s)` : `${few} to ${many} significant figures`;
     const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals : few <= forms.sigFigs! && forms.sigFigs! <= many;
     if (valueOk && written) return { equal: true };
-    if (valueOk) return { equal: false, formOnly: true, why: `it is written with ${has}, and the question asks for ${want}` };
+    // "90.88%" for 0.9088 to 4 d.p.: the places asked, kept through a percentage (two fewer); a
+    // teacher may take it: refused, `low` (tuned on G).
+    const kept = forms.decimals !== null && user.percent && !ref.percent && decimalsOf(user.literal) + 2 === forms.decimals;
+    if (valueOk) return { equal: false, formOnly: true, unsure: kept, why: `it is written with ${has}, and the question asks for ${want}${kept ? ' (as a percentage, the same places of the value)' : ''}` };
     if (percentSlip && target.some((t) => close(valueOf(user.expr), t))) return { equal: false, why: PERCENT_SLIP(user) };
     return { equal: false, why: `rounded to ${want} the value is ${target[0]}` };
   }
@@ -619,7 +624,7 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
   }
 
   const verdict = compare(user, ref, forms);
-  if (verdict.formOnly) return fail(`${describe(user)} has the right value, but ${verdict.why}.`);
+  if (verdict.formOnly) return verdict.unsure ? low(fail(`${describe(user)} has the right value, but ${verdict.why}.`)) : fail(`${describe(user)} has the right value, but ${verdict.why}.`);
   if (!verdict.equal) {
     const why = verdict.why ? ` (${verdict.why})` : '';
     return fail(`${describe(user)} is not equal to the expected answer${why}.`);
