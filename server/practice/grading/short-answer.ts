@@ -527,7 +527,10 @@ function swappedWord(answer: string, alts: Alternative[]): boolean {
     // A name in the reference swapped for a common word ("shift cipher" for "Caesar cipher"): an
     // eponym's term often has a descriptive other name (tuned on F).
     if (/^\p{Lu}/u.test(r.raw) && !/^\p{Lu}/u.test(a.raw)) return false;
-    // A swapped noun or adjective names another thing; a swapped verb ("pluck the day") may be a paraphrase.
+    // A swapped noun or adjective names another thing; a swapped verb ("pluck the day") may be a paraphrase,
+    // and so may an action named by a verb's -ing form ("DNA fingerprinting" for "DNA profiling"; tuned on G).
+    const action = (w: string) => /ing$/.test(w) && senses(w.replace(/ing$/, ''), ['verb']).length + senses(w.replace(/ing$/, 'e'), ['verb']).length > 0;
+    if (action(r.w) && action(a.w)) return false;
     return senses(r.w, ['noun', 'adj']).length > 0 && isWord(a.w) && !isSlip(r.w, a.w) && !linked(senses(a.w), senses(r.w));
   });
 }
