@@ -519,7 +519,7 @@ function inQuestionVariables(user: Value, text: string, statement: string): bool
 }
 
 /** "8 square units", "8 sq. units", "8 units^2" (and cubic): a number, then the unit of the axes squared or cubed. */
-const AXES_UNIT = /^(.*[\d)])\s*(?:(square|sq\.?|cubic|cu\.?)\s+units?|units?\s*(?:\^\s*([23])|([²³])))\s*\.?$/i;
+const AXES_UNIT = /^(.*(?:[\d)π]|pi))\s*(?:(square|sq\.?|cubic|cu\.?)\s+units?|units?\s*(?:\^\s*([23])|([²³])))\s*\.?$/i;
 
 /** The number alone when an area (volume) is asked and the answer gives it in square (cubic) units of the axes. */
 function withoutAxesUnit(text: string, statement: string): string {
