@@ -178,7 +178,8 @@ export function otherMarks(lines: string[]): string[] {
   }
   // Colon marks.
   const colon = /\s:\s*(\d+)\s*$/;
-  if (out.filter((l) => colon.test(l)).length >= 2) out = out.map((l) => l.replace(colon, ' ($1)'));
+  const said = (l: string) => colon.test(l) && !/^\s*(?:total|max(?:imum)?|marks?|points?|score)\b/i.test(l);
+  if (out.filter(said).length >= 2) out = out.map((l) => (said(l) ? l.replace(colon, ' ($1)') : l));
   // Fractions of a total.
   const frac = /^(\s*(?:[-•*–]\s*)?)(\d+)\s*\/\s*(\d+)\s+(?:for\s*)?[:—–-]?\s*(.*)$|^(.*?\S)\s*[—–-]\s*(\d+)\s*\/\s*(\d+)\s*$/;
   const fracs = out.map((l) => frac.exec(l));
