@@ -78,6 +78,7 @@ describe('rubric totals: marks in other forms', () => {
     ['a unit abbreviated on the lines', 'Hodnocení (2 body)\n– uvede příčinu – 1 bod\n– uvede následek – 1 bod', 2],
     ['notes without a mark in a marked list', '- names the cause — 1 mark\n- names the effect — 1 mark\n- names the year — 1 mark\n- students often forget the year', 3],
     ['headings over indented marked lines', 'Causes\n  1. names heavy rain (1)\n  2. names blocked drains (1)\nEffects\n  3. names damage to homes (1)', 3],
+    ['a marked line over indented unmarked lines', 'Part 1: Causes (2 marks)\n  - names heavy rain\n  - names blocked drains\nPart 2: Effects (1 mark)\n  - names damage to homes', 3],
     ['bands with a range of marks', 'High band (3–4): explains the cause and the effect with an example.\nLow band (1–2): names the cause or the effect.\n0: nothing relevant.', 4],
     ['an abbreviated unit and a cap', 'names the cause 1 mk\nnames the effect 1 mk\nnames the year 1 mk\nAny two: 2 mks', 2],
     ['symbols ending the lines, under a key with a cap', 'names the cause ✓\nnames the effect ✓\nnames the year ✓\n✓ = 1 mark, max 2', 2],

@@ -150,7 +150,9 @@ const LIST_LINE = /^\s*(?:[-•*–—]|\d+(?:\.\d+)*[.)]?)\s/;
  *   ("Bedömning (3 poäng)" over "… (1 poäng)", "(4 punkty)" over "– 1 pkt") is a unit of marks, in
  *   any language, when the lines' numbers add up to the first line's;
  * - a list most of whose lines carry a mark: a line without one is a note and earns nothing;
- * - an unmarked line over indented marked lines ("Formation" over "1. … (1)") is a heading;
+ * - an unmarked line over indented marked lines ("Formation" over "1. … (1)") is a heading; a
+ *   marked line over indented unmarked lines ("Criterion A: Lift (2 marks)" over dashes) heads
+ *   them with its marks;
  * - a label ending in "band" or "level" with a range of marks ("Top band (5–6):") is a level.
  */
 export function otherMarks(lines: string[]): string[] {
@@ -215,6 +217,13 @@ export function otherMarks(lines: string[]): string[] {
     const next = out[i + 1];
     if (!next || /^\s/.test(l) || MARKED.test(l) || /\d/.test(l) || l.trim() === '' || /:\s*$/.test(l)) return true;
     return !(/^\s+\S/.test(next) && MARKED.test(next));
+  });
+  // A marked line over indented unmarked lines heads them: its marks are theirs ("Criterion A: Lift (2 marks)" over two dashes).
+  out = out.map((l, i) => {
+    const head = new RegExp(String.raw`^(\S.*?)\s*\(\s*(\d+)\s*${UNIT}\s*\)\s*$`, 'i').exec(l);
+    const next = out[i + 1];
+    if (!head || !next || !/^\s+\S/.test(next) || MARKED.test(next) || new RegExp(String.raw`\(\s*\d+\s*\)|\d+\s*${UNIT}`, 'i').test(next)) return l;
+    return `${head[1]} (${head[2]} marks):`;
   });
   // Bands with a range of marks.
   out = out.map((l) => l.replace(/^(\s*)[A-Za-z ]{0,20}\b(?:band|level|tier)\s*\((\d+)\s*[–-]\s*(\d+)\)\s*:/i, (_, sp: string, a: string, b: string) => `${sp}Level ${b} (${a}–${b} marks):`));
