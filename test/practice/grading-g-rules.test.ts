@@ -7,7 +7,7 @@ import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
  * "points listed", "coarse rounding", "roots of a solved equation", "units of the axes", "the
  * question's variables", "equalities for an inequality", "times before ratios", "places through a
  * percentage", "prefix changed", "wide slips", "a kind is no sibling", "wider kind", "antonym
- * swapped", "form described", "action swapped", "numbers in a reason", "marks in other forms",
+ * swapped", "form described", "action swapped", "initialled name", "numbers in a reason", "marks in other forms",
  * "dash joins"); cases of their own, none of the set's wording.
  */
 describe('math: lists of points, roundings, roots, units of the axes', () => {
@@ -62,6 +62,10 @@ describe('short answers: prefixes, slips, kinds, antonyms, forms', () => {
     ["What grammatical term describes a verb form like 'has been seen', where the subject receives the action?", 'passive voice', 'passive', true, 'high'],
     // An action's -ing form swapped in the term's shape may be a paraphrase: no sure refusal.
     ['What is growing plants in nutrient solution without soil called?', 'hydroponic farming', 'hydroponic gardening', false, 'low'],
+    // Given names as initials, in order, with the surname: the name, surely; initials left out stay `low`.
+    ['Who wrote The Lord of the Rings?', 'John Ronald Reuel Tolkien', 'J. R. R. Tolkien', true, 'high'],
+    ['Who wrote The Lord of the Rings?', 'John Ronald Reuel Tolkien', 'JRR Tolkien', true, 'high'],
+    ['Who wrote The Lord of the Rings?', 'John Ronald Reuel Tolkien', 'J. R. Tolkien', true, 'low'],
     // Numbers in a reason after the answer are the reason's.
     ['Which pack of pens is the better buy: 10 pens for £2 or 25 pens for £4.50?', 'the 25-pen pack', '25-pen pack because it is 18p per pen', true, 'low'],
   ])('%s / %s / %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));

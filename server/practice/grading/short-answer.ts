@@ -417,6 +417,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   let deniedText: string | null = null;
   let longerFail: GradeResult | null = null;
   const alts = alternatives(reference, qWords, statement);
+  // "J. M. Keynes" for "John Maynard Keynes": a person's given names as their initials, in order, and
+  // the surname as written, is the name (tuned on G).
+  if (!opts.among && initialledName(userAnswer, reference)) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${reference} with the given names as initials.`, confidence: 'high', needs_review: false };
   for (const alt of alts) {
     const matches = findMatches(alt, sts, strict || irregular(alt.content[0]?.w ?? ''));
     // A reference that is itself a denial ("does not dissolve") is met by a denial.
@@ -657,6 +660,16 @@ function wider(answer: string, alts: Alternative[]): boolean {
     const r = senses(head(alt.text), ['noun']).slice(0, 2);
     return r.some((s) => [...hypernymsWithin(s, CONFIDENCE.widerDepth)].some((k) => keys.has(k)));
   });
+}
+
+/** "J. M. Keynes", "J.M. Keynes", "JM Keynes" for "John Maynard Keynes": every given name as its initial, in order, then the surname. */
+function initialledName(answer: string, reference: string): boolean {
+  const names = reference.trim().split(/\s+/);
+  if (names.length < 2 || !names.every((n) => /^\p{Lu}\p{Ll}+$/u.test(n))) return false;
+  const m = /^\s*((?:\p{Lu}\.?\s*){1,4})\s+(\p{Lu}\p{Ll}+)\s*\.?\s*$/u.exec(answer);
+  if (!m) return false;
+  const initials = m[1]!.replace(/[.\s]/g, '');
+  return m[2] === names[names.length - 1] && initials === names.slice(0, -1).map((n) => n[0]).join('');
 }
 
 /** A capital letter alone names something (a key, a vitamin, a grade), even one the question says ("C minor" for the relative minor of C major). */
