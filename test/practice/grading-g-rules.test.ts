@@ -7,8 +7,8 @@ import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
  * "points listed", "coarse rounding", "roots of a solved equation", "units of the axes", "the
  * question's variables", "equalities for an inequality", "times before ratios", "places through a
  * percentage", "prefix changed", "wide slips", "a kind is no sibling", "wider kind", "antonym
- * swapped", "form described", "action swapped", "initialled name", "numbers in a reason", "marks in other forms",
- * "dash joins"); cases of their own, none of the set's wording.
+ * swapped", "form described", "action swapped", "initialled name", "numbers in a reason", "marks
+ * in other forms", "dash joins"); cases of their own, none of the set's wording.
  */
 describe('math: lists of points, roundings, roots, units of the axes', () => {
   it.each<VerdictCase>([
