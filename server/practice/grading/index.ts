@@ -9,7 +9,7 @@ import { GradingInputError } from './errors.ts';
 import { gradeMath, looksMathematical } from './math/index.ts';
 import { gradeRubric, parseRubric } from './rubric/index.ts';
 import { checkAddedClaim } from './added-claim.ts';
-import { gradeClock } from './clock.ts';
+import { gradeClock, readClock } from './clock.ts';
 import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
@@ -70,7 +70,8 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
   // a number ("7, which makes it alkaline") is checked after.
   // A time of day the question asks about ("18:30" when a flight lands) is a time, not a ratio:
   // "18.30" and "6:30 pm" are that time (tuned on G). A question about a ratio keeps it a ratio.
-  const time = !rubric && ref && /:|[a-z]/i.test(ref) && !/\bratios?\b/i.test(statement) ? gradeClock(input.user_answer, ref, statement) : null;
+  // Only an answer read as a time is graded so here; any other is left to the CAS and to the rules below.
+  const time = !rubric && ref && /:|[a-z]/i.test(ref) && !/\bratios?\b/i.test(statement) && readClock(input.user_answer) ? gradeClock(input.user_answer, ref, statement) : null;
   if (time) return time;
   if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) {
     const math = gradeMath(input.user_answer, ref, statement, rubric);
@@ -78,7 +79,9 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
     // A claim refused by WordNet's glosses is weaker evidence than the CAS.
     return checked === math || checked.score === math.score ? checked : { ...checked, confidence: 'low', needs_review: true };
   }
-  // A time of day ("9:35 pm") is compared as minutes after midnight, in any of its writings (above, before the CAS).
+  // A time of day ("9:35 pm") is compared as minutes after midnight, in any of its writings.
+  const clock = !rubric && ref ? gradeClock(input.user_answer, ref, statement) : null;
+  if (clock) return clock;
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
