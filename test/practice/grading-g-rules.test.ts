@@ -60,6 +60,8 @@ describe('short answers: prefixes, slips, kinds, antonyms, forms', () => {
     ['What kind of feedback amplifies a change, as in childbirth contractions?', 'positive feedback', 'negative feedback', false, 'high'],
     // A form the question describes ("a verb form like …") is no form asked.
     ["What grammatical term describes a verb form like 'has been seen', where the subject receives the action?", 'passive voice', 'passive', true, 'high'],
+    // A form "of" a word is still asked: the same word is no answer.
+    ["Give a noun form of the verb 'decide'.", 'decision', 'decide', false, 'high'],
     // An action's -ing form swapped in the term's shape may be a paraphrase: no sure refusal.
     ['What is growing plants in nutrient solution without soil called?', 'hydroponic farming', 'hydroponic gardening', false, 'low'],
     // Given names as initials, in order, with the surname: the name, surely; initials left out stay `low`.

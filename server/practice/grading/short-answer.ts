@@ -31,11 +31,12 @@ const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural
 
 /**
  * The question asks for a form of a word, unless it only describes one ("What term describes a
- * verb form like 'was eaten'?" asks for a term): a form named after "a"/"an" is an example the
- * question gives, not the form it asks for (tuned on G).
+ * verb form like 'was eaten'?" asks for a term): a form named after "a"/"an", and not "of" a word,
+ * is an example the question gives, not the form it asks for (tuned on G).
  */
 function formAsked(statement: string): boolean {
-  return [...statement.matchAll(new RegExp(FORM_QUESTION.source, 'gi'))].some((m) => !/\b(?:a|an)\s+$/i.test(statement.slice(0, m.index)));
+  // ("Give a noun form of 'decide'" still asks for one: the form is "of" a word.)
+  return [...statement.matchAll(new RegExp(FORM_QUESTION.source, 'gi'))].some((m) => !/\b(?:a|an)\s+$/i.test(statement.slice(0, m.index)) || /^\s+of\b/i.test(statement.slice(m.index + m[0].length)));
 }
 
 // ---- matching ---------------------------------------------------------------------------------
