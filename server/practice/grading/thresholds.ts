@@ -60,3 +60,12 @@ export const CONFIDENCE = {
    */
   roundingFigures: 3,
 } as const;
+
+/** Reading a rubric's marks (rubric/totals.ts). */
+export const TOTALS = {
+  /**
+   * Share of a list's lines that must carry a mark for the lines without one to be read as notes
+   * that earn nothing (`- Use many quadrats` among `- … — 1 mark` lines). Tuned on G.
+   */
+  markedListShare: 2 / 3,
+} as const;

@@ -9,6 +9,7 @@
  * bracketed marks the layout readers know, so each criterion line carries one mark figure.
  */
 import { NUM, toNumber } from './markers.ts';
+import { TOTALS } from '../thresholds.ts';
 
 const UNIT = String.raw`(?:marks?|mks?|points?|pts?|puntos?|punti|punto|punkte?|punten|punt|pontos?|p\.|credits?)`;
 /** Words that say "total" or "available", in the languages read. */
@@ -149,11 +150,14 @@ const LIST_LINE = /^\s*(?:[-•*–—]|\d+(?:\.\d+)*[.)]?)\s/;
  * - a word that follows the number on every marked line and in the first line's bracket
  *   ("Bedömning (3 poäng)" over "… (1 poäng)", "(4 punkty)" over "– 1 pkt") is a unit of marks, in
  *   any language, when the lines' numbers add up to the first line's;
- * - a list most of whose lines carry a mark: a line without one is a note and earns nothing;
+ * - a list where TOTALS.markedListShare of the lines carry a mark: a line without one is a note
+ *   and earns nothing;
  * - an unmarked line over indented marked lines ("Formation" over "1. … (1)") is a heading; a
  *   marked line over indented unmarked lines ("Criterion A: Lift (2 marks)" over dashes) heads
  *   them with its marks;
- * - a label ending in "band" or "level" with a range of marks ("Top band (5–6):") is a level.
+ * - a label ending in "band" or "level" with a range of marks ("Top band (5–6):") is a level;
+ * - "(4)" alone on the last line is the total; "… 1 mk" lines with "Any two: 2 mks" a cap; "… ✔"
+ *   ending lines under a key "✔ = 1 mark, max 4" are worth the key's marks, capped.
  */
 export function otherMarks(lines: string[]): string[] {
   let out = lines;
@@ -209,7 +213,7 @@ export function otherMarks(lines: string[]): string[] {
   const MARKED = new RegExp(String.raw`(?:\(\d+\)|[—–-]\s*\d+\s*${UNIT})\s*$`, 'i');
   const listed = out.filter((l) => LIST_LINE.test(l));
   const withMark = listed.filter((l) => MARKED.test(l));
-  if (withMark.length >= 2 && withMark.length < listed.length && withMark.length * 3 >= listed.length * 2) {
+  if (withMark.length >= 2 && withMark.length < listed.length && withMark.length >= listed.length * TOTALS.markedListShare - 1e-9) {
     out = out.filter((l) => !LIST_LINE.test(l) || MARKED.test(l));
   }
   // Headings over indented marked lines.
