@@ -9,7 +9,7 @@ import { GradingInputError } from './errors.ts';
 import { gradeMath, looksMathematical } from './math/index.ts';
 import { gradeRubric, parseRubric } from './rubric/index.ts';
 import { checkAddedClaim } from './added-claim.ts';
-import { gradeClock } from './clock.ts';
+import { gradeClock, readClock } from './clock.ts';
 import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 
 export { GradingInputError } from './errors.ts';
@@ -68,6 +68,11 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
   // "Full credit for x = 3" is not such a rubric. Such a one-line scheme may still state a form
   // ("Units are required", "no marks without units"), read with the statement's. A claim added to
   // a number ("7, which makes it alkaline") is checked after.
+  // A time of day the question asks about ("18:30" when a flight lands) is a time, not a ratio:
+  // "18.30" and "6:30 pm" are that time (tuned on G). A question about a ratio keeps it a ratio.
+  // Only an answer read as a time is graded so here; any other is left to the CAS and to the rules below.
+  const time = !rubric && ref && /:|[a-z]/i.test(ref) && !/\bratios?\b/i.test(statement) && readClock(input.user_answer) ? gradeClock(input.user_answer, ref, statement) : null;
+  if (time) return time;
   if (ref && looksMathematical(ref) && !(rubric && marksBeyondAnswer(rubric, ref))) {
     const math = gradeMath(input.user_answer, ref, statement, rubric);
     const checked = checkAddedClaim(math, ref, input.user_answer, statement);

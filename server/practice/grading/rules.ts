@@ -6,8 +6,8 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C`, `D`, `E`, `F` (held-out sets seen before the rule; sets C, D, E and F were each measured unseen,
- * then studied). A rule
+ * `C`, `D`, `E`, `F`, `G` (held-out sets seen before the rule; sets C, D, E, F and G were each measured
+ * unseen, then studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
 export interface Rule {
@@ -15,11 +15,14 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G')[];
 }
 
 const G = 'server/practice/grading/';
 const T = 'test/practice/';
+/** Rules tuned on set G (test/practice/grading-g-rules.test.ts). */
+const TO_G: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G'];
+const G_TESTS = [`${T}grading-g-rules.test.ts`];
 
 export const RULES: readonly Rule[] = [
   // ---- dispatch and confidence ----
@@ -46,6 +49,14 @@ export const RULES: readonly Rule[] = [
   { name: 'order asked', what: 'a question asking for an order ("in ascending order", "from smallest to largest"): the right values in another order are a sure refusal', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
   { name: 'numeric statement', what: 'a reference that is a true statement of numbers (`(2 + 3) × 4 = 20`) answered by an expression of the same value without "= 20": accepted, `low`', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
   { name: 'unworked root', what: 'a root of a square left unworked (`√25`) is refused `low` where the question asks for no simplest or exact form', file: `${G}math/index.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'points listed', what: 'a reference listing two points or more ("(1, −2) and (−1, 2)", "x = 1, y = −2 and x = −1, y = 2"): a set of ordered pairs, each compared by the CAS, in any order unless one is asked; sure either way when every point is read; values alone ("x = 1, x = −1") a sure refusal', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'coarse rounding', what: 'any reference met only by a rounding the question did not ask for, to fewer than CONFIDENCE.roundingFigures significant figures ("0.13" for 2/15), is accepted `low`', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'roots of a solved equation', what: 'the values of a question asking to solve an equation (or for its roots) are a set: another order is no reason for review', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'units of the axes', what: '"8 square units", "8 units²" ("cubic", "³") for an area (a volume) asked without a unit: the number alone', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: "the question's variables", what: 'an answer with no word and no "=" whose letters are all the question\'s one-letter variables ("8x") is read by the CAS, not as a sentence: a sure verdict', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'equalities for an inequality', what: '"x = 2, x = 3" (equalities only, no inequality or interval) for an inequality reference gives the boundary, not the region: a sure refusal', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'times before ratios', what: 'a time-of-day reference with a colon or am/pm, in a question about times and not about a ratio, is graded as a time before the CAS reads it as a ratio ("18.30", "6:30 pm" for 18:30)', file: `${G}index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'places through a percentage', what: 'a percentage with two places fewer than the decimal places asked ("90.88%" for 0.9088 to 4 d.p.) keeps the precision of the value: refused `low`', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'ordinary number and single logarithm', what: '"as an ordinary number" refuses any written power of ten (e, E, × 10^); "as a single logarithm" refuses the value', file: `${G}math/forms.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'more vector and root notations', what: '± inside a bracket gives both values ("(6 ± √20)/2"); a chain through a logarithm ends at its value; i, j, k unit vectors as the components of a listed reference', file: `${G}math/index.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'times of day', what: 'a time-of-day reference compared in minutes after midnight (12- and 24-hour, "in the evening"); a time without its half of the day is low', file: `${G}clock.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
@@ -78,6 +89,15 @@ export const RULES: readonly Rule[] = [
   { name: 'question echoed', what: 'another name for the reference made only of the question\'s words or parts of them (`thunder cloud` asked about thunderstorms and clouds) is `low`', file: `${G}short-answer.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'unknown names', what: 'a one-word name WordNet does not know (no acronym) is no sure refusal: it may be another name of the reference (an endonym, a transliteration, a former name)', file: `${G}short-answer.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
   { name: 'term shape', what: 'a swapped word makes another term only in the reference\'s shape: not with a linking word the reference lacks ("the front of the page"), nor when a name of the reference is swapped for a common word (an eponym\'s descriptive other name)', file: `${G}short-answer.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'prefix changed', what: 'a one-word answer that is the reference with a prefix changed, added or dropped (de-, un-, over-/under-, hyper-/hypo-, endo-/exo-, …: "underfitting", "denormalisation") is another word: never a spelling slip, a sure refusal', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'wide slips', what: 'a spelling slip more than CONFIDENCE.sureSlipEdits letters from the reference (a swap of two letters side by side counts one) may be another word ("Bundesrat" for "Bundestag"): accepted `low`', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'a kind is no sibling', what: 'an answer WordNet files as a kind of the reference (within CONFIDENCE.linkDepth: "chrysalis" for "pupa") is no sure sibling refusal', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'wider kind', what: 'an answer in words of its own that WordNet files as a wider kind of the reference (within CONFIDENCE.widerDepth: "bird" for "kingfisher") is too general: a sure refusal', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'antonym swapped', what: 'the reference\'s words with one of them swapped for its WordNet antonym ("active voice" for "passive voice") are another term: a sure refusal', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'form described', what: 'a form the question names after "a"/"an" and not "of" a word ("a verb form like …") is an example it describes, not a form of the word it asks for', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'action swapped', what: 'two -ing forms of verbs swapped in the reference\'s shape ("DNA fingerprinting" for "DNA profiling") may name one action: no sure refusal', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'initialled name', what: 'a person\'s given names as their initials, in order, and the surname as written ("J. M. Keynes", "JRR Tolkien") are the name: accepted, sure', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'numbers in a reason', what: 'numbers after a reason cue ("because", "since", "as it", "due to") are the reason\'s, not the numbered term\'s', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'filler word after a number', what: 'a filler word after a number in prose (`42 I believe`) is no unit: the pronoun I is not the imaginary unit', file: `${G}math/index.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['main'] },
   { name: 'number beside question words', what: "a number read from prose is high when its other words are the question's", file: `${G}math/index.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['C'] },
   { name: 'longer name', what: "the reference's words inside a longer name of something else", file: `${G}longer-term.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
@@ -93,6 +113,8 @@ export const RULES: readonly Rule[] = [
   { name: 'written total wins', what: 'a total written anywhere is max_score: `total`/`insgesamt`/`totale`/`marks available`/`out of` before a number, `N marks in all`/`available`/`in total`, `start at N marks`, one lone `Marks: N` line, a heading `… (N puntos):`, marks listed on one line (`Mark allocation: 1, 1, 2`); a cap (`max 3`) is no total', file: `${G}rubric/totals.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'criterion marks anywhere', what: 'marks in HTML/XML tags (`<li>… (1)</li>`, `marks="1"`, `<total>`), braces (`{2}`), sums (`(1+1)`), a comma column with a `total,N` row; a parent whose mark is the sum of its indented parts counted once; a label with a range of marks (`L3 (5–6):`) a level', file: `${G}rubric/totals.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'caps and more written marks', what: 'a cap ending the last line (`Max. 4`, `— max 4`, `Three marks maximum.`; not one inside brackets or after a comma) is max_score when the criteria add up to more, marks beyond it not earned; a titled first line over a list (`Beoordeling (3 punten)`), Dutch and Portuguese units, `earn N marks`, a lone `[N]` last line, `Marks: N (1 per point)`, a `k ticks = k marks` scale; `**2 marks**`, a bare `1m` column, `Marks 3-4:` bands and a one-line `0 = …; 1 = …` scale read as the layouts they are', file: `${G}rubric/totals.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
+  { name: 'marks in other forms', what: 'a lone `(N)` last line is the total; marks after a last colon (`… : 2`); marks as fractions of one total whose numerators add up to it (`3/10 for:`, `— 2/6`); a unit of marks in any language, checked by the lines\' marks adding up to the title\'s (`Bedömning (3 poäng)`); unmarked notes in a list most of whose lines carry a mark earn nothing; an unmarked line over indented marked lines is a heading, a marked line over indented unmarked lines heads them with its marks; `Top band (5–6):` a level; `1 mk` / `Any two: 2 mks`; `✔` ending lines under `✔ = 1 mark, max 4`; "5 marks in total: 1 for each" reads the 5', file: `${G}rubric/totals.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'dash joins', what: 'a dash between letters or digits with no space ("5–7–5") joins them as a hyphen does, in every tokenised text', file: `${G}text.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'labels and arrows', what: '`→ N mark` arrows; a label before its marks (`Position (1 mark): X`, `AO1 (2): X`) is no word to say, unless quality words with falling marks (levels); `½` read as a mark', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
   { name: 'per-item headings', what: '`Any 2 × 1 mark` is per item; a cap after a `;` list caps its options; `1 mark for each X, max 2: e.g. A; B` is one per-item criterion; `For each of two X:` multiplies its points', file: `${G}rubric/parse.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },

@@ -29,6 +29,16 @@ const TITLES = new Set(['president', 'king', 'queen', 'sir', 'dame', 'saint', 's
 // A symbol, formula or abbreviation asked for is that written form: "gold" is not the symbol Au.
 const FORM_QUESTION = /\b(?:past tense|past participle|present participle|plural|singular|comparative|superlative|spell(?:ing|ed)?|conjugat\w*|(?:verb|noun|adjective) form|form of the (?:verb|word)|-ing form|third person|(?:chemical|element|atomic)\s+symbol|symbol\s+(?:for|of)\s+(?:the\s+)?(?:element|chemical)?|(?:chemical|molecular|empirical)\s+formula|abbreviation|acronym|initials)\b/i;
 
+/**
+ * The question asks for a form of a word, unless it only describes one ("What term describes a
+ * verb form like 'was eaten'?" asks for a term): a form named after "a"/"an", and not "of" a word,
+ * is an example the question gives, not the form it asks for (tuned on G).
+ */
+function formAsked(statement: string): boolean {
+  // ("Give a noun form of 'decide'" still asks for one: the form is "of" a word.)
+  return [...statement.matchAll(new RegExp(FORM_QUESTION.source, 'gi'))].some((m) => !/\b(?:a|an)\s+$/i.test(statement.slice(0, m.index)) || /^\s+of\b/i.test(statement.slice(m.index + m[0].length)));
+}
+
 // ---- matching ---------------------------------------------------------------------------------
 
 /** How a reference word is matched by an answer word, or null. `strict`: only the same word. */
@@ -53,8 +63,45 @@ function wordMatch(ref: string, user: string, strict: boolean, expected?: Synset
   // An adjective and the noun it pertains to: "sun" for "solar", "recursive" for "recursion".
   if (pertains(user, ref) || pertains(ref, user)) return 'related form';
   // A slip of spelling is a non-word; a real word (increase for decrease) is another word.
-  if (!/\d/.test(user) && isSlip(ref, user) && !isWord(user)) return 'spelling';
+  // A prefix added or dropped ("denormalisation", "nonpolar") makes another word, often the opposite: no slip (tuned on G).
+  if (!/\d/.test(user) && isSlip(ref, user) && !isWord(user) && !prefixed(ref, user)) return 'spelling';
   return null;
+}
+
+/** Prefixes that make another word of a word (its opposite, its undoing, its lack, its degree). */
+const PREFIXES = ['de', 'dis', 'un', 'non', 'in', 'im', 'il', 'ir', 'anti', 'counter', 'mis', 'a', 'over', 'under', 'hyper', 'hypo', 'pre', 'post', 'sub', 'super', 'inter', 'intra', 'endo', 'exo', 'homo', 'hetero', 'co'];
+
+/** One word is the other with one of PREFIXES before it (hyphen or not). */
+function prefixed(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const head = long.slice(0, long.length - short.length).replace(/-$/, '');
+  return long.endsWith(short) && PREFIXES.includes(head);
+}
+
+/** The stem of a word without one of PREFIXES (the longest that leaves four letters), or the word. */
+function unprefixed(w: string): { prefix: string; stem: string } {
+  const p = PREFIXES.filter((x) => w.startsWith(x) && w.length - x.length >= 4).sort((a, b) => b.length - a.length)[0] ?? '';
+  return { prefix: p, stem: w.slice(p.length).replace(/^-/, '') };
+}
+
+/**
+ * A one-word answer that is the one-word reference with its prefix changed, added or dropped
+ * ("underfitting" / "overfitting", "codominant" / "dominant", "denormalisation"): another word.
+ */
+function prefixChanged(answer: string, reference: string): boolean {
+  const [a, r] = [termWords(answer), termWords(reference)];
+  if (a.length !== 1 || r.length !== 1 || a[0]!.w === r[0]!.w) return false;
+  if (prefixed(a[0]!.w, r[0]!.w)) return true;
+  const [pa, pr] = [unprefixed(a[0]!.w), unprefixed(r[0]!.w)];
+  return pa.prefix !== pr.prefix && pa.prefix !== '' && pr.prefix !== '' && pa.stem === pr.stem;
+}
+
+/** The reference's words with one of them swapped for its antonym ("active voice" for "passive voice"): another term. */
+function antonymSwapped(answer: string, alt: Alternative): boolean {
+  const words = contentWords(wordsOf(answer));
+  if (alt.content.length < 2 || words.length !== alt.content.length) return false;
+  const differ = alt.content.map((r, i) => [r, words[i]!] as const).filter(([r, a]) => r.w !== a.w && ![...lemmas(a.w)].some((l) => lemmas(r.w).has(l)));
+  return differ.length === 1 && antonymOf(differ[0]![0].w, differ[0]![1].w);
 }
 
 interface Alternative {
@@ -361,13 +408,19 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   reference = plainChange(reference);
   const sts = statements(plainChange(spelledOperators(userAnswer, reference)));
   const qWords = questionWords(statement);
-  const strict = FORM_QUESTION.test(statement);
+  const strict = formAsked(statement);
   const fail = (why: string, sure = true): GradeResult => ({ score: 0, max_score: 1, method: 'rubric', met: [], missed: [reference], explanation: `${why} The expected answer is ${reference}.`, confidence: sure ? 'high' : 'low', needs_review: !sure });
   if (sts.length === 0) return fail(userAnswer.trim() ? `The answer has no word or number to read ("${userAnswer.trim().slice(0, 40)}").` : 'No answer was given.');
 
+  // Numbers in a reason given after the term ("the 400 g jar because it is 0.45p per gram") are the
+  // reason's, not the term's: numbered terms are read before it (tuned on G).
+  const termPart = opts.among ? userAnswer : userAnswer.split(REASON)[0]!;
   let deniedText: string | null = null;
   let longerFail: GradeResult | null = null;
   const alts = alternatives(reference, qWords, statement);
+  // "J. M. Keynes" for "John Maynard Keynes": a person's given names as their initials, in order, and
+  // the surname as written, is the name (tuned on G).
+  if (!opts.among && initialledName(userAnswer, reference)) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${reference} with the given names as initials.`, confidence: 'high', needs_review: false };
   for (const alt of alts) {
     const matches = findMatches(alt, sts, strict || irregular(alt.content[0]?.w ?? ''));
     // A reference that is itself a denial ("does not dissolve") is met by a denial.
@@ -393,7 +446,7 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     const added = misattributedSuperlative(userAnswer, alt.senses.filter((s) => s.pos === 'noun'));
     if (added) return fail(`The answer adds a claim that is not true of ${alt.text}: ${added}.`);
     // A numbered term ("Type I error", "Phase 2"): another number is another term, two numbers a hedge (tuned on E).
-    const numbers = numberedTerm(userAnswer, alt.text, statement);
+    const numbers = numberedTerm(termPart, alt.text, statement);
     if (numbers === 'other') return fail(`The answer numbers it differently from ${alt.text}.`);
     // The strongest of the ways the answer gives it: "stacks" is a form of "stack" before it is another name in a rarer sense.
     const how = asserted.map((m) => m.how).sort((a, b) => Number(WEAK.has(a)) - Number(WEAK.has(b)))[0]!;
@@ -401,7 +454,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // An exact, aliased, numeric or inflected match is checkable; a WordNet link (synonym, related
     // form) may be of a rare sense, a one-letter slip may be another word ("C minor"), and words
     // beyond the term ("Tolstoy, who also wrote ...") are claims the grader did not check.
-    const slip = how === 'spelling' && Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength;
+    // A slip of more than CONFIDENCE.sureSlipEdits letters may be another word WordNet does not know
+    // ("Bundesrat" for "Bundestag"): not sure either (tuned on G).
+    const slip = how === 'spelling' && (Math.max(...alt.content.map((x) => x.w.length)) < CONFIDENCE.sureSlipLength || wideSlip(sts, matched, alt));
     // A word of the reference that the question also says ("cold" in "cold front" when the question
     // speaks of cold air) may be left out; then the answer may name a wider or a neighbouring
     // thing ("a front", "warm front"): not sure (tuned on E).
@@ -424,10 +479,10 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   const plain = contentWords(wordsOf(userAnswer)).length === 1 && !wordsOf(userAnswer).some((x) => NEGATIONS.has(x.w));
   for (const alt of alts) {
     const opposite = antonymIn(alt, sts);
-    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain);
+    if (opposite) return fail(`${opposite[0].toUpperCase()}${opposite.slice(1)}.`, plain || antonymSwapped(userAnswer, alt));
   }
   // "type 2" for "Type 1 diabetes", "the second law" for "Newton's third law": the reference's words with another number (tuned on E).
-  const renumbered = alts.find((a) => numberedTerm(userAnswer, a.text, statement) === 'other' && sameWordsBut(userAnswer, a.text, statement));
+  const renumbered = alts.find((a) => numberedTerm(termPart, a.text, statement) === 'other' && sameWordsBut(userAnswer, a.text, statement));
   if (renumbered) return fail(`The answer numbers it differently from ${renumbered.text}.`);
   if (strict) return fail('The question asks for a particular form of the word, and the answer does not give it.');
   // "the theory of knowledge" for epistemology ("the philosophical theory of knowledge"): WordNet's definition said, low (tuned on D).
@@ -447,7 +502,10 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   // transliteration, a former name: "Chomolungma", "Kopernik"): no sure refusal (tuned on F).
   const names = kind !== 'word' && kind === termKind(reference) && (!acronymRef || ACRONYM.test(userAnswer.trim())) && (kind === 'number' || !unknownOneWordName(userAnswer));
   const near = alts.some((a) => nearSpelling(userAnswer, a.text));
-  return fail('The answer does not give it.', short && !near && (names || siblings(userAnswer, reference) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)));
+  // "underfitting" for "overfitting", "denormalisation" for "normalisation": the reference's word with
+  // its prefix changed, added or dropped, is another word (tuned on G).
+  const reprefixed = alts.some((a) => prefixChanged(userAnswer, a.text));
+  return fail('The answer does not give it.', short && (reprefixed || (!near && (names || siblings(userAnswer, reference) || wider(userAnswer, alts) || clearlyOther(userAnswer, alts) || swappedWord(userAnswer, alts)))));
 }
 
 /**
@@ -473,7 +531,10 @@ function swappedWord(answer: string, alts: Alternative[]): boolean {
     // A name in the reference swapped for a common word ("shift cipher" for "Caesar cipher"): an
     // eponym's term often has a descriptive other name (tuned on F).
     if (/^\p{Lu}/u.test(r.raw) && !/^\p{Lu}/u.test(a.raw)) return false;
-    // A swapped noun or adjective names another thing; a swapped verb ("pluck the day") may be a paraphrase.
+    // A swapped noun or adjective names another thing; a swapped verb ("pluck the day") may be a paraphrase,
+    // and so may an action named by a verb's -ing form ("DNA fingerprinting" for "DNA profiling"; tuned on G).
+    const action = (w: string) => /ing$/.test(w) && senses(w.replace(/ing$/, ''), ['verb']).length + senses(w.replace(/ing$/, 'e'), ['verb']).length > 0;
+    if (action(r.w) && action(a.w)) return false;
     return senses(r.w, ['noun', 'adj']).length > 0 && isWord(a.w) && !isSlip(r.w, a.w) && !linked(senses(a.w), senses(r.w));
   });
 }
@@ -548,7 +609,68 @@ function siblings(answer: string, reference: string): boolean {
   if (!a.length || !r.length) return false;
   const above = (ss: typeof a) => new Set(ss.slice(0, 2).flatMap((x) => [...hypernymsWithin(x, CONFIDENCE.siblingDepth)]));
   const ra = above(r);
+  // An answer that is a kind of the reference ("chrysalis" for "pupa") is no sibling: a teacher may
+  // accept the narrower term; no sure refusal. (The wider term, "a river" for the Danube, stays a
+  // sure refusal: too general.) Tuned on G.
+  const keys = (ss: typeof a) => new Set(ss.slice(0, 2).map((x) => `${x.pos}:${x.offset}`));
+  const kindOf = (x: typeof a, y: typeof a) => x.slice(0, 2).some((s) => [...keys(y)].some((k) => hypernymsWithin(s, CONFIDENCE.linkDepth).has(k)));
+  if (kindOf(a, r)) return false;
   return [...above(a)].some((h) => ra.has(h));
+}
+
+/**
+ * Whether an answer word the match read as a slip of spelling is more than CONFIDENCE.sureSlipEdits
+ * letters from every word of the reference: two letters wrong may make another word WordNet does not
+ * know ("Bundesrat" for "Bundestag"). Tuned on G.
+ */
+function wideSlip(sts: Statement[], matched: Set<string>, alt: Alternative): boolean {
+  return [...matched].some((key) => {
+    const [st, i] = key.split(':').map(Number);
+    const w = sts[st!]?.words[i!]?.w;
+    if (!w || alt.content.some((c) => c.w === w || [...lemmas(w)].some((l) => lemmas(c.w).has(l)))) return false;
+    return alt.content.some((c) => isSlip(c.w, w)) && !alt.content.some((c) => slipDistance(c.w, w) <= CONFIDENCE.sureSlipEdits);
+  });
+}
+
+/** Edits between two words, a swap of two letters side by side counted as one ("barometre", "Sysiphus"). */
+function slipDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The answer names a wider kind of the reference, within CONFIDENCE.widerDepth hypernym steps of
+ * it, in words of its own ("bird" for "kingfisher", "white blood cells" for "B lymphocytes"): too
+ * general, a sure refusal. An answer that keeps a word of the reference ("moraine" for "terminal
+ * moraine") may be the term shortened, and is left to the other rules. Tuned on G.
+ */
+function wider(answer: string, alts: Alternative[]): boolean {
+  const head = (t: string) => termWords(t).map((x) => x.w).join(' ');
+  const a = senses(head(answer), ['noun']).slice(0, 2);
+  if (!a.length) return false;
+  const keys = new Set(a.map((x) => `${x.pos}:${x.offset}`));
+  const words = contentWords(wordsOf(answer));
+  return alts.some((alt) => {
+    if (words.some((x) => alt.content.some((c) => c.w === x.w || [...lemmas(x.w)].some((l) => lemmas(c.w).has(l))))) return false;
+    const r = senses(head(alt.text), ['noun']).slice(0, 2);
+    return r.some((s) => [...hypernymsWithin(s, CONFIDENCE.widerDepth)].some((k) => keys.has(k)));
+  });
+}
+
+/** "J. M. Keynes", "J.M. Keynes", "JM Keynes" for "John Maynard Keynes": every given name as its initial, in order, then the surname. */
+function initialledName(answer: string, reference: string): boolean {
+  const names = reference.trim().split(/\s+/);
+  if (names.length < 2 || !names.every((n) => /^\p{Lu}\p{Ll}+$/u.test(n))) return false;
+  const m = /^\s*((?:\p{Lu}\.?\s*){1,4})\s+(\p{Lu}\p{Ll}+)\s*\.?\s*$/u.exec(answer);
+  if (!m) return false;
+  const initials = m[1]!.replace(/[.\s]/g, '');
+  return m[2] === names[names.length - 1] && initials === names.slice(0, -1).map((n) => n[0]).join('');
 }
 
 /** A capital letter alone names something (a key, a vitamin, a grade), even one the question says ("C minor" for the relative minor of C major). */
@@ -724,6 +846,9 @@ export function numberedTerm(answer: string, reference: string, question: string
   // A number the question says may be left out ("the noble truths" asked about four teachings).
   return [...ref].every((n) => given.has(n) || asked.has(n)) ? null : 'missing';
 }
+
+/** A reason given after an answer: "because …", "since …", "as it …", "due to …". */
+const REASON = /\b(?:because|since|as (?:it|they|this|that)|due to|given that)\b/i;
 
 /** Whether every content word of the answer but its numbers is a word of the reference or the question (any regular form). */
 function sameWordsBut(answer: string, reference: string, question: string): boolean {

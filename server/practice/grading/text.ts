@@ -22,7 +22,8 @@ const CONTRACTIONS: [RegExp, string][] = [
 ];
 
 export function tokenize(text: string): string[] {
-  let t = text.toLowerCase().replace(/[’‘`]/g, "'");
+  // A dash between letters or digits with no space ("5–7–5", "self‑esteem") joins them as a hyphen does (tuned on G).
+  let t = text.toLowerCase().replace(/[’‘`]/g, "'").replace(/(?<=[a-z0-9])[‐‑–—](?=[a-z0-9])/g, '-');
   for (const [re, rep] of CONTRACTIONS) t = t.replace(re, rep);
   return t.match(/[a-z0-9]+(?:['-][a-z0-9]+)*/g) ?? [];
 }

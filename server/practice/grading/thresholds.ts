@@ -38,8 +38,12 @@ export const CONFIDENCE = {
   sureRefusalWords: 3,
   /** A one-letter slip is sure in a word of at least this many letters ("mytosis"); in a shorter one it may be another word. */
   sureSlipLength: 6,
+  /** Letters a sure slip may get wrong; a slip of more (allowed in long words) may be another word ("Bundesrat"). Tuned on G. */
+  sureSlipEdits: 1,
   /** Hypernym steps within which two terms count as siblings (a sure refusal: one kind is not the other). */
   siblingDepth: 2,
+  /** Hypernym steps within which an answer in words of its own names a wider kind of the reference (too general: a sure refusal). Tuned on G. */
+  widerDepth: 3,
   /**
    * Hypernym steps within which a refused answer is linked to the reference (one a kind of the
    * other): such a refusal is not sure. Tuned on main, A, B, C.
@@ -50,4 +54,18 @@ export const CONFIDENCE = {
    * question ("thunder" in "thunderstorms"); shorter words are too often parts of any word. Tuned on E.
    */
   echoLetters: 4,
+  /**
+   * A mathematical reference met only by a rounding the question did not ask for is sure only with
+   * at least this many significant figures ("0.133" for 2/15; "0.13" is `low`). Tuned on G.
+   */
+  roundingFigures: 3,
+} as const;
+
+/** Reading a rubric's marks (rubric/totals.ts). */
+export const TOTALS = {
+  /**
+   * Share of a list's lines that must carry a mark for the lines without one to be read as notes
+   * that earn nothing (`- Use many quadrats` among `- … — 1 mark` lines). Tuned on G.
+   */
+  markedListShare: 2 / 3,
 } as const;

@@ -37,16 +37,18 @@ const SETS = [
   // Set F: written by a session that had not read the grader, frozen before it was graded; unseen by
   // the rules tuned on D and on E (90.0%, 89.9%, 37.5%, max_score 56.7%), then studied: the rules
   // tuned on it are listed in rules.ts ("F"). Floors: the measurement after those rules
-  // (2026-11-28: 93.7%, 89.9%, 40.8%, max_score 96.7%), slightly below.
+  // (2026-11-28: 93.7%, 89.9%, 40.8%, max_score 96.7%), slightly below; max_score 100% since the
+  // rules tuned on G (a marked line heading indented unmarked ones).
   { name: 'F: math', file: 'held-out/math-f.json', kind: 'binary', floor: 0.93 },
   { name: 'F: short answer', file: 'held-out/short-f.json', kind: 'binary', floor: 0.89 },
-  { name: 'F: rubric', file: 'held-out/rubric-f.json', kind: 'rubric', floor: 0.4, maxFloor: 0.96 },
+  { name: 'F: rubric', file: 'held-out/rubric-f.json', kind: 'rubric', floor: 0.4, maxFloor: 1 },
   // Set G: written by a session that had not read the grader, frozen before it was graded; unseen by
-  // every rule (graded after the rules tuned on E and again after those tuned on F; README).
-  // Floors: the second measurement (94.2%, 88.6%, 32.5%), slightly below. No rule has been tuned on it.
-  { name: 'G: math', file: 'held-out/math-g.json', kind: 'binary', floor: 0.93 },
-  { name: 'G: short answer', file: 'held-out/short-g.json', kind: 'binary', floor: 0.87 },
-  { name: 'G: rubric', file: 'held-out/rubric-g.json', kind: 'rubric', floor: 0.31 },
+  // the rules tuned on E and on F (94.2%, 88.6%, 32.5%, max_score 46.7%), then studied: the rules
+  // tuned on it are listed in rules.ts ("G"). Floors: the measurement after those rules
+  // (2026-11-28: 96.6%, 89.5%, 39.2%, max_score 100%), slightly below.
+  { name: 'G: math', file: 'held-out/math-g.json', kind: 'binary', floor: 0.96 },
+  { name: 'G: short answer', file: 'held-out/short-g.json', kind: 'binary', floor: 0.89 },
+  { name: 'G: rubric', file: 'held-out/rubric-g.json', kind: 'rubric', floor: 0.38, maxFloor: 1 },
 ] as const;
 
 describe('held-out grading sets', () => {

@@ -11,9 +11,10 @@ import { parse, same, valueOf, type KasExpr } from './kas.ts';
 import { CasLimitError } from './bounds.ts';
 import { exactEqual, exactOf, exactText, scaled, type ExactValue } from './exact.ts';
 import { normalizeMath } from './normalize.ts';
+import { CONFIDENCE } from '../thresholds.ts';
 import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './matrix.ts';
 import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './read.ts';
-import { asDimension, splitUnit } from './units.ts';
+import { asDimension, findUnit, splitUnit } from './units.ts';
 import { spokenMath } from './normalize.ts';
 import { afterConclusion, trailingSolutions } from './working.ts';
 import { numberFromWords } from '../number-words.ts';
@@ -48,6 +49,8 @@ export function looksMathematical(s: string): boolean {
   if (NO_SOLUTION.test(t)) return true;
   // A set in braces ("{a, b, c}") is a mathematical object even with letters for elements (tuned on F).
   if (setElements(s)?.every((e) => PLAIN_ELEMENT.test(e))) return true;
+  // Points listed ("(1, −2) and (−1, 2)") are a mathematical object (tuned on G).
+  if (pointsOf(s, 2)) return true;
   if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t) && !/^(?:pi|sqrt|e)\b/.test(t)) return false;
   const bare = t
     .split(/[,;]|\bor\b|\band\b/)
@@ -66,6 +69,8 @@ interface Verdict {
   asWritten?: boolean;
   /** The value is right and only the way it is written is not (`why` says how). */
   formOnly?: boolean;
+  /** A form refused that a teacher may take (the grade is `low`). */
+  unsure?: boolean;
   why?: string;
 }
 
@@ -197,7 +202,10 @@ function compareValues(user: Value, ref: Value, forms: Forms): Verdict {
     const has = forms.decimals !== null ? `${decimalsOf(user.literal)} decimal place(s)` : few === many ? `${few} significant figure(s)` : `${few} to ${many} significant figures`;
     const written = forms.decimals !== null ? decimalsOf(user.literal) === forms.decimals : few <= forms.sigFigs! && forms.sigFigs! <= many;
     if (valueOk && written) return { equal: true };
-    if (valueOk) return { equal: false, formOnly: true, why: `it is written with ${has}, and the question asks for ${want}` };
+    // "90.88%" for 0.9088 to 4 d.p.: the places asked, kept through a percentage (two fewer); a
+    // teacher may take it: refused, `low` (tuned on G).
+    const kept = forms.decimals !== null && user.percent && !ref.percent && decimalsOf(user.literal) + 2 === forms.decimals;
+    if (valueOk) return { equal: false, formOnly: true, unsure: kept, why: `it is written with ${has}, and the question asks for ${want}${kept ? ' (as a percentage, the same places of the value)' : ''}` };
     if (percentSlip && target.some((t) => close(valueOf(user.expr), t))) return { equal: false, why: PERCENT_SLIP(user) };
     return { equal: false, why: `rounded to ${want} the value is ${target[0]}` };
   }
@@ -315,8 +323,12 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   // The question asks for an order ("in order from smallest to largest"): the order is the answer,
   // another one a sure refusal (tuned on F).
   if (reordered && score === 1 && ORDER_ASKED.test(statement)) return result(0, [], [reference], `${userAnswer.trim()} has the right values, but not in the order the question asks for. Expected ${reference}.`);
-  return reordered && parts.every((p) => p.variable === null) ? low(graded) : graded;
+  // The roots of an equation the question asks to solve are a set: no order is asked (tuned on G).
+  return reordered && parts.every((p) => p.variable === null) && !SOLVE_EQUATION.test(statement) ? low(graded) : graded;
 }
+
+/** A question asking for the solutions of an equation it writes ("Solve sin x = 0.5 for …", "Find the roots of x² − 4 = 0"). */
+const SOLVE_EQUATION = /\b(?:solve|roots?\s+of|solutions?\s+(?:of|to))\b[^.?!]*=/i;
 
 /** A question that asks for an order: the order of a list is then what is marked. */
 const ORDER_ASKED = /\bin (?:ascending|descending|increasing|decreasing|size|numerical) order\b|\bin order\b|\bfrom (?:smallest|largest|lowest|highest|least|greatest|coldest|warmest|shortest|longest|biggest)\b|\b(?:ascending|descending) order\b/i;
@@ -380,6 +392,8 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   const fail = (why: string) => result(0, [], [reference], `${why} The expected answer is ${reference}.`);
   const set = gradeSet(userAnswer, reference);
   if (set) return set;
+  const points = gradePoints(userAnswer, reference, statement, scheme);
+  if (points) return points;
   const params = parametersOfForm(userAnswer, reference, statement);
   if (params) {
     const g = gradeMathWithin(params, reference, statement, scheme);
@@ -400,6 +414,9 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   userText = withoutWorking(userText);
   const components = ref?.kind === 'solutions' ? unitVectorComponents(userAnswer) : null;
   if (components) userText = normalizeMath(components);
+  // "8 square units", "12 units³": the unit of the axes, said of an area or a volume the question asks
+  // for without a unit, is no unit (tuned on G).
+  if (refNumeric && ref?.kind === 'value' && !ref.unit) userText = withoutAxesUnit(userText, statement);
   const spelled = numberFromWords(userText.replace(/[.!]$/, ''));
   if (spelled !== null) userText = String(spelled);
   if (userText.length > MAX_MATH_CHARS) return low(fail(`The answer is too long to be read as mathematics (at most ${MAX_MATH_CHARS} characters).`));
@@ -413,13 +430,20 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
     fallback = user !== null && spoken !== userText;
   }
   // A number in a sentence ("in 1945"): kas would read the words as variables.
-  if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0))) {
+  // An expression in the question's own variables ("8x" where the question speaks of x) is no
+  // sentence: the CAS reads it, and it is not the number asked (tuned on G).
+  if (refNumeric && (!user || (user.kind === 'value' && (parse(user.expr)?.getVars().length ?? 0) > 0 && !inQuestionVariables(user, userText, statement)))) {
     const inProse = numberInProse(spoken);
     // "pH 7" asked the pH, "age 18" the age: a number beside the question's own words says nothing else.
     if (inProse) fallback = !onlyQuestionWords(userAnswer, statement);
     user = inProse ?? user;
   }
   const kind = ref.kind === 'intervals' ? 'an interval or inequality' : ref.kind === 'equation' ? 'an equation' : ref.kind === 'matrix' ? 'a matrix' : 'a mathematical expression';
+  // "x = 2, x = 3" for "2 < x < 3": equalities, no inequality or interval, state boundary points, not a region (tuned on G).
+  if (!user && ref.kind === 'intervals' && !/[<>≤≥[\]]|\binf|\bU\b|∪/.test(userText)) {
+    const values = readSolutions(userText);
+    if (values && values.parts.length > 0 && values.parts.every((p) => p.variable !== null)) return fail(`${userAnswer.trim()} gives values where equality holds, not the inequality's solution set.`);
+  }
   if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
   const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
   return fallback ? low(graded) : graded;
@@ -487,6 +511,84 @@ function gradeSet(userAnswer: string, reference: string): GradeResult | null {
   return null;
 }
 
+/** A value written with no word and no "=" (an equation may give the value in its form: "y = 4x" for k), whose letters are all variables the question writes as single letters. */
+function inQuestionVariables(user: Value, text: string, statement: string): boolean {
+  if (text.includes('=') || /[a-zA-Z]{2,}/.test(text.replace(/\b(?:sqrt|pi|ln|log|sin|cos|tan)\b/g, ''))) return false;
+  const vars = parse(user.expr)?.getVars() ?? [];
+  return vars.length > 0 && vars.every((v) => v.length === 1 && !findUnit(v) && new RegExp(`(?<![a-zA-Z])${v}(?![a-zA-Z])`).test(statement));
+}
+
+/** "8 square units", "8 sq. units", "8 units^2" (and cubic): a number, then the unit of the axes squared or cubed. */
+const AXES_UNIT = /^(.*(?:[\d)π]|pi))\s*(?:(square|sq\.?|cubic|cu\.?)\s+units?|units?\s*(?:\^\s*([23])|([²³])))\s*\.?$/i;
+
+/** The number alone when an area (volume) is asked and the answer gives it in square (cubic) units of the axes. */
+function withoutAxesUnit(text: string, statement: string): string {
+  const m = AXES_UNIT.exec(text.trim());
+  if (!m) return text;
+  const cubic = /^cu/i.test(m[2] ?? '') || m[3] === '3' || m[4] === '³';
+  return (cubic ? /\bvolumes?\b/i : /\bareas?\b/i).test(statement) ? m[1]!.trim() : text;
+}
+
+/** A point written as a bracketed pair of values: "(1, −2)". */
+const POINT = /^\(\s*([^(),]+?)\s*,\s*([^(),]+?)\s*\)$/;
+/** A point written as its coordinates named: "x = 1, y = −2". */
+const NAMED_POINT = /^x\s*=\s*([^,;=]+?)\s*[,;]?\s*(?:and\s+)?y\s*=\s*([^,;=]+?)$/i;
+
+/**
+ * "(1, −2) and (−1, 2)", "(1, −2), (−1, 2)", "x = 1, y = −2 and x = −1, y = 2": the points a text
+ * lists (at least `least`), each as "(a, b)", or null when it is not only such a list.
+ */
+function pointsOf(text: string, least: number): string[] | null {
+  const t = normalizeMath(text).replace(/[.]$/, '').trim();
+  const parts = t.split(/\s*(?:;|\band\b|&)\s*|(?<=\))\s*,\s*(?=\()/i).map((p) => p.trim()).filter(Boolean);
+  const out: string[] = [];
+  for (const p of parts) {
+    const m = POINT.exec(p) ?? NAMED_POINT.exec(p);
+    if (!m) return null;
+    out.push(`(${m[1]}, ${m[2]})`);
+  }
+  return out.length >= least ? out : null;
+}
+
+/**
+ * A reference that lists two points or more ("the stationary points are (1, −2) and (−1, 2)"): the
+ * points are a set, each compared as an ordered pair by the CAS, in any order unless the question
+ * asks for one. Sure either way when every point of both sides is read; x-values alone without the
+ * points are a sure refusal (tuned on G).
+ */
+function gradePoints(userAnswer: string, reference: string, statement: string, scheme: string): GradeResult | null {
+  const refPoints = pointsOf(reference, 2);
+  if (!refPoints) return null;
+  const userPoints = pointsOf(userAnswer, 1);
+  if (!userPoints) {
+    // "x = 1, x = −1" or "1, −1": values alone, no point given.
+    const values = readSolutions(normalizeMath(userAnswer));
+    if (values && values.parts.length > 0 && !values.tuple && new Set(values.parts.map((p) => p.variable)).size === 1) {
+      return result(0, [], [reference], `${userAnswer.trim()} gives values, not the points. The expected answer is ${reference}.`);
+    }
+    return null;
+  }
+  const used = new Set<number>();
+  const order: number[] = [];
+  let sure = true;
+  for (const rp of refPoints) {
+    const idx = userPoints.findIndex((up, i) => !used.has(i) && gradeMathWithin(up, rp, statement, scheme).score === 1);
+    if (idx < 0) continue;
+    used.add(idx);
+    order.push(idx);
+    if (gradeMathWithin(userPoints[idx]!, rp, statement, scheme).confidence !== 'high') sure = false;
+  }
+  // A point left unmatched is surely wrong only when the CAS reads it as surely as the reference's.
+  if (userPoints.some((up, i) => !used.has(i) && refPoints.some((rp) => gradeMathWithin(up, rp, statement, scheme).confidence !== 'high'))) sure = false;
+  const all = used.size === refPoints.length && userPoints.length === refPoints.length;
+  const reordered = order.some((idx, i) => i > 0 && idx < order[i - 1]!);
+  if (all && reordered && ORDER_ASKED.test(statement)) return result(0, [], [reference], `${userAnswer.trim()} has the right points, but not in the order the question asks for. Expected ${reference}.`);
+  const graded = all
+    ? result(1, [reference], [], `Correct: ${userAnswer.trim()} gives the points ${reference} (in any order).`)
+    : result(0, [], [reference], `${userAnswer.trim()} does not give the points ${reference}: ${used.size} of ${refPoints.length} right${userPoints.length > refPoints.length ? `, ${userPoints.length - used.size} not a point asked` : ''}.`);
+  return sure ? graded : low(graded);
+}
+
 /**
  * "a = 3, b = −7" for "write … in the form (x + a)² + b": the values of the form's letters, put into
  * the form the question gives, are the answer the CAS then checks (tuned on F). Only letters of the
@@ -522,7 +624,7 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
   }
 
   const verdict = compare(user, ref, forms);
-  if (verdict.formOnly) return fail(`${describe(user)} has the right value, but ${verdict.why}.`);
+  if (verdict.formOnly) return verdict.unsure ? low(fail(`${describe(user)} has the right value, but ${verdict.why}.`)) : fail(`${describe(user)} has the right value, but ${verdict.why}.`);
   if (!verdict.equal) {
     const why = verdict.why ? ` (${verdict.why})` : '';
     return fail(`${describe(user)} is not equal to the expected answer${why}.`);
@@ -561,6 +663,9 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
   // An exact reference (π, a root, a logarithm) met only by a rounding the question did not ask
   // for: the question may want the exact form; `low` (tuned on E).
   if (verdict.rounded && IRRATIONAL.test(reference)) return low(accepted);
+  // Any reference met only by a rounding the question did not ask for, to fewer significant figures
+  // than CONFIDENCE.roundingFigures ("0.13" for 2/15): too coarse to be sure a teacher takes it; `low` (tuned on G).
+  if (verdict.rounded && user.kind === 'value' && sigFigsOf(user.literal)[1] < CONFIDENCE.roundingFigures) return low(accepted);
   if (verdict.asWritten) return low(result(1, [reference], [], `Correct: ${userAnswer.trim()} is the expected answer as written, though the question asks for a precision it does not have; please review.`));
   return accepted;
 }

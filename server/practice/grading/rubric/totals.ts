@@ -9,14 +9,16 @@
  * bracketed marks the layout readers know, so each criterion line carries one mark figure.
  */
 import { NUM, toNumber } from './markers.ts';
+import { TOTALS } from '../thresholds.ts';
 
-const UNIT = String.raw`(?:marks?|points?|pts?|puntos?|punti|punto|punkte?|punten|punt|pontos?|p\.|credits?)`;
+const UNIT = String.raw`(?:marks?|mks?|points?|pts?|puntos?|punti|punto|punkte?|punten|punt|pontos?|p\.|credits?)`;
 /** Words that say "total" or "available", in the languages read. */
 const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|out\s+of|en\s+total|in\s+totale)`;
 
 const WRITTEN_TOTALS: RegExp[] = [
   // "total 4 marks", "(total 4)", "Total: 5 marks", "total,4", "Total<TAB>4", "<total>3</total>", "insgesamt 3 Punkte", "Marks available: 4".
-  new RegExp(String.raw`\b${TOTAL_WORD}\b[\s:=,>|(\-–—]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  // (Not the "total" of "5 marks in total: 1 for each point", whose number comes before it; tuned on G.)
+  new RegExp(String.raw`(?<!${NUM}\s*${UNIT}\s+in\s+)\b${TOTAL_WORD}\b[\s:=,>|(\-–—]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
   // "Four marks in all", "3 marks available", "6 points in total", "4 puntos en total".
   new RegExp(String.raw`\b(${NUM})\s*${UNIT}\s+(?:in\s+all|in\s+total|in\s+totale|en\s+total|insgesamt|total|overall|available|altogether)\b`, 'i'),
   // "Start at 4 marks and deduct …": the mark a deduction scheme starts from is its maximum.
@@ -26,8 +28,9 @@ const WRITTEN_TOTALS: RegExp[] = [
   // The first line a title with its marks, over listed criteria: "Beoordeling (3 punten)" above "• …" lines (tuned on F).
   // A title of at most three words, no list marker of its own: a criterion with its marks is no title.
   new RegExp(String.raw`^\s*(?![-•*–]|\d+[.)])[^\s\d()]+(?:[ \t]+[^\s\d()]+){0,2}[ \t]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:?\s*\n\s*(?:[-•*–]|\d+[.)])\s`, 'i'),
-  // "[3]" alone on the rubric's last line, under examiner's notes (tuned on F).
+  // "[3]" alone on the rubric's last line, under examiner's notes (tuned on F); "(3)" so too (tuned on G).
   /\n\s*\[(\d+)\]\s*$/,
+  /\n\s*\((\d+)\)\s*$/,
   // "Students earn three marks: …", "can score up to 4 points": what a student earns in all (tuned on F).
   new RegExp(String.raw`\b(?:earns?|scores?|receives?|gains?)\s+(?:up\s+to\s+)?(${NUM})\s*${UNIT}\b`, 'i'),
 ];
@@ -133,5 +136,100 @@ export function markup(lines: string[]): string[] {
       .filter((l) => !/^\s*[a-z _]+,\s*[a-z _]+\s*$/i.test(l))
       .map((l) => l.replace(/^\s*total\s*,\s*(\d+)\s*$/i, 'Total: $1').replace(/,\s*(\d+)\s*$/, ' ($1)'));
   }
+  return otherMarks(out);
+}
+
+/** A list line: a bullet, a dash or a number before it. */
+const LIST_LINE = /^\s*(?:[-•*–—]|\d+(?:\.\d+)*[.)]?)\s/;
+
+/**
+ * Marks written in other forms, by general principles rather than layouts (tuned on G):
+ * - "… : 2" ending two lines or more: a number alone after a last colon is the line's mark;
+ * - "3/10 for: …", "… — 2/6": marks written as fractions of one total (the numerators add up to the
+ *   denominator) are the marks, the denominator the total;
+ * - a word that follows the number on every marked line and in the first line's bracket
+ *   ("Bedömning (3 poäng)" over "… (1 poäng)", "(4 punkty)" over "– 1 pkt") is a unit of marks, in
+ *   any language, when the lines' numbers add up to the first line's;
+ * - a list where TOTALS.markedListShare of the lines carry a mark: a line without one is a note
+ *   and earns nothing;
+ * - an unmarked line over indented marked lines ("Formation" over "1. … (1)") is a heading; a
+ *   marked line over indented unmarked lines ("Criterion A: Lift (2 marks)" over dashes) heads
+ *   them with its marks;
+ * - a label ending in "band" or "level" with a range of marks ("Top band (5–6):") is a level;
+ * - "(4)" alone on the last line is the total; "… 1 mk" lines with "Any two: 2 mks" a cap; "… ✔"
+ *   ending lines under a key "✔ = 1 mark, max 4" are worth the key's marks, capped.
+ */
+export function otherMarks(lines: string[]): string[] {
+  let out = lines;
+  // "(4)" alone on the last line: the total, not a criterion.
+  const lastAt = out.map((l) => l.trim() !== '').lastIndexOf(true);
+  const lone = lastAt > 0 ? /^\s*\((\d+)\)\s*$/.exec(out[lastAt]!) : null;
+  if (lone) out = out.map((l, i) => (i === lastAt ? `Total: ${lone[1]}` : l));
+  // "… 1 mk" ending two lines or more: the abbreviated unit; "Any two: 2 mks" the most that is earned.
+  const mk = /\s(\d+)\s*mks?\.?\s*$/i;
+  if (out.filter((l) => mk.test(l) && !/^\s*any\b/i.test(l)).length >= 2) {
+    out = out.map((l) => {
+      const any = new RegExp(String.raw`^\s*any\s+${NUM}\s*:?\s*(\d+)\s*mks?\.?\s*$`, 'i').exec(l);
+      return any ? `Max ${any[1]}` : l.replace(mk, ' ($1)');
+    });
+  }
+  // "… ✔" ending lines under a key "✔ = 1 mark, max 4": each such line worth the key's marks, the cap the most earned.
+  const keyAt = out.findIndex((l) => new RegExp(String.raw`^\s*([✔✓★☆✅⭐])\s*=\s*(\d+)\s*${UNIT}\s*(?:[,;]\s*max(?:imum)?\.?\s*(\d+))?\s*$`, 'iu').test(l));
+  if (keyAt >= 0) {
+    const [, symbol, per, cap] = new RegExp(String.raw`^\s*([✔✓★☆✅⭐])\s*=\s*(\d+)\s*${UNIT}\s*(?:[,;]\s*max(?:imum)?\.?\s*(\d+))?\s*$`, 'iu').exec(out[keyAt]!)!;
+    const tail = new RegExp(`\\s*${symbol}\\s*$`, 'u');
+    if (out.some((l, i) => i !== keyAt && tail.test(l))) {
+      out = out.flatMap((l, i) => (i === keyAt ? (cap ? [`Max ${cap}`] : []) : [tail.test(l) ? `${l.replace(tail, '')} (${per})` : l]));
+    }
+  }
+  // Colon marks.
+  const colon = /\s:\s*(\d+)\s*$/;
+  const said = (l: string) => colon.test(l) && !/^\s*(?:total|max(?:imum)?|marks?|points?|score)\b/i.test(l);
+  if (out.filter(said).length >= 2) out = out.map((l) => (said(l) ? l.replace(colon, ' ($1)') : l));
+  // Fractions of a total.
+  const frac = /^(\s*(?:[-•*–]\s*)?)(\d+)\s*\/\s*(\d+)\s+(?:for\s*)?[:—–-]?\s*(.*)$|^(.*?\S)\s*[—–-]\s*(\d+)\s*\/\s*(\d+)\s*$/;
+  const fracs = out.map((l) => frac.exec(l));
+  const parts = fracs.filter((m) => m !== null).map((m) => ({ k: Number(m![2] ?? m![6]), d: Number(m![3] ?? m![7]) }));
+  if (parts.length >= 2 && parts.every((p) => p.d === parts[0]!.d) && parts.reduce((a, p) => a + p.k, 0) === parts[0]!.d) {
+    out = [...out.map((l, i) => {
+      const m = fracs[i];
+      if (!m) return l;
+      return m[2] !== undefined ? `${m[1]}${m[4]} (${m[2]})` : `${m[5]} (${m[6]})`;
+    }), `Total: ${parts[0]!.d}`];
+  }
+  // A unit of marks in any language.
+  const title = /^\s*([^\d()\n]+?)\s*\(\s*(\d+)\s+(\p{L}+)\.?\s*\)\s*:?\s*$/u.exec(out[0] ?? '');
+  if (title && !new RegExp(`^${UNIT}$`, 'i').test(title[3]!)) {
+    const mark = /^(.*?\S)\s*(?:\(\s*(\d+)\s+(\p{L}+)\.?\s*\)|[—–-]\s*(\d+)\s+(\p{L}+)\.?)\s*$/u;
+    const marked = out.slice(1).map((l) => mark.exec(l));
+    const found = marked.filter((m) => m !== null);
+    const words = new Set(found.map((m) => (m![3] ?? m![5])!.toLowerCase()));
+    const sum = found.reduce((a, m) => a + Number(m![2] ?? m![4]), 0);
+    if (found.length >= 2 && words.size === 1 && sum === Number(title[2])) {
+      out = [`${title[1]} (${title[2]} marks):`, ...out.slice(1).map((l, i) => (marked[i] ? `${marked[i]![1]} (${marked[i]![2] ?? marked[i]![4]})` : l))];
+    }
+  }
+  // Unmarked notes in a marked list.
+  const MARKED = new RegExp(String.raw`(?:\(\d+\)|[—–-]\s*\d+\s*${UNIT})\s*$`, 'i');
+  const listed = out.filter((l) => LIST_LINE.test(l));
+  const withMark = listed.filter((l) => MARKED.test(l));
+  if (withMark.length >= 2 && withMark.length < listed.length && withMark.length >= listed.length * TOTALS.markedListShare - 1e-9) {
+    out = out.filter((l) => !LIST_LINE.test(l) || MARKED.test(l));
+  }
+  // Headings over indented marked lines.
+  out = out.filter((l, i) => {
+    const next = out[i + 1];
+    if (!next || /^\s/.test(l) || MARKED.test(l) || /\d/.test(l) || l.trim() === '' || /:\s*$/.test(l)) return true;
+    return !(/^\s+\S/.test(next) && MARKED.test(next));
+  });
+  // A marked line over indented unmarked lines heads them: its marks are theirs ("Criterion A: Lift (2 marks)" over two dashes).
+  out = out.map((l, i) => {
+    const head = new RegExp(String.raw`^(\S.*?)\s*\(\s*(\d+)\s*${UNIT}\s*\)\s*$`, 'i').exec(l);
+    const next = out[i + 1];
+    if (!head || !next || !/^\s+\S/.test(next) || MARKED.test(next) || new RegExp(String.raw`\(\s*\d+\s*\)|\d+\s*${UNIT}`, 'i').test(next)) return l;
+    return `${head[1]} (${head[2]} marks):`;
+  });
+  // Bands with a range of marks.
+  out = out.map((l) => l.replace(/^(\s*)[A-Za-z ]{0,20}\b(?:band|level|tier)\s*\((\d+)\s*[–-]\s*(\d+)\)\s*:/i, (_, sp: string, a: string, b: string) => `${sp}Level ${b} (${a}–${b} marks):`));
   return out;
 }
