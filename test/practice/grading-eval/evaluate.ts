@@ -28,7 +28,7 @@ export const RubricItem = z
     scoring_details: nonEmpty,
     user_answer: nonEmpty,
     expected_score: z.number().min(0).multipleOf(0.5), // half marks exist (set D: "½ mark each")
-    max_score: z.number().int().min(1),
+    max_score: z.number().min(0.5).multipleOf(0.5), // a total of half marks exists too (set I: 2.5)
     note: nonEmpty,
   })
   .refine((item) => item.expected_score <= item.max_score, { message: 'expected_score above max_score' });
