@@ -11,6 +11,7 @@ import { gradeRubric, parseRubric } from './rubric/index.ts';
 import { checkAddedClaim } from './added-claim.ts';
 import { gradeClock, readClock } from './clock.ts';
 import { gradeShortAnswer, isShortReference } from './short-answer.ts';
+import { gradeLabelledValues } from './labelled-values.ts';
 
 export { GradingInputError } from './errors.ts';
 
@@ -79,6 +80,10 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
     // A claim refused by WordNet's glosses is weaker evidence than the CAS.
     return checked === math || checked.score === math.score ? checked : { ...checked, confidence: 'low', needs_review: true };
   }
+  // Several values each with a label ("mean = 5, standard deviation = 2", "centre (2, −3), radius 5",
+  // "below 0 or above 32"): value by value, by label or place (tuned on H).
+  const labelled = !rubric && ref ? gradeLabelledValues(input.user_answer, ref) : null;
+  if (labelled) return labelled;
   // A time of day ("9:35 pm") is compared as minutes after midnight, in any of its writings.
   const clock = !rubric && ref ? gradeClock(input.user_answer, ref, statement) : null;
   if (clock) return clock;
