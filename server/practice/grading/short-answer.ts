@@ -705,15 +705,19 @@ function deniedAside(st: Statement, si: number, at: number, matched: Set<string>
 /** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
 function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
   const own = new Set(contentWords(wordsOf(reference)).flatMap((x) => [x.w, ...lemmas(x.w)]));
+  const ownNumbers = numeralsOf(reference);
   return sts.flatMap((st, si) =>
     st.retracted || st.illustration
       ? []
       : st.words
           // A capital letter alone names something ("C minor" for "A minor", where "A" read as an article).
-          .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
+          // A number beside the term ("talc, hardness 10") is a claim too, unless the reference or the question says it (tuned on H).
+          .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || /^\d/.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
           // "arteries, not veins": a word denied right after a cue, outside the matched term, rules another answer out (tuned on D).
           .filter((x) => !deniedAside(st, si, st.words.indexOf(x), matched))
           .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
+          // The reference's own number in another writing ("type 1" for "type I") is the term's.
+          .filter((x) => !/^\d/.test(x.raw) || !ownNumbers.has(Number(/^\d+/.exec(x.raw)![0])))
           .map((x) => x.raw),
   );
 }
