@@ -163,7 +163,8 @@ export function gradeLabelledValues(userAnswer: string, reference: string): Grad
     const asSet = ans.length === ref.length && ans.every((a) => ref.some((r) => sameValue(a, r))) && ref.every((r) => ans.some((a) => sameValue(a, r)));
     if (asSet && ans.every((a) => a.label.size === 0 && a.dir === '')) return grade(true, false, 'The answer gives the values in another order; please review.');
     const [a, r] = wrong;
-    const near = sameValue(a, r) || rounds(a, r);
+    // The same value in the other direction ("x > 0" for "below 0") is another region: sure.
+    const near = !sameValue(a, r) && rounds(a, r);
     return grade(false, !near, near ? `"${a.raw}" is near ${r.raw} but not it; please review.` : `"${a.raw}" is not ${r.raw}.`);
   }
   if (ans.length < ref.length) {

@@ -6,7 +6,7 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C`, `D`, `E`, `F`, `G` (held-out sets seen before the rule; sets C, D, E, F and G were each measured
+ * `C`, `D`, `E`, `F`, `G`, `H` (held-out sets seen before the rule; sets C, D, E, F, G and H were each measured
  * unseen, then studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
@@ -15,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H')[];
 }
 
 const G = 'server/practice/grading/';
@@ -23,6 +23,9 @@ const T = 'test/practice/';
 /** Rules tuned on set G (test/practice/grading-g-rules.test.ts). */
 const TO_G: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G'];
 const G_TESTS = [`${T}grading-g-rules.test.ts`];
+/** Rules tuned on set H (test/practice/grading-h-rules.test.ts). */
+const TO_H: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+const H_TESTS = [`${T}grading-h-rules.test.ts`];
 
 export const RULES: readonly Rule[] = [
   // ---- dispatch and confidence ----
@@ -57,6 +60,9 @@ export const RULES: readonly Rule[] = [
   { name: 'equalities for an inequality', what: '"x = 2, x = 3" (equalities only, no inequality or interval) for an inequality reference gives the boundary, not the region: a sure refusal', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'times before ratios', what: 'a time-of-day reference with a colon or am/pm, in a question about times and not about a ratio, is graded as a time before the CAS reads it as a ratio ("18.30", "6:30 pm" for 18:30)', file: `${G}index.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'places through a percentage', what: 'a percentage with two places fewer than the decimal places asked ("90.88%" for 0.9088 to 4 d.p.) keeps the precision of the value: refused `low`', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'labelled values', what: 'a reference of two values or more, each with a label or a comparison of its own, ending in a value ("mean = 5, standard deviation = 2", "centre (2, −3), radius 5", "below 0 or above 32"): graded value by value, put beside the reference value of the same label or place, compared exactly (24/5 is 4.8), a comparison in its direction; the reference\'s labels or none, in order: sure; labels the grader cannot read or another order with none: `low`; a value wrong or missing: a sure refusal (`low` when one rounds to the other); more values than the reference, values in words or not plain numbers: left to the other rules', file: `${G}labelled-values.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'values joined by and', what: 'a reference of values joined by "and" ("1 and 3") is a list, as with "or" or a comma, not one expression', file: `${G}math/read.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'Greek variables', what: 'a Greek letter other than π before "=" names a variable as a Latin one does ("λ = 1 or λ = 3")', file: `${G}math/read.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'ordinary number and single logarithm', what: '"as an ordinary number" refuses any written power of ten (e, E, × 10^); "as a single logarithm" refuses the value', file: `${G}math/forms.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'more vector and root notations', what: '± inside a bracket gives both values ("(6 ± √20)/2"); a chain through a logarithm ends at its value; i, j, k unit vectors as the components of a listed reference', file: `${G}math/index.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'times of day', what: 'a time-of-day reference compared in minutes after midnight (12- and 24-hour, "in the evening"); a time without its half of the day is low', file: `${G}clock.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
@@ -97,6 +103,7 @@ export const RULES: readonly Rule[] = [
   { name: 'form described', what: 'a form the question names after "a"/"an" and not "of" a word ("a verb form like …") is an example it describes, not a form of the word it asks for', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'action swapped', what: 'two -ing forms of verbs swapped in the reference\'s shape ("DNA fingerprinting" for "DNA profiling") may name one action: no sure refusal', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'initialled name', what: 'a person\'s given names as their initials, in order, and the surname as written ("J. M. Keynes", "JRR Tolkien") are the name: accepted, sure', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'numbers in an aside', what: 'a number beside the matched term ("talc, hardness 10") that neither the reference (in any writing: "type 1" for "type I") nor the question says is a claim the grader did not check: `low`', file: `${G}short-answer.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'numbers in a reason', what: 'numbers after a reason cue ("because", "since", "as it", "due to") are the reason\'s, not the numbered term\'s', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'filler word after a number', what: 'a filler word after a number in prose (`42 I believe`) is no unit: the pronoun I is not the imaginary unit', file: `${G}math/index.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['main'] },
   { name: 'number beside question words', what: "a number read from prose is high when its other words are the question's", file: `${G}math/index.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['C'] },

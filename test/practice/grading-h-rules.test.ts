@@ -1,0 +1,65 @@
+import { describe, it } from 'vitest';
+import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
+
+/**
+ * Classes of confident wrong marks and needless reviews found on set H (rules.ts: "labelled
+ * values", "values joined by and", "Greek variables", "numbers in an aside"); cases of their own,
+ * none of the set's wording.
+ */
+describe('math: labelled values', () => {
+  const rect = 'A rectangle has sides 3 cm and 4 cm. Find its area and its perimeter.';
+  const range = 'The median of a data set is 40. Give the values that lie 15 either side of it.';
+  const line = 'Find the gradient and the y-intercept of the line 2y = 6x + 8.';
+  it.each<VerdictCase>([
+    // The same values under the reference's labels, or none, in order: sure.
+    [rect, 'area = 12, perimeter = 14', 'area = 12, perimeter = 14', true, 'high'],
+    [rect, 'area = 12, perimeter = 14', 'area 12 and perimeter 14', true, 'high'],
+    [rect, 'area = 12, perimeter = 14', '12 and 14', true, 'high'],
+    // Labels say another order: the labels decide.
+    [rect, 'area = 12, perimeter = 14', 'perimeter = 14, area = 12', true, 'high'],
+    // An equal value in another writing.
+    [line, 'gradient 3, intercept 4', 'gradient 6/2, intercept 4', true, 'high'],
+    // Labels the grader cannot read, or another order with no label: accepted, low.
+    [rect, 'area = 12, perimeter = 14', 'A = 12, P = 14', true, 'low'],
+    [rect, 'area = 12, perimeter = 14', '14 and 12', true, 'low'],
+    // A value wrong or missing: a sure refusal.
+    [rect, 'area = 12, perimeter = 14', 'area = 12, perimeter = 7', false, 'high'],
+    [rect, 'area = 12, perimeter = 14', 'perimeter = 14', false, 'high'],
+    [rect, 'area = 12, perimeter = 14', 'area = 14, perimeter = 12', false, 'high'],
+    [line, 'gradient 3, intercept 4', 'gradient −3, intercept 4', false, 'high'],
+    // A point as one of the values.
+    ['Find the vertex of y = (x − 1)² + 2 and the value of y where x = 0.', 'vertex (1, 2), y-value 3', 'vertex (1, 2), y-value 3', true, 'high'],
+    ['Find the vertex of y = (x − 1)² + 2 and the value of y where x = 0.', 'vertex (1, 2), y-value 3', 'vertex (2, 1), y-value 3', false, 'high'],
+    // Comparisons in the reference's direction.
+    [range, 'below 25 or above 55', '25 and 55', true, 'high'],
+    [range, 'below 25 or above 55', 't < 25 or t > 55', true, 'high'],
+    [range, 'below 25 or above 55', 't > 25 or t < 55', false, 'high'],
+    [range, 'below 25 or above 55', '55', false, 'high'],
+  ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
+
+  it('leaves a reference with its labels after the values, and an answer with working, to the other rules', () => {
+    // "2 hours 30 minutes": the words after the values are units, not labels.
+    expectVerdict(ask('How long is it from 9:00 to 11:30?', '2 hours 30 minutes', '2 hours 30 minutes'), true, 'high');
+  });
+});
+
+describe('math: values joined by "and", Greek variables', () => {
+  const q = 'Find the two numbers whose sum is 9 and whose product is 20.';
+  it.each<VerdictCase>([
+    [q, '4 and 5', '4, 5', true, 'high'],
+    [q, '4 and 5', '4 and 6', false, 'high'],
+    ['Solve for θ: (θ − 2)(θ − 7) = 0.', '2 and 7', 'θ = 2 or θ = 7', true, 'high'],
+    ['Solve for θ: (θ − 2)(θ − 7) = 0.', '2 and 7', 'θ = 7, θ = 2', true, 'high'],
+    ['Solve for θ: (θ − 2)(θ − 7) = 0.', '2 and 7', 'θ = 2', false, 'high'],
+  ])('%s | ref %s | %s', (qq, ref, ans, accepted, confidence) => expectVerdict(ask(qq, ref, ans), accepted, confidence));
+});
+
+describe('short answers: numbers in an aside', () => {
+  it.each<VerdictCase>([
+    ['Which planet is closest to the Sun?', 'Mercury', 'Mercury, about 4 AU away', true, 'low'],
+    ['Which planet is closest to the Sun?', 'Mercury', 'Mercury', true, 'high'],
+    // The question's number, or the reference's in another writing, is no claim.
+    ['Which element has atomic number 6?', 'carbon', 'carbon, number 6', true, 'high'],
+    ['Which kind of diabetes is autoimmune?', 'type I', 'type 1', true, 'high'],
+  ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
+});
