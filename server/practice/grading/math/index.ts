@@ -399,6 +399,14 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
     const g = gradeMathWithin(params, reference, statement, scheme);
     return { ...g, explanation: `${userAnswer.trim()} gives ${params} in the form the question asks for. ${g.explanation}` };
   }
+  // "y = Ce^(2x)" for "y = Ae^(2x)": arbitrary constants named by other letters are renamed (tuned on H).
+  const refConstants = constantsOf(normalizeMath(reference), statement);
+  const userConstants = constantsOf(normalizeMath(userAnswer), statement);
+  if (refConstants.length > 0 && userConstants.length === refConstants.length && userConstants.some((c, i) => c !== refConstants[i])) {
+    const renamed = renameConstants(normalizeMath(userAnswer), userConstants, refConstants);
+    const g = gradeMathWithin(renamed, reference, statement, scheme);
+    return { ...g, explanation: `${userAnswer.trim()} names its arbitrary constant${userConstants.length > 1 ? 's' : ''} differently. ${g.explanation}` };
+  }
   let stated = userAnswer;
   let userText = normalizeMath(userAnswer);
   if (userText === '') return fail('No answer was given.');
@@ -446,7 +454,33 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   }
   if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
   const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
+  // A general solution (an equation with an arbitrary constant) refused when the answer, with one too,
+  // is solved for something else: the constant may stand for another (ln|y| = 2x + c is y = Ae^(2x)
+  // with A = e^c): `low`. Solved for the same thing ("y = Ae^(x/2)"), the refusal stays sure (tuned on H).
+  const lhsOf = (t: string) => t.split('=')[0]!.replace(/\s+/g, '');
+  if (ref.kind === 'equation' && refConstants.length > 0 && userConstants.length > 0 && graded.score < graded.max_score && lhsOf(userText) !== lhsOf(ref.text)) return low(graded);
   return fallback ? low(graded) : graded;
+}
+
+/**
+ * The arbitrary constants of a text, in order of first appearance: a letter A, B, C, D or K (or c, k)
+ * standing alone, not the start of a word (cos), that the question does not write.
+ */
+function constantsOf(text: string, statement: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(CONSTANT)) {
+    const c = m[1] ?? m[2]!;
+    if (!out.includes(c) && !new RegExp(`(?<![A-Za-z])${c}(?![A-Za-z])`).test(statement)) out.push(c);
+  }
+  return out;
+}
+const CONSTANT = /(?<![A-Za-z])(?:([ABCDK])(?![A-Za-z]{2})|([ck])(?:(?![A-Za-z])|(?=e\^)))/g;
+
+function renameConstants(text: string, from: string[], to: string[]): string {
+  return text.replace(CONSTANT, (m: string, a?: string, b?: string) => {
+    const i = from.indexOf((a ?? b)!);
+    return i >= 0 ? to[i]! : m;
+  });
 }
 
 const COMPONENT = String.raw`([-+−]?\s*(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?)?)`;

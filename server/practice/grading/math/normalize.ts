@@ -45,6 +45,14 @@ function wrap(t: string): string {
 
 const MATRIX_BEGIN = /\\begin\s*\{\s*([pbB]?matrix|smallmatrix)\s*\}/g;
 
+/** Superscript letters (and the digits and signs among them), each with its plain character. */
+const SUPERSCRIPT_PLAIN: Record<string, string> = Object.fromEntries(
+  [...'⁰¹²³⁴⁵⁶⁷⁸⁹'].map((c, i) => [c, String(i)]).concat(
+    [['⁻', '-'], ['⁺', '+'], ['ˣ', 'x'], ['ʸ', 'y'], ['ⁿ', 'n'], ['ⁱ', 'i'], ['ᵗ', 't'], ['ᵏ', 'k'], ['ᵃ', 'a'], ['ᵇ', 'b'], ['ᶜ', 'c'], ['ᵐ', 'm'], ['ᵖ', 'p'], ['ʳ', 'r'], ['ˢ', 's'], ['ᵘ', 'u'], ['ᵛ', 'v'], ['ᶻ', 'z'], ['ᵉ', 'e'], ['ᵈ', 'd'], ['ᶠ', 'f'], ['ᵍ', 'g'], ['ʰ', 'h'], ['ʲ', 'j'], ['ˡ', 'l'], ['ᵒ', 'o'], ['ʷ', 'w'], ['ᶿ', 'θ']],
+  ),
+);
+const SUPERSCRIPT_RUN = new RegExp(`[${Object.keys(SUPERSCRIPT_PLAIN).join('')}]+`, 'gu');
+
 /**
  * LaTeX matrices as nested lists, "[[1, 2], [3, 4]]", and a single row or column as the vector
  * "(3, -5)". Found with indexOf, so the scan stays linear in the text.
@@ -92,6 +100,8 @@ export function normalizeMath(input: string): string {
   // 3e8, 3E-4, 3.0e+8: scientific notation, not 3·e·8; "3 x 10^8" and "3x10^8" too (x as times before 10^).
   s = s.replace(/(\d)[eE]\+?(-?\d+)\b/g, '$1*10^($2)');
   s = s.replace(/(\d)\s*[xX]\s*(?=10\s*(?:\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]))/g, '$1*');
+  // Superscript letters are an exponent as superscript digits are: xeˣ is x*e^(x), e²ˣ is e^(2x) (tuned on H).
+  s = s.replace(SUPERSCRIPT_RUN, (sup) => (/[^⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]/.test(sup) ? `^(${[...sup].map((c) => SUPERSCRIPT_PLAIN[c] ?? c).join('')})` : sup));
   // A run of superscripts is one exponent: 10²³ is 10^23, 10⁻¹⁹ is 10^(-19).
   s = s.replace(/[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (sup) => {
     const digits = [...sup].map((c) => '⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)).filter((d) => d >= 0).join('');
