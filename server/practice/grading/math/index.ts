@@ -15,7 +15,7 @@ import { CONFIDENCE } from '../thresholds.ts';
 import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './matrix.ts';
 import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './read.ts';
 import { asDimension, findUnit, splitUnit } from './units.ts';
-import { spokenMath } from './normalize.ts';
+import { baseOf, spokenMath } from './normalize.ts';
 import { afterConclusion, trailingSolutions } from './working.ts';
 import { numberFromWords } from '../number-words.ts';
 import { lemmas } from '../senses.ts';
@@ -399,6 +399,10 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
     const g = gradeMathWithin(params, reference, statement, scheme);
     return { ...g, explanation: `${userAnswer.trim()} gives ${params} in the form the question asks for. ${g.explanation}` };
   }
+  // A numeral with another base written than the reference's ("10201₁₀" for "10201₃") is another number (tuned on H).
+  const refBase = baseOf(reference);
+  const userBase = baseOf(userAnswer);
+  if (refBase !== null && userBase !== null && refBase !== userBase) return fail(`${userAnswer.trim()} is written in base ${userBase}, not base ${refBase}.`);
   // "y = Ce^(2x)" for "y = Ae^(2x)": arbitrary constants named by other letters are renamed (tuned on H).
   const refConstants = constantsOf(normalizeMath(reference), statement);
   const userConstants = constantsOf(normalizeMath(userAnswer), statement);

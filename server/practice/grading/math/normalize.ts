@@ -45,6 +45,25 @@ function wrap(t: string): string {
 
 const MATRIX_BEGIN = /\\begin\s*\{\s*([pbB]?matrix|smallmatrix)\s*\}/g;
 
+const SUBSCRIPT_DIGITS = '₀₁₂₃₄₅₆₇₈₉';
+const BASED = /^\(?([0-9A-Fa-f]+)\)?\s*(?:_\s*\{?(\d{1,2})\}?|([₀₁₂₃₄₅₆₇₈₉]{1,2})|\s+(?:in\s+)?base\s*(\d{1,2}))$/;
+
+/** A whole answer that is a numeral with its base written after it, or null. */
+function readBased(text: string): { digits: string; base: number } | null {
+  const m = BASED.exec(text.trim());
+  if (!m) return null;
+  const base = Number(m[2] ?? m[4] ?? [...m[3]!].map((c) => SUBSCRIPT_DIGITS.indexOf(c)).join(''));
+  const digits = m[1]!;
+  if (base < 2 || base > 16 || ![...digits].every((c) => parseInt(c, 16) < base)) return null;
+  // Letters as digits only above ten; an upper-case numeral keeps its case for the CAS to compare.
+  return { digits: base > 10 ? digits.toUpperCase() : digits, base };
+}
+
+/** The base written after a whole-answer numeral ("10201₃" → 3), or null. */
+export function baseOf(text: string): number | null {
+  return readBased(text)?.base ?? null;
+}
+
 /** Superscript letters (and the digits and signs among them), each with its plain character. */
 const SUPERSCRIPT_PLAIN: Record<string, string> = Object.fromEntries(
   [...'⁰¹²³⁴⁵⁶⁷⁸⁹'].map((c, i) => [c, String(i)]).concat(
@@ -128,6 +147,10 @@ export function normalizeMath(input: string): string {
   s = s.replace(/\b(\d{1,3})((?:[ \u2009\u202f]\d{3})+)(?![\d/.])/g, (_m, a: string, b: string) => a + b.replace(/[ \u2009\u202f]/g, ''));
   // A binary literal's prefix: "0b1010" is written 1010 in base 2.
   s = s.replace(/^0b([01]+)$/i, '$1');
+  // A numeral with its base ("10201₃", "(10201)_3", "111 in base 10"): the digits as written, when
+  // every digit belongs to that base; baseOf says which base was written (tuned on H).
+  const based = readBased(s);
+  if (based) s = based.digits;
   // "]-1, 3]", "[2, 5[": reversed brackets are open ends (the French and ISO notation).
   s = s.replace(/^\]\s*([^\[\],]+),\s*([^\[\],]+)\s*([\[\]])$/, (_m, a: string, b: string, c: string) => `(${a.trim()}, ${b.trim()}${c === '[' ? ')' : ']'}`);
   s = s.replace(/^\[\s*([^\[\],]+),\s*([^\[\],]+)\s*\[$/, '[$1, $2)');
