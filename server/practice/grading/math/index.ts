@@ -31,7 +31,26 @@ function readAnyReference(text: string, intervalContext: boolean): Answer | null
 function readAnswer(text: string, ref: Answer, allowUnits: boolean): Answer | null {
   const m = looksLikeMatrix(text) ? readMatrix(text) : null;
   if (m) return m;
+  // Where a matrix is expected, its rows in other writings: "((0, −1), (1, 0))", "(0 1; 1 0)", "[0 1; 1 0]" (tuned on H).
+  const rows = ref.kind === 'matrix' ? matrixRows(text) : null;
+  if (rows) return readMatrix(rows);
   return ref.kind === 'matrix' ? (readSolutions(text) ?? readValue(text, false)) : readLike(text, ref, allowUnits);
+}
+
+/**
+ * A matrix written with its rows in round brackets inside any bracket ("((1, 2), (3, 4))"), or with
+ * rows separated by semicolons and entries by commas or spaces inside one bracket ("(1 2; 3 4)",
+ * "[1, 2; 3, 4]"), as the nested list readMatrix reads; null for any other text.
+ */
+function matrixRows(text: string): string | null {
+  const t = text.trim();
+  const nested = /^[([]\s*(\([^()]*\)(?:\s*,?\s*\([^()]*\))+)\s*[)\]]$/.exec(t);
+  if (nested) return `[${[...nested[1]!.matchAll(/\(([^()]*)\)/g)].map((r) => `[${r[1]}]`).join(', ')}]`;
+  const semi = /^[([]([^()[\]]*;[^()[\]]*)[)\]]$/.exec(t);
+  if (!semi) return null;
+  const rows = semi[1]!.split(';').map((r) => r.trim().split(/\s*,\s*|\s+/).filter(Boolean));
+  if (rows.some((r) => r.length !== rows[0]!.length) || rows[0]!.length < 1) return null;
+  return `[${rows.map((r) => `[${r.join(', ')}]`).join(', ')}]`;
 }
 
 /**
