@@ -658,9 +658,16 @@ function parametersOfForm(userAnswer: string, reference: string, statement: stri
   if (!pairs.length || pairs.some((p) => !p)) return null;
   const values = new Map(pairs.map((p) => [p![1]!, p![2]!.replace('−', '-')] as const));
   const refLetters = new Set(reference.match(/[a-zA-Z]/g) ?? []);
-  const formLetters = new Set((form.match(/(?<![a-zA-Z])[a-zA-Z](?![a-zA-Z])/g) ?? []).filter((l) => !refLetters.has(l)));
+  // A letter of the form alone, or a coefficient before the reference's own letters ("b" of "bi", of "bx"; tuned on H).
+  const letterOf = (tok: string) => (tok.length === 1 || [...tok.slice(1)].every((c) => refLetters.has(c)) ? tok[0]! : null);
+  const formLetters = new Set((form.match(/[a-zA-Z]+/g) ?? []).map(letterOf).filter((l): l is string => l !== null && !refLetters.has(l)));
   if (formLetters.size === 0 || formLetters.size !== values.size || [...values.keys()].some((l) => !formLetters.has(l))) return null;
-  return form.replace(/(?<![a-zA-Z])[a-zA-Z](?![a-zA-Z])/g, (l) => (values.has(l) ? `(${values.get(l)})` : l)).trim();
+  return form
+    .replace(/[a-zA-Z]+/g, (tok) => {
+      const l = letterOf(tok);
+      return l !== null && values.has(l) ? `(${values.get(l)})${tok.length > 1 ? `*${tok.slice(1)}` : ''}` : tok;
+    })
+    .trim();
 }
 
 /** A grade decided by weaker evidence than the CAS's: `low`, for a teacher to review. */
