@@ -482,7 +482,31 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   // with A = e^c): `low`. Solved for the same thing ("y = Ae^(x/2)"), the refusal stays sure (tuned on H).
   const lhsOf = (t: string) => t.split('=')[0]!.replace(/\s+/g, '');
   if (ref.kind === 'equation' && refConstants.length > 0 && userConstants.length > 0 && graded.score < graded.max_score && lhsOf(userText) !== lhsOf(ref.text)) return low(graded);
+  // "6 N s" for "6 kg m s⁻¹": equal once named SI units are written in base units. A teacher may
+  // take the other unit or not (J for a moment in N m): the refusal is `low` (tuned on H).
+  if (graded.score < graded.max_score && graded.confidence !== 'low' && sameInBaseUnits(userText, normalizeMath(reference))) {
+    return low({ ...graded, explanation: `${graded.explanation} (In base units the answer equals the expected answer; the unit is written another way.)` });
+  }
   return fallback ? low(graded) : graded;
+}
+
+/** Named SI units in base units, for sameInBaseUnits. */
+const BASE_UNITS: [RegExp, string][] = [
+  [/(?<![A-Za-z])N(?![A-Za-z])/g, '(kg*m*s^(-2))'],
+  [/(?<![A-Za-z])J(?![A-Za-z])/g, '(kg*m^2*s^(-2))'],
+  [/(?<![A-Za-z])W(?![A-Za-z])/g, '(kg*m^2*s^(-3))'],
+  [/(?<![A-Za-z])Pa(?![A-Za-z])/g, '(kg*m^(-1)*s^(-2))'],
+  [/(?<![A-Za-z])Hz(?![A-Za-z])/g, '(s^(-1))'],
+];
+
+/** A number with units, equal to another once named SI units (N, J, W, Pa, Hz) are written in base units. */
+function sameInBaseUnits(a: string, b: string): boolean {
+  if (!/^\s*[-+]?\d/.test(a) || !/^\s*[-+]?\d/.test(b) || !/[A-Za-z]/.test(a) || !/[A-Za-z]/.test(b)) return false;
+  const expand = (t: string) => BASE_UNITS.reduce((x, [re, base]) => x.replace(re, base), t).replace(/(\d)\s*\(/g, '$1*(').replace(/\)\s*(?=[a-z(])/gi, ')*').replace(/([a-z])\s+(?=[a-z(])/gi, '$1*').replace(/(\d)\s+(?=[a-z])/gi, '$1*');
+  const x = parse(expand(a));
+  const y = parse(expand(b));
+  const named = BASE_UNITS.some(([re]) => new RegExp(re.source).test(a) || new RegExp(re.source).test(b));
+  return named && x !== null && y !== null && same(x, y);
 }
 
 /**
