@@ -63,3 +63,34 @@ describe('short answers: numbers in an aside', () => {
     ['Which kind of diabetes is autoimmune?', 'type I', 'type 1', true, 'high'],
   ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
 });
+
+describe('math: superscript letters, arbitrary constants, bases, matrix rows, form letters, base units', () => {
+  it.each<VerdictCase>([
+    // Superscript letters are an exponent.
+    ['Find the derivative of eˣ sin x.', 'eˣ(sin x + cos x)', 'e^x sin x + e^x cos x', true, 'high'],
+    ['Find ∫ 3e³ˣ dx.', 'e³ˣ + C', 'e^(3x) + C', true, 'high'],
+    ['Find ∫ 3e³ˣ dx.', 'e³ˣ + C', 'e^(3x)', false, 'high'],
+    // Arbitrary constants under other letters; a general solution in another arrangement is low.
+    ['Solve the differential equation dy/dx = −y.', 'y = Be^(−x)', 'y = Ke^{-x}', true, 'high'],
+    ['Solve the differential equation dy/dx = −y.', 'y = Be^(−x)', 'y = Ke^{x}', false, 'high'],
+    ['Solve the differential equation dy/dx = −y.', 'y = Be^(−x)', 'ln|y| = −x + k', false, 'low'],
+    // A numeral with its base.
+    ['Write 13 in binary (base 2).', '1101₂', '1101', true, 'high'],
+    ['Write 13 in binary (base 2).', '1101₂', '(1101)_2', true, 'high'],
+    ['Write 13 in binary (base 2).', '1101₂', '1101 in base 2', true, 'high'],
+    ['Write 13 in binary (base 2).', '1101₂', '1011', false, 'high'],
+    ['Write 13 in binary (base 2).', '1101₂', '1101₁₀', false, 'high'],
+    ['Convert 21₃ to base 10.', '7', '7₁₀', true, 'high'],
+    // Matrix rows in other writings where a matrix is expected.
+    ['Give the matrix of an enlargement of scale factor 2 about the origin.', '[[2, 0], [0, 2]]', '((2, 0), (0, 2))', true, 'high'],
+    ['Give the matrix of an enlargement of scale factor 2 about the origin.', '[[2, 0], [0, 2]]', '[2 0; 0 2]', true, 'high'],
+    ['Give the matrix of an enlargement of scale factor 2 about the origin.', '[[2, 0], [0, 2]]', '(2, 0; 0, 1)', false, 'high'],
+    // The letters of the form, a coefficient before the reference's own letter.
+    ['Write (1 + 2i)(1 − i) in the form p + qi.', '3 + i', 'p = 3, q = 1', true, 'high'],
+    ['Write (1 + 2i)(1 − i) in the form p + qi.', '3 + i', 'p = 1, q = 3', false, 'high'],
+    // Equal in base units, written with another named unit: refused, low.
+    ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '10 kg m/s', false, 'low'],
+    ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '10 N s', true, 'high'],
+    ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '12 kg m/s', false, 'high'],
+  ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
+});
