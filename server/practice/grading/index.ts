@@ -12,6 +12,7 @@ import { checkAddedClaim } from './added-claim.ts';
 import { gradeClock, readClock } from './clock.ts';
 import { gradeShortAnswer, isShortReference } from './short-answer.ts';
 import { gradeLabelledValues } from './labelled-values.ts';
+import { gradeTermList } from './term-list.ts';
 
 export { GradingInputError } from './errors.ts';
 
@@ -88,6 +89,9 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
   const clock = !rubric && ref ? gradeClock(input.user_answer, ref, statement) : null;
   if (clock) return clock;
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
+  // "foil, épée and sabre": every term of a listed reference, each as a term (tuned on H).
+  const list = gradeTermList(input.user_answer, ref, statement);
+  if (list) return list;
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
 }
