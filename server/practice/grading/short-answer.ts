@@ -421,6 +421,11 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   // "J. M. Keynes" for "John Maynard Keynes": a person's given names as their initials, in order, and
   // the surname as written, is the name (tuned on G).
   if (!opts.among && initialledName(userAnswer, reference)) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${reference} with the given names as initials.`, confidence: 'high', needs_review: false };
+  // "greenbelt", "haute-couture", "persona non-grata" for "green belt", "haute couture", "persona non
+  // grata": the reference's words joined or hyphenated, letter for letter, are the term (tuned on H).
+  // Words only: a reference or an answer with a digit is a numbered term ("Apollo 11"), not this.
+  const joined = alts.find((a) => /[\s-]/.test(a.text.trim()) && !/\d/.test(a.text + userAnswer) && folded(userAnswer) === folded(a.text) && folded(a.text).length >= CONFIDENCE.sureSlipLength);
+  if (!opts.among && joined) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${joined.text}, its words joined or hyphenated.`, confidence: 'high', needs_review: false };
   for (const alt of alts) {
     const matches = findMatches(alt, sts, strict || irregular(alt.content[0]?.w ?? ''));
     // A reference that is itself a denial ("does not dissolve") is met by a denial.
