@@ -720,12 +720,32 @@ function uncheckedWords(sts: Statement[], matched: Set<string>, reference: strin
           .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || /^\d/.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
           // "arteries, not veins": a word denied right after a cue, outside the matched term, rules another answer out (tuned on D).
           .filter((x) => !deniedAside(st, si, st.words.indexOf(x), matched))
+          // "I'd say …", "if I remember right", "I'm fairly sure": the two words after a first-person subject
+          // are the student's stance, not a claim about the answer; a name or a number there still is (tuned on H).
+          .filter((x) => !stance(st, st.words.indexOf(x)))
           .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
           // The reference's own number in another writing ("type 1" for "type I") is the term's.
           .filter((x) => !/^\d/.test(x.raw) || !ownNumbers.has(Number(/^\d+/.exec(x.raw)![0])))
           .map((x) => x.raw),
   );
 }
+
+const FIRST_PERSON = new Set(['i', "i'm", "i'd", "i've", "i'll", 'im', 'id', 'ive']);
+/** A word at most CONFIDENCE.stanceWords after a first-person subject, in lower case and without a digit. */
+function stance(st: Statement, at: number): boolean {
+  const x = st.words[at]!;
+  if (x.raw !== x.raw.toLowerCase() || /\d/.test(x.raw)) return false;
+  for (let k = 1; k <= CONFIDENCE.stanceWords; k++) if (at - k >= 0 && subjectI(st, at - k)) return true;
+  return false;
+}
+
+/** The pronoun I as a clause's subject: a contraction (I'm, I'd), or "I" first or after a conjunction ("type I" is a numeral). */
+function subjectI(st: Statement, at: number): boolean {
+  const w = st.words[at]!.w;
+  if (!FIRST_PERSON.has(w)) return false;
+  return w !== 'i' || at === 0 || CONJUNCTIONS.has(st.words[at - 1]!.w);
+}
+const CONJUNCTIONS = new Set(['if', 'as', 'and', 'but', 'so', 'though', 'although', 'because', 'when', 'what', 'that', 'than']);
 
 /**
  * A word in American spelling: -isation/-ise → -ization/-ize, -our → -or, -tre → -ter, and ae / oe
