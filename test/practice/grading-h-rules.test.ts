@@ -94,3 +94,28 @@ describe('math: superscript letters, arbitrary constants, bases, matrix rows, fo
     ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '12 kg m/s', false, 'high'],
   ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
 });
+
+describe('short answers: every term of a list, words joined, first-person stance', () => {
+  const colours = 'Name the three primary colours of light.';
+  it.each<VerdictCase>([
+    // Every term of a listed reference, in any order unless one is asked.
+    [colours, 'red, green and blue', 'blue, red, green', true, 'high'],
+    [colours, 'red, green and blue', 'red, green & blue', true, 'high'],
+    [colours, 'red, green and blue', 'red and blue', false, 'high'],
+    // An item in a term's place may be another name of it: low; every term and one more: low.
+    [colours, 'red, green and blue', 'red, green, yellow', false, 'low'],
+    [colours, 'red, green and blue', 'red, green, blue and yellow', false, 'low'],
+    ['List the stages of mitosis in order.', 'prophase, metaphase, anaphase, telophase', 'prophase, metaphase, anaphase, telophase', true, 'high'],
+    ['List the stages of mitosis in order.', 'prophase, metaphase, anaphase, telophase', 'metaphase, prophase, anaphase, telophase', false, 'high'],
+    // The reference's words joined or hyphenated, letter for letter.
+    ['What is the name of the small room aboard a ship where meals are cooked?', 'ship galley', 'shipgalley', true, 'high'],
+    ['What do we call a ball hit over the boundary without bouncing, in cricket?', 'six runs', 'sixruns', true, 'high'],
+    ['Which Latin phrase describes experiments done in glassware, outside a living body?', 'in vitro', 'in-vitro', true, 'high'],
+    // A number is not joined: another number is another term.
+    ['Which mission first landed people on the Moon?', 'Apollo 11', 'Apollo-12', false, 'low'],
+    // First-person stance is no claim; a name after it still is.
+    ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', "I'd say carbon dioxide", true, 'high'],
+    ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', "carbon dioxide, if I recall correctly", true, 'high'],
+    ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'carbon dioxide, I read Priestley', true, 'low'],
+  ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
+});
