@@ -13,12 +13,15 @@ import { TOTALS } from '../thresholds.ts';
 
 const UNIT = String.raw`(?:marks?|mks?|points?|pts?|puntos?|punti|punto|punkte?|punten|punt|pontos?|p\.|credits?)`;
 /** Words that say "total" or "available", in the languages read. */
-const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|out\s+of|en\s+total|in\s+totale)`;
+const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|(?:marks|points)\s+possible|possible\s+(?:marks|points)|out\s+of|en\s+total|in\s+totale)`;
 
 const WRITTEN_TOTALS: RegExp[] = [
   // "total 4 marks", "(total 4)", "Total: 5 marks", "total,4", "Total<TAB>4", "<total>3</total>", "insgesamt 3 Punkte", "Marks available: 4".
   // (Not the "total" of "5 marks in total: 1 for each point", whose number comes before it; tuned on G.)
-  new RegExp(String.raw`(?<!${NUM}\s*${UNIT}\s+in\s+)\b${TOTAL_WORD}\b[\s:=,>|(\-–—]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  // "Total /5", "Points possible: 6": a slash before the number, "possible" as "available" (tuned on H).
+  new RegExp(String.raw`(?<!${NUM}\s*${UNIT}\s+in\s+)\b${TOTAL_WORD}\b[\s:=,>|(\-–—/]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  // "This question is worth five marks": what the question (not a criterion: "— worth two marks") is worth is its total (tuned on H).
+  new RegExp(String.raw`\b(?:question|task|this|it)\s+(?:is\s+)?worth\s+(?:a\s+total\s+of\s+)?(${NUM})\s*${UNIT}`, 'i'),
   // "Four marks in all", "3 marks available", "6 points in total", "4 puntos en total".
   new RegExp(String.raw`\b(${NUM})\s*${UNIT}\s+(?:in\s+all|in\s+total|in\s+totale|en\s+total|insgesamt|total|overall|available|altogether)\b`, 'i'),
   // "Start at 4 marks and deduct …": the mark a deduction scheme starts from is its maximum.
@@ -47,10 +50,18 @@ export function listedTotal(rubric: string): number | null {
 /** A "Marks: N" line is the total only when it is the one such line (YAML-like criteria each have their own). */
 const MARKS_LINE = new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*(?:\([^()\d]*\d*[^()\d]*\))?\s*\.?\s*$`, 'gim');
 
+/** "… (2) + … (1) + … (1) = 4": a sum of bracketed marks written out to its result (tuned on H). */
+const WRITTEN_SUM = /\(\s*(\d+(?:\.\d+)?)\s*\)(?:[^()=]*\+[^()=]*\(\s*\d+(?:\.\d+)?\s*\))+[^()=]*=\s*(\d+(?:\.\d+)?)\s*\.?\s*$/m;
+
 /** The total a rubric writes, or null when it writes none. */
 export function writtenTotal(rubric: string): number | null {
   const marksLines = [...rubric.matchAll(MARKS_LINE)];
   if (marksLines.length === 1) return toNumber(marksLines[0]![1]!);
+  const sum = WRITTEN_SUM.exec(rubric);
+  if (sum) {
+    const terms = [...sum[0].matchAll(/\(\s*(\d+(?:\.\d+)?)\s*\)/g)].map((m) => Number(m[1]));
+    if (Math.abs(terms.reduce((a, b) => a + b, 0) - Number(sum[2])) < 1e-9) return Number(sum[2]);
+  }
   for (const re of WRITTEN_TOTALS) {
     const m = re.exec(rubric);
     if (m) {
@@ -67,6 +78,17 @@ export function writtenTotal(rubric: string): number | null {
  * up to more (tuned on F).
  */
 const CAP = new RegExp(String.raw`(?:^|[—–-]\s*|[.;]\s+)(?:max(?:imum)?\.?\s*(?:of\s+)?(${NUM})(?:\s*${UNIT})?|(${NUM})\s*${UNIT}\s+max(?:imum)?)\s*\.?\s*$`, 'i');
+
+/**
+ * The total a question writes at its end ("… [3 marks]", "(4 marks)"), for a rubric that writes none
+ * (tuned on H): where the criteria add up to more, it caps them (any three of four differences).
+ */
+export function questionTotal(statement: string): number | null {
+  const m = new RegExp(String.raw`[[(]\s*(${NUM})\s*${UNIT}\s*[\])]\s*\.?\s*$`, 'i').exec(statement.trim());
+  if (!m) return null;
+  const n = toNumber(m[1]!);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
 
 /** The cap written on a rubric's last line, or null. */
 export function writtenCap(rubric: string): number | null {
