@@ -50,17 +50,17 @@ export function listedTotal(rubric: string): number | null {
 /** A "Marks: N" line is the total only when it is the one such line (YAML-like criteria each have their own). */
 const MARKS_LINE = new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*(?:\([^()\d]*\d*[^()\d]*\))?\s*\.?\s*$`, 'gim');
 
-/** "… (2) + … (1) + … (1) = 4": a sum of bracketed marks written out to its result (tuned on H). */
-const WRITTEN_SUM = /\(\s*(\d+(?:\.\d+)?)\s*\)(?:[^()=]*\+[^()=]*\(\s*\d+(?:\.\d+)?\s*\))+[^()=]*=\s*(\d+(?:\.\d+)?)\s*\.?\s*$/m;
+/** "… (2) + … (1) + … (1) = 4": a line of bracketed marks joined by "+", written out to their sum (tuned on H). */
+const WRITTEN_SUM = /\)[^=\n]*\+[^=\n]*\)\s*=\s*(\d+(?:\.\d+)?)\s*\.?\s*$/;
 
 /** The total a rubric writes, or null when it writes none. */
 export function writtenTotal(rubric: string): number | null {
   const marksLines = [...rubric.matchAll(MARKS_LINE)];
   if (marksLines.length === 1) return toNumber(marksLines[0]![1]!);
-  const sum = WRITTEN_SUM.exec(rubric);
-  if (sum) {
-    const terms = [...sum[0].matchAll(/\(\s*(\d+(?:\.\d+)?)\s*\)/g)].map((m) => Number(m[1]));
-    if (Math.abs(terms.reduce((a, b) => a + b, 0) - Number(sum[2])) < 1e-9) return Number(sum[2]);
+  for (const line of rubric.split('\n')) {
+    const result = WRITTEN_SUM.exec(line);
+    const terms = [...line.matchAll(/\(\s*(\d+(?:\.\d+)?)\s*\)/g)].map((m) => Number(m[1]));
+    if (result && terms.length >= 2 && Math.abs(terms.reduce((a, b) => a + b, 0) - Number(result[1])) < 1e-9) return Number(result[1]);
   }
   for (const re of WRITTEN_TOTALS) {
     const m = re.exec(rubric);
