@@ -108,6 +108,8 @@ export function markup(lines: string[]): string[] {
       .replace(/<total>\s*(\d+)\s*<\/total>/gi, 'Total: $1')
       // <criterion marks="1">text</criterion>: the attribute is the criterion's mark.
       .replace(/<(\w+)[^>]*?\b(?:marks?|points?|score)\s*=\s*["']?(\d+)["']?[^>]*>(.*?)<\/\1>/gi, '$3 ($2)')
+      // An HTML table row is a table row: its cells between bars, as markdown writes them (tuned on H).
+      .replace(/^\s*<tr[^>]*>\s*<t[dh][^>]*>(.*)<\/t[dh]>\s*<\/tr>\s*$/i, (_, inner: string) => `| ${inner.split(/<\/t[dh]>\s*<t[dh][^>]*>/i).join(' | ')} |`)
       // Any other tag (<ul>, <li>, </li>) is layout.
       .replace(/<\/?[a-z][^>]*>/gi, ' ')
       // "**2 marks** –": markdown emphasis is layout (tuned on F).
@@ -152,11 +154,13 @@ export function markup(lines: string[]): string[] {
     return scale.length >= 2 ? `Total: ${Math.max(...scale)}` : l;
   });
   // A comma column: "criterion,marks" over "text,1" rows (two rows at least); "total,4" a total.
-  const rows = out.filter((l) => /,\s*\d+\s*$/.test(l) && !/^\s*total\s*,/i.test(l));
-  if (rows.length >= 2) {
+  // A semicolon column alike: "criterion;points" over "text;1" (tuned on H).
+  for (const sep of [',', ';']) {
+    const rows = out.filter((l) => new RegExp(`${sep}\\s*\\d+\\s*$`).test(l) && !new RegExp(`^\\s*total\\s*${sep}`, 'i').test(l));
+    if (rows.length < 2 || (sep === ';' && rows.length * 2 < out.filter((l) => l.trim()).length)) continue;
     out = out
-      .filter((l) => !/^\s*[a-z _]+,\s*[a-z _]+\s*$/i.test(l))
-      .map((l) => l.replace(/^\s*total\s*,\s*(\d+)\s*$/i, 'Total: $1').replace(/,\s*(\d+)\s*$/, ' ($1)'));
+      .filter((l) => !new RegExp(`^\\s*[a-z _]+${sep}\\s*[a-z _]+\\s*$`, 'i').test(l))
+      .map((l) => l.replace(new RegExp(`^\\s*total\\s*${sep}\\s*(\\d+)\\s*$`, 'i'), 'Total: $1').replace(new RegExp(`${sep}\\s*(\\d+)\\s*$`), ' ($1)'));
   }
   return otherMarks(out);
 }
