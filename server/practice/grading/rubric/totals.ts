@@ -146,6 +146,22 @@ export function markup(lines: string[]): string[] {
   if (listed.length >= 2 && listed.every((l) => /\s\d+m\s*$/.test(l))) out = out.map((l) => l.replace(/\s(\d+)m\s*$/, ' ($1)'));
   // "Marks 3-4: …" over "Marks 0: …": bands labelled by their marks are levels, the top band's top mark the total (tuned on F).
   out = out.map((l) => l.replace(/^(\s*)marks?\s+(\d+)\s*[–-]\s*(\d+)\s*:/i, '$1Level $3 ($2–$3 marks):').replace(/^(\s*)marks?\s+0\s*:/i, '$10:'));
+  // "For 3 marks: …" over "For 2 marks: …" … "For 0 marks: …": lines led by the marks they earn, two or
+  // more, are levels (tuned on H).
+  const forMarks = out.filter((l) => /^\s*for\s+\d+\s*marks?\s*:/i.test(l));
+  if (forMarks.length >= 2) out = out.map((l) => l.replace(/^(\s*)for\s+(\d+)\s*marks?\s*:/i, (_, sp: string, n: string) => (n === '0' ? `${sp}0:` : `${sp}Level ${n} (${n} marks):`)));
+  // "An answer that … earns 3. One that … earns 2. … Anything else earns 0.": prose levels, each sentence
+  // what an answer earns (two or more), one level a line (tuned on H).
+  out = out.flatMap((l) => {
+    const earns = /\b(?:earns?|gets?|scores?|receives?|is\s+awarded)\s+(\d+)(?:\s*marks?)?\s*[.;]/gi;
+    if ([...l.matchAll(earns)].length < 2) return [l];
+    return l.split(/(?<=[.;])\s+(?=[A-Z])/).map((sentence) => {
+      const m = /\b(?:earns?|gets?|scores?|receives?|is\s+awarded)\s+(\d+)(?:\s*marks?)?\s*[.;]\s*$/i.exec(sentence);
+      if (!m) return sentence;
+      const text = sentence.slice(0, m.index).trim();
+      return m[1] === '0' ? `0: ${text}` : `Level ${m[1]} (${m[1]} marks): ${text}`;
+    });
+  });
   // "Scoring: 0 = …; 1 = …; 2 = …": a one-line scale, one level a line (tuned on F).
   out = out.flatMap((l) => (/^\s*(?:scoring|score|scale|marks?)\s*:\s*0\s*=/i.test(l) ? l.replace(/^\s*\w+\s*:\s*/, '').split(/;\s*(?=\d+\s*=)/).map((p) => p.replace(/^(\d+)\s*=\s*/, (_, n: string) => (n === '0' ? '0: ' : `Level ${n} (${n} marks): `))) : [l]));
   // "4 ticks = 4 marks; 3 ticks = 3 marks; …": a scale of what each count earns; its top is the total (tuned on F).
