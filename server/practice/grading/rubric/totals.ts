@@ -242,13 +242,14 @@ export function otherMarks(lines: string[]): string[] {
   // A unit of marks in any language.
   const title = /^\s*([^\d()\n]+?)\s*\(\s*(\d+)\s+(\p{L}+)\.?\s*\)\s*:?\s*$/u.exec(out[0] ?? '');
   if (title && !new RegExp(`^${UNIT}$`, 'i').test(title[3]!)) {
-    const mark = /^(.*?\S)\s*(?:\(\s*(\d+)\s+(\p{L}+)\.?\s*\)|[—–-]\s*(\d+)\s+(\p{L}+)\.?)\s*$/u;
+    // The mark in brackets, after a dash or, as a last item, after a comma ("…, 1 p"; tuned on H).
+    const mark = /^(.*?\S)\s*(?:\(\s*(\d+)\s+(\p{L}+)\.?\s*\)|[—–-]\s*(\d+)\s+(\p{L}+)\.?|,\s*(\d+)\s+(\p{L}+)\.?)\s*$/u;
     const marked = out.slice(1).map((l) => mark.exec(l));
     const found = marked.filter((m) => m !== null);
-    const words = new Set(found.map((m) => (m![3] ?? m![5])!.toLowerCase()));
-    const sum = found.reduce((a, m) => a + Number(m![2] ?? m![4]), 0);
+    const words = new Set(found.map((m) => (m![3] ?? m![5] ?? m![7])!.toLowerCase()));
+    const sum = found.reduce((a, m) => a + Number(m![2] ?? m![4] ?? m![6]), 0);
     if (found.length >= 2 && words.size === 1 && sum === Number(title[2])) {
-      out = [`${title[1]} (${title[2]} marks):`, ...out.slice(1).map((l, i) => (marked[i] ? `${marked[i]![1]} (${marked[i]![2] ?? marked[i]![4]})` : l))];
+      out = [`${title[1]} (${title[2]} marks):`, ...out.slice(1).map((l, i) => (marked[i] ? `${marked[i]![1]} (${marked[i]![2] ?? marked[i]![4] ?? marked[i]![6]})` : l))];
     }
   }
   // Unmarked notes in a marked list.
