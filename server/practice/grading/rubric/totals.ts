@@ -146,6 +146,19 @@ export function markup(lines: string[]): string[] {
   if (listed.length >= 2 && listed.every((l) => /\s\d+m\s*$/.test(l))) out = out.map((l) => l.replace(/\s(\d+)m\s*$/, ' ($1)'));
   // "Marks 3-4: …" over "Marks 0: …": bands labelled by their marks are levels, the top band's top mark the total (tuned on F).
   out = out.map((l) => l.replace(/^(\s*)marks?\s+(\d+)\s*[–-]\s*(\d+)\s*:/i, '$1Level $3 ($2–$3 marks):').replace(/^(\s*)marks?\s+0\s*:/i, '$10:'));
+  // "Give 1 mark if … Give a further 2 marks if … Give the final mark if …": prose sentences that each
+  // give marks (two or more) are criteria with those marks, one a line (tuned on H).
+  out = out.flatMap((l) => {
+    const give = /^(?:give|award)\s+(?:(a\s+further|another|the\s+(?:final|last|first|second|third|next))\s+)?(\d+|one|two|three|four|five|a)?\s*marks?\s+(?:if|for|when|where)\s+(.*?)[.;]?\s*$/i;
+    const sentences = l.split(/(?<=[.;])\s+(?=[A-Z])/);
+    if (sentences.filter((x) => give.test(x.trim())).length < 2) return [l];
+    return sentences.map((x) => {
+      const m = give.exec(x.trim());
+      if (!m) return x;
+      const n = m[2] === undefined || /^(?:a|one)$/i.test(m[2]) ? 1 : toNumber(m[2]);
+      return `- ${m[3]} (${n})`;
+    });
+  });
   // "For 3 marks: …" over "For 2 marks: …" … "For 0 marks: …": lines led by the marks they earn, two or
   // more, are levels (tuned on H).
   const forMarks = out.filter((l) => /^\s*for\s+\d+\s*marks?\s*:/i.test(l));
