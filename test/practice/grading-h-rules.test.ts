@@ -1,4 +1,5 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
 
 /**
@@ -118,4 +119,28 @@ describe('short answers: every term of a list, words joined, first-person stance
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', "carbon dioxide, if I recall correctly", true, 'high'],
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'carbon dioxide, I read Priestley', true, 'low'],
   ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
+});
+
+describe('rubric totals: more written forms, records, columns, levels, prose marks', () => {
+  const grade = (scheme: string, statement = 'Explain.') => gradeAnswer({ problem_type: 'frq', problem_statement: statement, user_answer: 'something unrelated about cheese', scoring_details: scheme });
+  it.each<[string, string, number]>([
+    ['a slash total', 'Total /4\n- names the cause (+1)\n- names the effect (+1)', 4],
+    ['points possible', 'names the cause — up to 2\nnames the effect — up to 2\nPossible points: 4', 4],
+    ['what the question is worth', 'This task is worth three marks.\nthe cause – one\nthe effect – one\nthe date – one', 3],
+    ['a written sum', 'Credit: names the cause (1) + names the effect (2) = 3', 3],
+    ['INI records', '[part a]\ntext = names the cause\nmarks = 2\n\n[part b]\ntext = names the effect\nmarks = 1', 3],
+    ['a definition list', 'Names the cause of the flood\n: 2 marks\n\nNames the effect on the farms\n: 1 mark', 3],
+    ['an HTML table with a header row', '<table>\n<tr><th>What</th><th>Marks</th></tr>\n<tr><td>names the cause</td><td>2</td></tr>\n<tr><td>names the effect</td><td>1</td></tr>\n</table>', 3],
+    ['a semicolon column', 'point;marks\nnames the cause;2\nnames the effect;2', 4],
+    ['For N marks levels', 'For 2 marks: the cause and the effect.\nFor 1 mark: the cause or the effect.\nFor 0 marks: nothing relevant.', 2],
+    ['prose levels of what an answer earns', 'An answer giving the cause and the effect earns 2. One giving either earns 1. Anything else earns 0.', 2],
+    ['a unit after a comma', 'Hodnocení (2 body)\n- uvede příčinu, 1 body\n- uvede následek, 1 body', 2],
+    ['prose sentences giving marks', 'Award 2 marks if the answer names the cause. Award a further mark if it names the effect. Give the final mark for the date.', 4],
+  ])('%s', (_, scheme, total) => expect(grade(scheme).max_score).toBe(total));
+
+  it("takes the question's own [N marks] where the rubric writes none, as a cap", () => {
+    const g = gradeAnswer({ problem_type: 'frq', problem_statement: 'Give two differences between rivers and canals. [2 marks]', user_answer: 'Canals are man-made, rivers are natural. Canals have locks. Rivers flow downhill.', scoring_details: '- canals are man-made, rivers natural\n- canals have locks\n- rivers flow downhill, canals are level' });
+    expect(g.max_score).toBe(2);
+    expect(g.score).toBeLessThanOrEqual(2);
+  });
 });
