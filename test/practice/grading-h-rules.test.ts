@@ -20,8 +20,11 @@ describe('math: labelled values', () => {
     [rect, 'area = 12, perimeter = 14', 'perimeter = 14, area = 12', true, 'high'],
     // An equal value in another writing.
     [line, 'gradient 3, intercept 4', 'gradient 6/2, intercept 4', true, 'high'],
+    // Labels by their initials or first letters are the reference's.
+    [rect, 'area = 12, perimeter = 14', 'A = 12, P = 14', true, 'high'],
+    ['Find the mean and the standard deviation of 1, 3, 5.', 'mean = 3, standard deviation = 1.63', 'sd 1.63, mean 3', true, 'high'],
     // Labels the grader cannot read, or another order with no label: accepted, low.
-    [rect, 'area = 12, perimeter = 14', 'A = 12, P = 14', true, 'low'],
+    [rect, 'area = 12, perimeter = 14', 'size = 12, edge = 14', true, 'low'],
     [rect, 'area = 12, perimeter = 14', '14 and 12', true, 'low'],
     // A value wrong or missing: a sure refusal.
     [rect, 'area = 12, perimeter = 14', 'area = 12, perimeter = 7', false, 'high'],

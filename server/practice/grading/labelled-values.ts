@@ -7,7 +7,8 @@
  * label that tells, of the same place), numbers compared exactly (24/5 is 4.8), points entry by
  * entry, a comparison ("x < 0", "below 0") in the reference's direction.
  *
- * - The same values, labels the reference's own words or none, in the reference's order: sure.
+ * - The same values, labels the reference's own words (or their initials or starts: "sd", "var", "r")
+ *   or none, in the reference's order: sure.
  * - The same values under labels the grader cannot read ("sd", "σ", "r") or in another order with
  *   no label saying so: accepted, `low`.
  * - A value other than the reference's, or one missing, when every value was read: a sure refusal;
@@ -99,6 +100,24 @@ function rounds(a: Part, b: Part): boolean {
   });
 }
 
+/**
+ * An answer's label read against a reference label: a word that is the initials of the reference
+ * label's words ("sd" for "standard deviation"), or the start of one of its words ("var" for
+ * "variance"; a single letter only when it is the whole label: "r" for "radius"), is that word.
+ */
+function readLabel(a: Set<string>, r: Set<string>): Set<string> {
+  const words = [...r].filter((w) => /^[a-z]+$/.test(w));
+  const initials = words.map((w) => w[0]).join('');
+  return new Set(
+    [...a].flatMap((t) => {
+      if (r.has(t) || !/^[a-z]+$/.test(t)) return [t];
+      if (words.length >= 2 && t === initials) return words;
+      const start = words.filter((w) => w.startsWith(t) && (t.length >= 3 || a.size === 1));
+      return start.length === 1 ? start : [t];
+    }),
+  );
+}
+
 function jaccard(a: Set<string>, b: Set<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   const common = [...a].filter((x) => b.has(x)).length;
@@ -141,12 +160,12 @@ export function gradeLabelledValues(userAnswer: string, reference: string): Grad
   let unreadLabel = false;
   ans.forEach((a, i) => {
     if (a.label.size === 0) return;
-    const scores = ref.map((r) => jaccard(a.label, r.label));
+    const scores = ref.map((r) => jaccard(readLabel(a.label, r.label), r.label));
     const best = Math.max(...scores);
     if (best > 0 && scores.filter((s) => s === best).length === 1 && !taken.has(scores.indexOf(best))) {
       slot[i] = scores.indexOf(best);
       taken.add(slot[i]!);
-      if (![...a.label].every((w) => ref[slot[i]!]!.label.has(w))) unreadLabel = true;
+      if (![...readLabel(a.label, ref[slot[i]!]!.label)].every((w) => ref[slot[i]!]!.label.has(w))) unreadLabel = true;
     } else unreadLabel = true;
   });
   let next = 0;
