@@ -121,6 +121,9 @@ describe('short answers: every term of a list, words joined, first-person stance
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', "I'd say carbon dioxide", true, 'high'],
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', "carbon dioxide, if I recall correctly", true, 'high'],
     ['Which gas do plants take in for photosynthesis?', 'carbon dioxide', 'carbon dioxide, I read Priestley', true, 'low'],
+    // A thing named in brackets after the answer glosses it: no rival, an unchecked claim.
+    ['Which planet is known as the Red Planet?', 'Mars', 'Mars (the fourth planet, after Earth)', true, 'low'],
+    ['Which planet is known as the Red Planet?', 'Mars', 'Mars, after Earth', false, 'low'],
   ])('%s | ref %s | %s', (q, ref, ans, accepted, confidence) => expectVerdict(ask(q, ref, ans), accepted, confidence));
 });
 

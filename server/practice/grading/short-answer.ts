@@ -318,7 +318,8 @@ function rival(alt: Alternative, sts: Statement[], matched: Set<string>, qWords:
   const kinds = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 2)]));
   const ancestors = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 12)]));
   for (const [si, st] of sts.entries()) {
-    if (st.retracted || st.illustration) continue;
+    // A thing named in brackets after the answer ("hands (4 inches each)") glosses it: no rival, an unchecked claim (tuned on H).
+    if (st.retracted || st.illustration || (st.bracketed && sts.slice(0, si).some((x, k) => x.words.some((_, wi) => matched.has(`${k}:${wi}`))))) continue;
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= st.words.length; i++) {
         const gram = st.words.slice(i, i + n);
