@@ -92,6 +92,11 @@ describe('math: superscript letters, arbitrary constants, bases, matrix rows, fo
     // The letters of the form, a coefficient before the reference's own letter.
     ['Write (1 + 2i)(1 − i) in the form p + qi.', '3 + i', 'p = 3, q = 1', true, 'high'],
     ['Write (1 + 2i)(1 − i) in the form p + qi.', '3 + i', 'p = 1, q = 3', false, 'high'],
+    // A vector line in any writing of its vectors: the same line, or another.
+    ['Find a vector equation of the line through (2, 0, 1) in the direction of i + j.', 'r = 2i + k + t(i + j)', 'r = (2, 0, 1) + s(1, 1, 0)', true, 'high'],
+    ['Find a vector equation of the line through (2, 0, 1) in the direction of i + j.', 'r = 2i + k + t(i + j)', 'r = (3, 1, 1) + μ(2, 2, 0)', true, 'high'],
+    ['Find a vector equation of the line through (2, 0, 1) in the direction of i + j.', 'r = 2i + k + t(i + j)', '(x, y, z) = (2 + t, t, 1)', true, 'high'],
+    ['Find a vector equation of the line through (2, 0, 1) in the direction of i + j.', 'r = 2i + k + t(i + j)', 'r = (1, 1, 0) + t(2, 0, 1)', false, 'high'],
     // Equal in base units, written with another named unit: refused, low.
     ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '10 kg m/s', false, 'low'],
     ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '10 N s', true, 'high'],

@@ -16,6 +16,7 @@ import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Mat
 import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './read.ts';
 import { asDimension, findUnit, splitUnit } from './units.ts';
 import { baseOf, spokenMath } from './normalize.ts';
+import { sameVectorLine } from './vector-line.ts';
 import { afterConclusion, trailingSolutions } from './working.ts';
 import { numberFromWords } from '../number-words.ts';
 import { lemmas } from '../senses.ts';
@@ -413,6 +414,9 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   if (set) return set;
   const points = gradePoints(userAnswer, reference, statement, scheme);
   if (points) return points;
+  // "r = (1, 2) + t(3, −1)" for "r = (i + 2j) + t(3i − j)": one line in any writing of its vectors (tuned on H).
+  const line = sameVectorLine(userAnswer, reference);
+  if (line !== null) return line ? result(1, [reference], [], `Correct: ${userAnswer.trim()} is the same line as ${reference}.`) : fail(`${userAnswer.trim()} is another line than ${reference}.`);
   const params = parametersOfForm(userAnswer, reference, statement);
   if (params) {
     const g = gradeMathWithin(params, reference, statement, scheme);
