@@ -97,6 +97,10 @@ describe('math: superscript letters, arbitrary constants, bases, matrix rows, fo
     ['Find a vector equation of the line through (2, 0, 1) in the direction of i + j.', 'r = 2i + k + t(i + j)', 'r = (3, 1, 1) + μ(2, 2, 0)', true, 'high'],
     ['Find a vector equation of the line through (2, 0, 1) in the direction of i + j.', 'r = 2i + k + t(i + j)', '(x, y, z) = (2 + t, t, 1)', true, 'high'],
     ['Find a vector equation of the line through (2, 0, 1) in the direction of i + j.', 'r = 2i + k + t(i + j)', 'r = (1, 1, 0) + t(2, 0, 1)', false, 'high'],
+    // A compound unit in words is the one in symbols; one unit word stays a unit word (pounds are money here).
+    ['Find the work done by a 4 N force moving 5 m.', '20 N m', '20 newton metres', true, 'high'],
+    ['Find the work done by a 4 N force moving 5 m.', '20 N m', '20 newton seconds', false, 'high'],
+    ['A coat costs £40 and is reduced by £15. Find the new price.', '£25', '25 pounds', true, 'high'],
     // Equal in base units, written with another named unit: refused, low.
     ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '10 kg m/s', false, 'low'],
     ['Find the impulse of a 5 N force acting for 2 s.', '10 N s', '10 N s', true, 'high'],

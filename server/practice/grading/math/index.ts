@@ -14,7 +14,7 @@ import { normalizeMath } from './normalize.ts';
 import { CONFIDENCE } from '../thresholds.ts';
 import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './matrix.ts';
 import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './read.ts';
-import { asDimension, findUnit, splitUnit } from './units.ts';
+import { asDimension, findUnit, splitUnit, unitWordsAsSymbols } from './units.ts';
 import { baseOf, spokenMath } from './normalize.ts';
 import { sameVectorLine } from './vector-line.ts';
 import { afterConclusion, trailingSolutions } from './working.ts';
@@ -435,7 +435,8 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
     return { ...g, explanation: `${userAnswer.trim()} names its arbitrary constant${userConstants.length > 1 ? 's' : ''} differently. ${g.explanation}` };
   }
   let stated = userAnswer;
-  let userText = normalizeMath(userAnswer);
+  // "30 newton metres" for "30 N m": unit words as their symbols (tuned on H).
+  let userText = normalizeMath(unitWordsAsSymbols(userAnswer));
   if (userText === '') return fail('No answer was given.');
   // "in 1989", "about 40": a preposition before the reference's number is prose, as in an answer.
   const ref = readAnyReference(normalizeMath(reference.replace(/^\s*(?:in|on|at|by|about|around|circa|approximately|roughly)\s+(?=[-$£€\d])/i, '')), forms.interval);
