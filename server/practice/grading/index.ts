@@ -11,6 +11,8 @@ import { gradeRubric, parseRubric } from './rubric/index.ts';
 import { checkAddedClaim } from './added-claim.ts';
 import { gradeClock, readClock } from './clock.ts';
 import { gradeShortAnswer, isShortReference } from './short-answer.ts';
+import { gradeLabelledValues } from './labelled-values.ts';
+import { gradeTermList } from './term-list.ts';
 
 export { GradingInputError } from './errors.ts';
 
@@ -79,10 +81,17 @@ function gradeAnswerOnce(input: GradeInput): GradeResult {
     // A claim refused by WordNet's glosses is weaker evidence than the CAS.
     return checked === math || checked.score === math.score ? checked : { ...checked, confidence: 'low', needs_review: true };
   }
+  // Several values each with a label ("mean = 5, standard deviation = 2", "centre (2, −3), radius 5",
+  // "below 0 or above 32"): value by value, by label or place (tuned on H).
+  const labelled = !rubric && ref ? gradeLabelledValues(input.user_answer, ref) : null;
+  if (labelled) return labelled;
   // A time of day ("9:35 pm") is compared as minutes after midnight, in any of its writings.
   const clock = !rubric && ref ? gradeClock(input.user_answer, ref, statement) : null;
   if (clock) return clock;
   if (rubric) return gradeRubric(input.user_answer, rubric, false, statement, ref);
+  // "foil, épée and sabre": every term of a listed reference, each as a term (tuned on H).
+  const list = gradeTermList(input.user_answer, ref, statement);
+  if (list) return list;
   if (isShortReference(ref)) return gradeShortAnswer(input.user_answer, ref, input.problem_statement ?? '');
   return gradeRubric(input.user_answer, ref, true);
 }

@@ -6,7 +6,7 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C`, `D`, `E`, `F`, `G` (held-out sets seen before the rule; sets C, D, E, F and G were each measured
+ * `C`, `D`, `E`, `F`, `G`, `H` (held-out sets seen before the rule; sets C, D, E, F, G and H were each measured
  * unseen, then studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
@@ -15,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H')[];
 }
 
 const G = 'server/practice/grading/';
@@ -23,6 +23,9 @@ const T = 'test/practice/';
 /** Rules tuned on set G (test/practice/grading-g-rules.test.ts). */
 const TO_G: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G'];
 const G_TESTS = [`${T}grading-g-rules.test.ts`];
+/** Rules tuned on set H (test/practice/grading-h-rules.test.ts). */
+const TO_H: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+const H_TESTS = [`${T}grading-h-rules.test.ts`];
 
 export const RULES: readonly Rule[] = [
   // ---- dispatch and confidence ----
@@ -57,6 +60,17 @@ export const RULES: readonly Rule[] = [
   { name: 'equalities for an inequality', what: '"x = 2, x = 3" (equalities only, no inequality or interval) for an inequality reference gives the boundary, not the region: a sure refusal', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'times before ratios', what: 'a time-of-day reference with a colon or am/pm, in a question about times and not about a ratio, is graded as a time before the CAS reads it as a ratio ("18.30", "6:30 pm" for 18:30)', file: `${G}index.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'places through a percentage', what: 'a percentage with two places fewer than the decimal places asked ("90.88%" for 0.9088 to 4 d.p.) keeps the precision of the value: refused `low`', file: `${G}math/index.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'labelled values', what: 'a reference of two values or more, each with a label or a comparison of its own, ending in a value ("mean = 5, standard deviation = 2", "centre (2, −3), radius 5", "below 0 or above 32"): graded value by value, put beside the reference value of the same label (its words, their initials "sd" or starts "var", "r") or place, compared exactly (24/5 is 4.8), a comparison in its direction; the reference\'s labels or none, in order: sure; labels the grader cannot read or another order with none: `low`; a value wrong or missing: a sure refusal (`low` when one rounds to the other); more values than the reference, values in words or not plain numbers: left to the other rules', file: `${G}labelled-values.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'values joined by and', what: 'a reference of values joined by "and" ("1 and 3") is a list, as with "or" or a comma, not one expression', file: `${G}math/read.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'Greek variables', what: 'a Greek letter other than π before "=" names a variable as a Latin one does ("λ = 1 or λ = 3")', file: `${G}math/read.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'superscript letters', what: 'superscript letters are an exponent as superscript digits are ("xeˣ" is x·e^x, "e²ˣ" is e^(2x))', file: `${G}math/normalize.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'arbitrary constants', what: 'a letter A, B, C, D, K (c, k) standing alone that the question does not write is an arbitrary constant: the answer\'s, in order, renamed to the reference\'s ("y = Ce^(2x)" for "y = Ae^(2x)"); a general solution refused when the answer, with a constant too, is solved for something else ("ln|y| = 2x + c") is `low`', file: `${G}math/index.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'numerals with their base', what: 'a whole answer written as a numeral with its base ("10201₃", "(10201)_3", "111 in base 10") is its digits, when every digit belongs to the base; another written base than the reference\'s is a sure refusal', file: `${G}math/normalize.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'matrix rows', what: 'where a matrix is expected, rows in round brackets inside any bracket ("((0, −1), (1, 0))") or rows split by semicolons ("(0 1; 1 0)", "[0, 1; 1, 0]") are read as the nested list', file: `${G}math/index.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'coefficient letters of the form', what: '"letters of the form" also reads a letter before the reference\'s own letters as a coefficient ("b" of "a + bi", of "ax² + bx + c")', file: `${G}math/index.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'units in base units', what: 'a number with units refused by the CAS but equal once the named SI units N, J, W, Pa, Hz are written in base units ("6 N s" for "6 kg m s⁻¹", "30 J" for "30 N m") is refused `low`: a teacher may take the other unit or not', file: `${G}math/index.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'compound units in words', what: 'a run of two to four unit words after a number, each with a symbol ("30 newton metres"), written as the symbols ("30 N m")', file: `${G}math/units.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'vector lines', what: 'a line `r = a + t·d` in any writing of its vectors (tuples, i/j/k, componentwise `(x, y) = (1 + 3t, 2 − t)`, any parameter letter): the same line when the directions are parallel and the answer\'s point lies on the reference\'s line; sure either way', file: `${G}math/vector-line.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'ordinary number and single logarithm', what: '"as an ordinary number" refuses any written power of ten (e, E, × 10^); "as a single logarithm" refuses the value', file: `${G}math/forms.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'more vector and root notations', what: '± inside a bracket gives both values ("(6 ± √20)/2"); a chain through a logarithm ends at its value; i, j, k unit vectors as the components of a listed reference', file: `${G}math/index.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'times of day', what: 'a time-of-day reference compared in minutes after midnight (12- and 24-hour, "in the evening"); a time without its half of the day is low', file: `${G}clock.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
@@ -97,6 +111,11 @@ export const RULES: readonly Rule[] = [
   { name: 'form described', what: 'a form the question names after "a"/"an" and not "of" a word ("a verb form like …") is an example it describes, not a form of the word it asks for', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'action swapped', what: 'two -ing forms of verbs swapped in the reference\'s shape ("DNA fingerprinting" for "DNA profiling") may name one action: no sure refusal', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'initialled name', what: 'a person\'s given names as their initials, in order, and the surname as written ("J. M. Keynes", "JRR Tolkien") are the name: accepted, sure', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'every term of a list', what: 'a short-answer reference listing three terms or more with commas (and a last "and"), no "or": every term asked, each graded as a term against the answer\'s items, in any order unless the question asks one; sure when every term is matched surely and nothing is added; a missing term a sure refusal; an item in a term\'s place, or an added one, `low`', file: `${G}term-list.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'words joined or hyphenated', what: 'the reference\'s words joined or hyphenated, letter for letter ("greenbelt", "haute-couture" for "green belt", "haute couture"), of at least CONFIDENCE.sureSlipLength letters and no digit, are the term: sure', file: `${G}short-answer.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'first-person stance', what: 'the CONFIDENCE.stanceWords words after a subject I ("I\'d say …", "if I remember right", "I\'m fairly sure"), in lower case and without digits, are the student\'s stance, not an unchecked claim; "type I" is a numeral', file: `${G}short-answer.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'gloss in brackets', what: 'a thing named in brackets after the matched term ("hands (4 inches each)", "Mars (the fourth planet, after Earth)") glosses it: no rival, an unchecked claim (`low`)', file: `${G}short-answer.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'numbers in an aside', what: 'a number beside the matched term ("talc, hardness 10") that neither the reference (in any writing: "type 1" for "type I") nor the question says is a claim the grader did not check: `low`', file: `${G}short-answer.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'numbers in a reason', what: 'numbers after a reason cue ("because", "since", "as it", "due to") are the reason\'s, not the numbered term\'s', file: `${G}short-answer.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'filler word after a number', what: 'a filler word after a number in prose (`42 I believe`) is no unit: the pronoun I is not the imaginary unit', file: `${G}math/index.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['main'] },
   { name: 'number beside question words', what: "a number read from prose is high when its other words are the question's", file: `${G}math/index.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['C'] },
@@ -114,6 +133,9 @@ export const RULES: readonly Rule[] = [
   { name: 'criterion marks anywhere', what: 'marks in HTML/XML tags (`<li>… (1)</li>`, `marks="1"`, `<total>`), braces (`{2}`), sums (`(1+1)`), a comma column with a `total,N` row; a parent whose mark is the sum of its indented parts counted once; a label with a range of marks (`L3 (5–6):`) a level', file: `${G}rubric/totals.ts`, tests: [`${T}grading-e-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E'] },
   { name: 'caps and more written marks', what: 'a cap ending the last line (`Max. 4`, `— max 4`, `Three marks maximum.`; not one inside brackets or after a comma) is max_score when the criteria add up to more, marks beyond it not earned; a titled first line over a list (`Beoordeling (3 punten)`), Dutch and Portuguese units, `earn N marks`, a lone `[N]` last line, `Marks: N (1 per point)`, a `k ticks = k marks` scale; `**2 marks**`, a bare `1m` column, `Marks 3-4:` bands and a one-line `0 = …; 1 = …` scale read as the layouts they are', file: `${G}rubric/totals.ts`, tests: [`${T}grading-f-rules.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D', 'E', 'F'] },
   { name: 'marks in other forms', what: 'a lone `(N)` last line is the total; marks after a last colon (`… : 2`); marks as fractions of one total whose numerators add up to it (`3/10 for:`, `— 2/6`); a unit of marks in any language, checked by the lines\' marks adding up to the title\'s (`Bedömning (3 poäng)`); unmarked notes in a list most of whose lines carry a mark earn nothing; an unmarked line over indented marked lines is a heading, a marked line over indented unmarked lines heads them with its marks; `Top band (5–6):` a level; `1 mk` / `Any two: 2 mks`; `✔` ending lines under `✔ = 1 mark, max 4`; "5 marks in total: 1 for each" reads the 5', file: `${G}rubric/totals.ts`, tests: G_TESTS, tuned: TO_G },
+  { name: 'totals written in more forms', what: '"Total /5"; "points possible" / "possible marks" as "available"; what the question (not a criterion) is "worth"; a line of bracketed marks joined by "+" written out to their sum ("(2) + (1) + (1) = 4"); the question\'s own "[3 marks]" for a rubric that writes no total, a cap where the criteria add up to more', file: `${G}rubric/totals.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'marks in records and columns', what: 'records with "=" as with ":" (INI `text = …` / `marks = 1` under a `[section]` name, dropped); a definition list\'s ": 1 mark" line gives its marks to the line above; an HTML table row is a table row (its header no criterion); a semicolon column as a comma column; a unit of marks in any language also after a comma ("…, 1 p")', file: `${G}rubric/layouts.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'levels and prose marks', what: '"For 3 marks: …" lines (two or more) are levels; prose sentences each saying what an answer "earns" N are levels, the top one the total; prose sentences that each "give"/"award" marks ("Give 1 mark if … Give a further 2 marks if … Give the final mark …") are criteria with those marks', file: `${G}rubric/totals.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'dash joins', what: 'a dash between letters or digits with no space ("5–7–5") joins them as a hyphen does, in every tokenised text', file: `${G}text.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'labels and arrows', what: '`→ N mark` arrows; a label before its marks (`Position (1 mark): X`, `AO1 (2): X`) is no word to say, unless quality words with falling marks (levels); `½` read as a mark', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },

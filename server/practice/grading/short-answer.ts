@@ -318,7 +318,8 @@ function rival(alt: Alternative, sts: Statement[], matched: Set<string>, qWords:
   const kinds = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 2)]));
   const ancestors = new Set(refSenses.flatMap((s) => [...hypernymsWithin(s, 12)]));
   for (const [si, st] of sts.entries()) {
-    if (st.retracted || st.illustration) continue;
+    // A thing named in brackets after the answer ("hands (4 inches each)") glosses it: no rival, an unchecked claim (tuned on H).
+    if (st.retracted || st.illustration || (st.bracketed && sts.slice(0, si).some((x, k) => x.words.some((_, wi) => matched.has(`${k}:${wi}`))))) continue;
     for (let n = 3; n >= 1; n--) {
       for (let i = 0; i + n <= st.words.length; i++) {
         const gram = st.words.slice(i, i + n);
@@ -421,6 +422,11 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
   // "J. M. Keynes" for "John Maynard Keynes": a person's given names as their initials, in order, and
   // the surname as written, is the name (tuned on G).
   if (!opts.among && initialledName(userAnswer, reference)) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${reference} with the given names as initials.`, confidence: 'high', needs_review: false };
+  // "greenbelt", "haute-couture", "persona non-grata" for "green belt", "haute couture", "persona non
+  // grata": the reference's words joined or hyphenated, letter for letter, are the term (tuned on H).
+  // Words only: a reference or an answer with a digit is a numbered term ("Apollo 11"), not this.
+  const joined = alts.find((a) => /[\s-]/.test(a.text.trim()) && !/\d/.test(a.text + userAnswer) && folded(userAnswer) === folded(a.text) && folded(a.text).length >= CONFIDENCE.sureSlipLength);
+  if (!opts.among && joined) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${joined.text}, its words joined or hyphenated.`, confidence: 'high', needs_review: false };
   for (const alt of alts) {
     const matches = findMatches(alt, sts, strict || irregular(alt.content[0]?.w ?? ''));
     // A reference that is itself a denial ("does not dissolve") is met by a denial.
@@ -705,18 +711,42 @@ function deniedAside(st: Statement, si: number, at: number, matched: Set<string>
 /** Content words of the answer outside the matched term that are neither the reference's (any form) nor the question's: claims the grader did not check. */
 function uncheckedWords(sts: Statement[], matched: Set<string>, reference: string, qWords: Set<string>): string[] {
   const own = new Set(contentWords(wordsOf(reference)).flatMap((x) => [x.w, ...lemmas(x.w)]));
+  const ownNumbers = numeralsOf(reference);
   return sts.flatMap((st, si) =>
     st.retracted || st.illustration
       ? []
       : st.words
           // A capital letter alone names something ("C minor" for "A minor", where "A" read as an article).
-          .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
+          // A number beside the term ("talc, hardness 10") is a claim too, unless the reference or the question says it (tuned on H).
+          .filter((x, wi) => !matched.has(`${si}:${wi}`) && (LETTER_NAME.test(x.raw) || /^\d/.test(x.raw) || (/[\p{L}]{3,}/u.test(x.w) && !FILLER.has(x.w) && !NEGATIONS.has(x.w))))
           // "arteries, not veins": a word denied right after a cue, outside the matched term, rules another answer out (tuned on D).
           .filter((x) => !deniedAside(st, si, st.words.indexOf(x), matched))
+          // "I'd say …", "if I remember right", "I'm fairly sure": the two words after a first-person subject
+          // are the student's stance, not a claim about the answer; a name or a number there still is (tuned on H).
+          .filter((x) => !stance(st, st.words.indexOf(x)))
           .filter((x) => ![x.w, ...lemmas(x.w)].some((l) => own.has(l) || (qWords.has(l) && !LETTER_NAME.test(x.raw))))
+          // The reference's own number in another writing ("type 1" for "type I") is the term's.
+          .filter((x) => !/^\d/.test(x.raw) || !ownNumbers.has(Number(/^\d+/.exec(x.raw)![0])))
           .map((x) => x.raw),
   );
 }
+
+const FIRST_PERSON = new Set(['i', "i'm", "i'd", "i've", "i'll", 'im', 'id', 'ive']);
+/** A word at most CONFIDENCE.stanceWords after a first-person subject, in lower case and without a digit. */
+function stance(st: Statement, at: number): boolean {
+  const x = st.words[at]!;
+  if (x.raw !== x.raw.toLowerCase() || /\d/.test(x.raw)) return false;
+  for (let k = 1; k <= CONFIDENCE.stanceWords; k++) if (at - k >= 0 && subjectI(st, at - k)) return true;
+  return false;
+}
+
+/** The pronoun I as a clause's subject: a contraction (I'm, I'd), or "I" first or after a conjunction ("type I" is a numeral). */
+function subjectI(st: Statement, at: number): boolean {
+  const w = st.words[at]!.w;
+  if (!FIRST_PERSON.has(w)) return false;
+  return w !== 'i' || at === 0 || CONJUNCTIONS.has(st.words[at - 1]!.w);
+}
+const CONJUNCTIONS = new Set(['if', 'as', 'and', 'but', 'so', 'though', 'although', 'because', 'when', 'what', 'that', 'than']);
 
 /**
  * A word in American spelling: -isation/-ise → -ization/-ize, -our → -or, -tre → -ter, and ae / oe

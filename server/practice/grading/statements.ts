@@ -27,6 +27,8 @@ export interface Statement {
   retracted: boolean;
   /** "like a pile of plates", "such as ...": an illustration, not another answer. */
   illustration?: boolean;
+  /** Written in brackets ("hands (4 inches each)"): a gloss on what came before (tuned on H). */
+  bracketed?: boolean;
   /** Indexes of negation cues. */
   cues: number[];
 }
@@ -64,6 +66,7 @@ export function statements(answer: string): Statement[] {
   const split = answer.split(/([.;!?,:()]+|\s[-–—]+\s|\b(?:but|however|although|though|whereas|instead|rather|i mean)\b)/i);
   const out: Statement[] = [];
   let budget = MAX_SHORT_ANSWER_WORDS;
+  let depth = 0;
   for (let k = 0; k < split.length; k += 2) {
     const piece = split[k]!;
     const after = split[k - 1] ?? '';
@@ -83,7 +86,9 @@ export function statements(answer: string): Statement[] {
       if (words[0].w === 'no') words.shift();
     }
     const illustration = /^\s*(?:like|such\s+as|for\s+example|for\s+instance|e\.?g\.?|as\s+in)\b/i.test(piece);
-    out.push({ words, retracted: false, illustration, cues: words.flatMap((x, i) => (NEGATIONS.has(x.w) ? [i] : [])) });
+    depth = Math.max(0, depth + (after.match(/\(/g)?.length ?? 0) - (after.match(/\)/g)?.length ?? 0));
+    const bracketed = depth > 0 && out.length > 0;
+    out.push({ words, retracted: false, illustration, ...(bracketed ? { bracketed } : {}), cues: words.flatMap((x, i) => (NEGATIONS.has(x.w) ? [i] : [])) });
   }
   return out;
 }

@@ -59,6 +59,11 @@ export const CONFIDENCE = {
    * at least this many significant figures ("0.133" for 2/15; "0.13" is `low`). Tuned on G.
    */
   roundingFigures: 3,
+  /**
+   * Words after a first-person subject read as the student's stance, not as a claim ("I'd say …",
+   * "if I remember right", "I'm fairly sure"). Tuned on H.
+   */
+  stanceWords: 2,
 } as const;
 
 /** Reading a rubric's marks (rubric/totals.ts). */

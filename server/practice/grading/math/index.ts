@@ -14,8 +14,9 @@ import { normalizeMath } from './normalize.ts';
 import { CONFIDENCE } from '../thresholds.ts';
 import { compareMatrix, looksLikeMatrix, readMatrix, shape, showMatrix, type Matrix } from './matrix.ts';
 import { NO_SOLUTION, readLike, readReference, readSolutions, readValue, WORDS_IN_MATH, sameIntervals, showInterval, type Reading, type Solutions, type Value } from './read.ts';
-import { asDimension, findUnit, splitUnit } from './units.ts';
-import { spokenMath } from './normalize.ts';
+import { asDimension, findUnit, splitUnit, unitWordsAsSymbols } from './units.ts';
+import { baseOf, spokenMath } from './normalize.ts';
+import { sameVectorLine } from './vector-line.ts';
 import { afterConclusion, trailingSolutions } from './working.ts';
 import { numberFromWords } from '../number-words.ts';
 import { lemmas } from '../senses.ts';
@@ -31,7 +32,26 @@ function readAnyReference(text: string, intervalContext: boolean): Answer | null
 function readAnswer(text: string, ref: Answer, allowUnits: boolean): Answer | null {
   const m = looksLikeMatrix(text) ? readMatrix(text) : null;
   if (m) return m;
+  // Where a matrix is expected, its rows in other writings: "((0, −1), (1, 0))", "(0 1; 1 0)", "[0 1; 1 0]" (tuned on H).
+  const rows = ref.kind === 'matrix' ? matrixRows(text) : null;
+  if (rows) return readMatrix(rows);
   return ref.kind === 'matrix' ? (readSolutions(text) ?? readValue(text, false)) : readLike(text, ref, allowUnits);
+}
+
+/**
+ * A matrix written with its rows in round brackets inside any bracket ("((1, 2), (3, 4))"), or with
+ * rows separated by semicolons and entries by commas or spaces inside one bracket ("(1 2; 3 4)",
+ * "[1, 2; 3, 4]"), as the nested list readMatrix reads; null for any other text.
+ */
+function matrixRows(text: string): string | null {
+  const t = text.trim();
+  const nested = /^[([]\s*(\([^()]*\)(?:\s*,?\s*\([^()]*\))+)\s*[)\]]$/.exec(t);
+  if (nested) return `[${[...nested[1]!.matchAll(/\(([^()]*)\)/g)].map((r) => `[${r[1]}]`).join(', ')}]`;
+  const semi = /^[([]([^()[\]]*;[^()[\]]*)[)\]]$/.exec(t);
+  if (!semi) return null;
+  const rows = semi[1]!.split(';').map((r) => r.trim().split(/\s*,\s*|\s+/).filter(Boolean));
+  if (rows.some((r) => r.length !== rows[0]!.length) || rows[0]!.length < 1) return null;
+  return `[${rows.map((r) => `[${r.join(', ')}]`).join(', ')}]`;
 }
 
 /**
@@ -394,13 +414,29 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   if (set) return set;
   const points = gradePoints(userAnswer, reference, statement, scheme);
   if (points) return points;
+  // "r = (1, 2) + t(3, −1)" for "r = (i + 2j) + t(3i − j)": one line in any writing of its vectors (tuned on H).
+  const line = sameVectorLine(userAnswer, reference);
+  if (line !== null) return line ? result(1, [reference], [], `Correct: ${userAnswer.trim()} is the same line as ${reference}.`) : fail(`${userAnswer.trim()} is another line than ${reference}.`);
   const params = parametersOfForm(userAnswer, reference, statement);
   if (params) {
     const g = gradeMathWithin(params, reference, statement, scheme);
     return { ...g, explanation: `${userAnswer.trim()} gives ${params} in the form the question asks for. ${g.explanation}` };
   }
+  // A numeral with another base written than the reference's ("10201₁₀" for "10201₃") is another number (tuned on H).
+  const refBase = baseOf(reference);
+  const userBase = baseOf(userAnswer);
+  if (refBase !== null && userBase !== null && refBase !== userBase) return fail(`${userAnswer.trim()} is written in base ${userBase}, not base ${refBase}.`);
+  // "y = Ce^(2x)" for "y = Ae^(2x)": arbitrary constants named by other letters are renamed (tuned on H).
+  const refConstants = constantsOf(normalizeMath(reference), statement);
+  const userConstants = constantsOf(normalizeMath(userAnswer), statement);
+  if (refConstants.length > 0 && userConstants.length === refConstants.length && userConstants.some((c, i) => c !== refConstants[i])) {
+    const renamed = renameConstants(normalizeMath(userAnswer), userConstants, refConstants);
+    const g = gradeMathWithin(renamed, reference, statement, scheme);
+    return { ...g, explanation: `${userAnswer.trim()} names its arbitrary constant${userConstants.length > 1 ? 's' : ''} differently. ${g.explanation}` };
+  }
   let stated = userAnswer;
-  let userText = normalizeMath(userAnswer);
+  // "30 newton metres" for "30 N m": unit words as their symbols (tuned on H).
+  let userText = normalizeMath(unitWordsAsSymbols(userAnswer));
   if (userText === '') return fail('No answer was given.');
   // "in 1989", "about 40": a preposition before the reference's number is prose, as in an answer.
   const ref = readAnyReference(normalizeMath(reference.replace(/^\s*(?:in|on|at|by|about|around|circa|approximately|roughly)\s+(?=[-$£€\d])/i, '')), forms.interval);
@@ -446,7 +482,57 @@ function gradeMathWithin(userAnswer: string, reference: string, statement: strin
   }
   if (!user) return low(fail(`"${userAnswer}" could not be read as ${kind}.`));
   const graded = decide(user, ref, forms, userAnswer, reference, userText, statement, fail);
+  // A general solution (an equation with an arbitrary constant) refused when the answer, with one too,
+  // is solved for something else: the constant may stand for another (ln|y| = 2x + c is y = Ae^(2x)
+  // with A = e^c): `low`. Solved for the same thing ("y = Ae^(x/2)"), the refusal stays sure (tuned on H).
+  const lhsOf = (t: string) => t.split('=')[0]!.replace(/\s+/g, '');
+  if (ref.kind === 'equation' && refConstants.length > 0 && userConstants.length > 0 && graded.score < graded.max_score && lhsOf(userText) !== lhsOf(ref.text)) return low(graded);
+  // "6 N s" for "6 kg m s⁻¹": equal once named SI units are written in base units. A teacher may
+  // take the other unit or not (J for a moment in N m): the refusal is `low` (tuned on H).
+  if (graded.score < graded.max_score && graded.confidence !== 'low' && sameInBaseUnits(userText, normalizeMath(reference))) {
+    return low({ ...graded, explanation: `${graded.explanation} (In base units the answer equals the expected answer; the unit is written another way.)` });
+  }
   return fallback ? low(graded) : graded;
+}
+
+/** Named SI units in base units, for sameInBaseUnits. */
+const BASE_UNITS: [RegExp, string][] = [
+  [/(?<![A-Za-z])N(?![A-Za-z])/g, '(kg*m*s^(-2))'],
+  [/(?<![A-Za-z])J(?![A-Za-z])/g, '(kg*m^2*s^(-2))'],
+  [/(?<![A-Za-z])W(?![A-Za-z])/g, '(kg*m^2*s^(-3))'],
+  [/(?<![A-Za-z])Pa(?![A-Za-z])/g, '(kg*m^(-1)*s^(-2))'],
+  [/(?<![A-Za-z])Hz(?![A-Za-z])/g, '(s^(-1))'],
+];
+
+/** A number with units, equal to another once named SI units (N, J, W, Pa, Hz) are written in base units. */
+function sameInBaseUnits(a: string, b: string): boolean {
+  if (!/^\s*[-+]?\d/.test(a) || !/^\s*[-+]?\d/.test(b) || !/[A-Za-z]/.test(a) || !/[A-Za-z]/.test(b)) return false;
+  const expand = (t: string) => BASE_UNITS.reduce((x, [re, base]) => x.replace(re, base), t).replace(/(\d)\s*\(/g, '$1*(').replace(/\)\s*(?=[a-z(])/gi, ')*').replace(/([a-z])\s+(?=[a-z(])/gi, '$1*').replace(/(\d)\s+(?=[a-z])/gi, '$1*');
+  const x = parse(expand(a));
+  const y = parse(expand(b));
+  const named = BASE_UNITS.some(([re]) => new RegExp(re.source).test(a) || new RegExp(re.source).test(b));
+  return named && x !== null && y !== null && same(x, y);
+}
+
+/**
+ * The arbitrary constants of a text, in order of first appearance: a letter A, B, C, D or K (or c, k)
+ * standing alone, not the start of a word (cos), that the question does not write.
+ */
+function constantsOf(text: string, statement: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(CONSTANT)) {
+    const c = m[1] ?? m[2]!;
+    if (!out.includes(c) && !new RegExp(`(?<![A-Za-z])${c}(?![A-Za-z])`).test(statement)) out.push(c);
+  }
+  return out;
+}
+const CONSTANT = /(?<![A-Za-z])(?:([ABCDK])(?![A-Za-z]{2})|([ck])(?:(?![A-Za-z])|(?=e\^)))/g;
+
+function renameConstants(text: string, from: string[], to: string[]): string {
+  return text.replace(CONSTANT, (m: string, a?: string, b?: string) => {
+    const i = from.indexOf((a ?? b)!);
+    return i >= 0 ? to[i]! : m;
+  });
 }
 
 const COMPONENT = String.raw`([-+−]?\s*(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?)?)`;
@@ -601,9 +687,16 @@ function parametersOfForm(userAnswer: string, reference: string, statement: stri
   if (!pairs.length || pairs.some((p) => !p)) return null;
   const values = new Map(pairs.map((p) => [p![1]!, p![2]!.replace('−', '-')] as const));
   const refLetters = new Set(reference.match(/[a-zA-Z]/g) ?? []);
-  const formLetters = new Set((form.match(/(?<![a-zA-Z])[a-zA-Z](?![a-zA-Z])/g) ?? []).filter((l) => !refLetters.has(l)));
+  // A letter of the form alone, or a coefficient before the reference's own letters ("b" of "bi", of "bx"; tuned on H).
+  const letterOf = (tok: string) => (tok.length === 1 || [...tok.slice(1)].every((c) => refLetters.has(c)) ? tok[0]! : null);
+  const formLetters = new Set((form.match(/[a-zA-Z]+/g) ?? []).map(letterOf).filter((l): l is string => l !== null && !refLetters.has(l)));
   if (formLetters.size === 0 || formLetters.size !== values.size || [...values.keys()].some((l) => !formLetters.has(l))) return null;
-  return form.replace(/(?<![a-zA-Z])[a-zA-Z](?![a-zA-Z])/g, (l) => (values.has(l) ? `(${values.get(l)})` : l)).trim();
+  return form
+    .replace(/[a-zA-Z]+/g, (tok) => {
+      const l = letterOf(tok);
+      return l !== null && values.has(l) ? `(${values.get(l)})${tok.length > 1 ? `*${tok.slice(1)}` : ''}` : tok;
+    })
+    .trim();
 }
 
 /** A grade decided by weaker evidence than the CAS's: `low`, for a teacher to review. */

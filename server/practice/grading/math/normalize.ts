@@ -45,6 +45,33 @@ function wrap(t: string): string {
 
 const MATRIX_BEGIN = /\\begin\s*\{\s*([pbB]?matrix|smallmatrix)\s*\}/g;
 
+const SUBSCRIPT_DIGITS = '₀₁₂₃₄₅₆₇₈₉';
+const BASED = /^\(?([0-9A-Fa-f]+)\)?\s*(?:_\s*\{?(\d{1,2})\}?|([₀₁₂₃₄₅₆₇₈₉]{1,2})|\s+(?:in\s+)?base\s*(\d{1,2}))$/;
+
+/** A whole answer that is a numeral with its base written after it, or null. */
+function readBased(text: string): { digits: string; base: number } | null {
+  const m = BASED.exec(text.trim());
+  if (!m) return null;
+  const base = Number(m[2] ?? m[4] ?? [...m[3]!].map((c) => SUBSCRIPT_DIGITS.indexOf(c)).join(''));
+  const digits = m[1]!;
+  if (base < 2 || base > 16 || ![...digits].every((c) => parseInt(c, 16) < base)) return null;
+  // Letters as digits only above ten; an upper-case numeral keeps its case for the CAS to compare.
+  return { digits: base > 10 ? digits.toUpperCase() : digits, base };
+}
+
+/** The base written after a whole-answer numeral ("10201₃" → 3), or null. */
+export function baseOf(text: string): number | null {
+  return readBased(text)?.base ?? null;
+}
+
+/** Superscript letters (and the digits and signs among them), each with its plain character. */
+const SUPERSCRIPT_PLAIN: Record<string, string> = Object.fromEntries(
+  [...'⁰¹²³⁴⁵⁶⁷⁸⁹'].map((c, i) => [c, String(i)]).concat(
+    [['⁻', '-'], ['⁺', '+'], ['ˣ', 'x'], ['ʸ', 'y'], ['ⁿ', 'n'], ['ⁱ', 'i'], ['ᵗ', 't'], ['ᵏ', 'k'], ['ᵃ', 'a'], ['ᵇ', 'b'], ['ᶜ', 'c'], ['ᵐ', 'm'], ['ᵖ', 'p'], ['ʳ', 'r'], ['ˢ', 's'], ['ᵘ', 'u'], ['ᵛ', 'v'], ['ᶻ', 'z'], ['ᵉ', 'e'], ['ᵈ', 'd'], ['ᶠ', 'f'], ['ᵍ', 'g'], ['ʰ', 'h'], ['ʲ', 'j'], ['ˡ', 'l'], ['ᵒ', 'o'], ['ʷ', 'w'], ['ᶿ', 'θ']],
+  ),
+);
+const SUPERSCRIPT_RUN = new RegExp(`[${Object.keys(SUPERSCRIPT_PLAIN).join('')}]+`, 'gu');
+
 /**
  * LaTeX matrices as nested lists, "[[1, 2], [3, 4]]", and a single row or column as the vector
  * "(3, -5)". Found with indexOf, so the scan stays linear in the text.
@@ -92,6 +119,8 @@ export function normalizeMath(input: string): string {
   // 3e8, 3E-4, 3.0e+8: scientific notation, not 3·e·8; "3 x 10^8" and "3x10^8" too (x as times before 10^).
   s = s.replace(/(\d)[eE]\+?(-?\d+)\b/g, '$1*10^($2)');
   s = s.replace(/(\d)\s*[xX]\s*(?=10\s*(?:\^|[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]))/g, '$1*');
+  // Superscript letters are an exponent as superscript digits are: xeˣ is x*e^(x), e²ˣ is e^(2x) (tuned on H).
+  s = s.replace(SUPERSCRIPT_RUN, (sup) => (/[^⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]/.test(sup) ? `^(${[...sup].map((c) => SUPERSCRIPT_PLAIN[c] ?? c).join('')})` : sup));
   // A run of superscripts is one exponent: 10²³ is 10^23, 10⁻¹⁹ is 10^(-19).
   s = s.replace(/[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+/g, (sup) => {
     const digits = [...sup].map((c) => '⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)).filter((d) => d >= 0).join('');
@@ -118,6 +147,10 @@ export function normalizeMath(input: string): string {
   s = s.replace(/\b(\d{1,3})((?:[ \u2009\u202f]\d{3})+)(?![\d/.])/g, (_m, a: string, b: string) => a + b.replace(/[ \u2009\u202f]/g, ''));
   // A binary literal's prefix: "0b1010" is written 1010 in base 2.
   s = s.replace(/^0b([01]+)$/i, '$1');
+  // A numeral with its base ("10201₃", "(10201)_3", "111 in base 10"): the digits as written, when
+  // every digit belongs to that base; baseOf says which base was written (tuned on H).
+  const based = readBased(s);
+  if (based) s = based.digits;
   // "]-1, 3]", "[2, 5[": reversed brackets are open ends (the French and ISO notation).
   s = s.replace(/^\]\s*([^\[\],]+),\s*([^\[\],]+)\s*([\[\]])$/, (_m, a: string, b: string, c: string) => `(${a.trim()}, ${b.trim()}${c === '[' ? ')' : ']'}`);
   s = s.replace(/^\[\s*([^\[\],]+),\s*([^\[\],]+)\s*\[$/, '[$1, $2)');

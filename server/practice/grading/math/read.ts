@@ -119,7 +119,8 @@ function expandPlusMinus(s: string): string[] {
   return [`${head} + ${tail}`, `${head} - ${tail}`];
 }
 
-const SINGLE_VAR = /^([a-zA-Z])\s*=\s*(.+)$/;
+// A Greek letter other than π names a variable as a Latin one does ("λ = 3", an eigenvalue; tuned on H).
+const SINGLE_VAR = /^([a-zA-Z]|[α-ορ-ω])\s*=\s*(.+)$/;
 /** Function notation on the left: f(x) =, f'(x) =, dy/dx =, y' = : the answer is the right side. */
 const FUNCTION_LHS = /^(?:[a-zA-Z](?:\^\(?-1\)?)?'*\s*\(\s*[a-z]\s*\)|d\s*[a-z]\s*\/\s*d\s*[a-z]|[a-zA-Z]'+)\s*=\s*(.+)$/;
 
@@ -268,7 +269,8 @@ export function readReference(text: string, intervalContext: boolean): Reading |
     const [lhs, rhs] = t.split('=').map((x) => x.trim());
     if (!(SINGLE_VAR.test(t) && !hasVariables(rhs)) && parse(t)) return { kind: 'equation', text: t, lhs, rhs };
   }
-  if (eqCount >= 1 || /[,;±:]|\bor\b/.test(t) || /^\{.*\}$/.test(t) || NO_SOLUTION.test(t)) {
+  // "1 and 3": values joined by "and" are a list, as with "or" or a comma (tuned on H).
+  if (eqCount >= 1 || /[,;±:]|\bor\b|\band\b/.test(t) || /^\{.*\}$/.test(t) || NO_SOLUTION.test(t)) {
     const s = readSolutions(t);
     if (s) return s;
   }

@@ -174,3 +174,20 @@ export function splitUnit(input: string): { value: string; unit: Unit | null } {
   }
   return { value: s, unit: null };
 }
+
+/**
+ * "30 newton metres", "6 newton seconds": a run of two unit words or more after a number, written
+ * as their symbols ("30 N m"), so a compound unit in words reads as the one in symbols (tuned on H).
+ * Each word must be a unit word with a symbol; anything else leaves the text as it is.
+ */
+export function unitWordsAsSymbols(text: string): string {
+  const m = /^(.*\d\s*)([a-z]+(?:\s+[a-z]+){1,3})$/i.exec(text.trim());
+  if (!m) return text;
+  const words = m[2]!.trim().split(/\s+/);
+  const symbols = words.map((w) => {
+    const al = ALIASES.find((a) => !a.caseSensitive && a.text === w.toLowerCase());
+    return al?.def.symbols?.find((s) => /^[A-Za-zΩ]+$/.test(s)) ?? null;
+  });
+  if (symbols.some((s) => s === null)) return text;
+  return `${m[1]!.trimEnd()} ${symbols.join(' ')}`;
+}

@@ -102,13 +102,18 @@ function levelTable(head: string[], lines: string[], from: number): { lines: str
   return out.length ? { lines: out, end: j } : null;
 }
 
-const RECORD_KEY = /^(\s*(?:[-*•]\s*)?)(?:criterion|criteria|description|descriptor|item|point|requirement)\s*:\s*/i;
-const RECORD_POINTS = new RegExp(String.raw`^(\s*)(?:[-*]\s*)?(?:points?|marks?|pts|score|weight)\s*:\s*(${NUM})\s*$`, 'i');
+// Keys and values separated by ":" or, as in INI files, "=" (tuned on H).
+const RECORD_KEY = /^(\s*(?:[-*•]\s*)?)(?:criterion|criteria|description|descriptor|item|point|requirement|text)\s*[:=]\s*/i;
+const RECORD_POINTS = new RegExp(String.raw`^(\s*)(?:[-*]\s*)?(?:points?|marks?|pts|score|weight)\s*[:=]\s*(${NUM})\s*$`, 'i');
+/** "[criterion 1]" alone on a line: an INI section's name, over its record. */
+const SECTION = /^\s*\[[^\]]*[a-z][^\]]*\]\s*$/i;
 
-/** `- criterion: X` / `  points: 2` records → "- X (2 marks)". */
+/** `- criterion: X` / `  points: 2` records → "- X (2 marks)"; `[section]` names over records dropped. */
 function records(lines: string[]): string[] {
   const out: string[] = [];
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
+    const next = lines.slice(i + 1).find((l) => l.trim());
+    if (SECTION.test(line) && next !== undefined && RECORD_KEY.test(next)) continue;
     const pts = RECORD_POINTS.exec(line);
     const prev = out[out.length - 1];
     // Indented under its criterion, or under a line written as a record: the previous line's points.
@@ -185,7 +190,8 @@ function markdownHeadings(lines: string[]): string[] {
   });
 }
 
-const NEXT_POINTS = new RegExp(String.raw`^\s*(?:points?|marks?|pts)\s*:\s*(${NUM})\s*$`, 'i');
+// Also a definition list's ": 1 mark" (tuned on H).
+const NEXT_POINTS = new RegExp(String.raw`^\s*(?:(?:points?|marks?|pts)\s*:\s*(${NUM})|:\s*(${NUM})\s*${UNIT})\s*$`, 'i');
 
 /**
  * `Points: 2` alone on the line after an unmarked criterion, more than once: that criterion's
@@ -196,7 +202,10 @@ function nextLinePoints(lines: string[]): string[] {
   if (at.filter(Boolean).length < 2) return lines;
   const out: string[] = [];
   lines.forEach((l, i) => {
-    if (at[i]) out[out.length - 1] = `${out[out.length - 1]!.replace(/[\s.;,]+$/, '')} (${NEXT_POINTS.exec(l)![1]} marks)`;
+    if (at[i]) {
+      const m = NEXT_POINTS.exec(l)!;
+      out[out.length - 1] = `${out[out.length - 1]!.replace(/[\s.;,]+$/, '')} (${m[1] ?? m[2]} marks)`;
+    }
     else out.push(l);
   });
   return out;

@@ -17,6 +17,7 @@ import { scoreLevels } from './levels.ts';
 import { type Answer, criterionWords, isContradicted, type Judgement, questionWords, NEGATIONS, readAnswer, STOPWORDS, tokenize } from './match.ts';
 import { numberExamples, numberProperty } from './number-example.ts';
 import { fmt, readReference, readRubric } from './parse.ts';
+import { questionTotal } from './totals.ts';
 import type { Concept, Criterion, PerItem, ReadRubric } from './types.ts';
 
 /**
@@ -250,9 +251,12 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   const notes = read.notes.length ? `${read.notes.join(' ')} ` : '';
   // A total the rubric states is its max_score; when its points add up to something else, the
   // marks are scaled to it and a teacher should look (which of the two did the teacher mean?).
-  const stated = read.statedTotal ?? null;
+  // A rubric that writes no total takes the one its question writes ("… [3 marks]"), as a cap (tuned on H).
+  const asked = read.statedTotal == null && !fromReference ? questionTotal(statement) : null;
+  const stated = read.statedTotal ?? asked;
   const total = stated !== null && stated > 0 && Math.abs(stated - max) > 0.001 ? stated : max;
-  const scaledScore = total === max ? score : read.capTotal ? Math.min(score, total) : Math.round(((score * total) / max) * 100) / 100;
+  const capped = read.capTotal || (asked !== null && asked < max);
+  const scaledScore = total === max ? score : capped ? Math.min(score, total) : Math.round(((score * total) / max) * 100) / 100;
   // A criterion missed with none of its words is a sure miss only when the answer says nothing the
   // grader did not read as another criterion's: words left over may be that criterion in other words.
   const unread = outcomes.some((o) => o.blank) ? unreadWords(answer, outcomes.flatMap((o) => (o.got > 0 ? (o.used ?? []) : []))) : [];
@@ -263,7 +267,7 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
     method: 'rubric',
     met: outcomes.flatMap((o) => o.met),
     missed: outcomes.flatMap((o) => o.missed),
-    explanation: `${fmt(scaledScore)} of ${fmt(total)} point(s). ${read.capTotal ? `The criteria's marks add up to ${fmt(max)}, capped at ${fmt(total)}. ` : total !== max ? `The rubric states ${fmt(total)} marks but its criteria add up to ${fmt(max)}: the marks are scaled to ${fmt(total)}; please review. ` : ''}${notes}${outcomes.map((o) => o.line).join(' ')}`,
+    explanation: `${fmt(scaledScore)} of ${fmt(total)} point(s). ${capped ? `The criteria's marks add up to ${fmt(max)}, capped at ${fmt(total)}. ` : total !== max ? `The rubric states ${fmt(total)} marks but its criteria add up to ${fmt(max)}: the marks are scaled to ${fmt(total)}; please review. ` : ''}${notes}${outcomes.map((o) => o.line).join(' ')}`,
     confidence: sure ? 'high' : 'low',
     needs_review: !sure,
     criteria: read.criteria.map((c, i) => ({ criterion: c.text, points: c.points, awarded: outcomes[i]!.got, evidence: outcomes[i]!.got > 0 ? (outcomes[i]!.evidence ?? '') : '' })),

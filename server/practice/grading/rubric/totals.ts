@@ -13,12 +13,15 @@ import { TOTALS } from '../thresholds.ts';
 
 const UNIT = String.raw`(?:marks?|mks?|points?|pts?|puntos?|punti|punto|punkte?|punten|punt|pontos?|p\.|credits?)`;
 /** Words that say "total" or "available", in the languages read. */
-const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|out\s+of|en\s+total|in\s+totale)`;
+const TOTAL_WORD = String.raw`(?:total|totale|insgesamt|gesamt(?:punktzahl)?|marks\s+available|available\s+marks|(?:marks|points)\s+possible|possible\s+(?:marks|points)|out\s+of|en\s+total|in\s+totale)`;
 
 const WRITTEN_TOTALS: RegExp[] = [
   // "total 4 marks", "(total 4)", "Total: 5 marks", "total,4", "Total<TAB>4", "<total>3</total>", "insgesamt 3 Punkte", "Marks available: 4".
   // (Not the "total" of "5 marks in total: 1 for each point", whose number comes before it; tuned on G.)
-  new RegExp(String.raw`(?<!${NUM}\s*${UNIT}\s+in\s+)\b${TOTAL_WORD}\b[\s:=,>|(\-–—]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  // "Total /5", "Points possible: 6": a slash before the number, "possible" as "available" (tuned on H).
+  new RegExp(String.raw`(?<!${NUM}\s*${UNIT}\s+in\s+)\b${TOTAL_WORD}\b[\s:=,>|(\-–—/]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  // "This question is worth five marks": what the question (not a criterion: "— worth two marks") is worth is its total (tuned on H).
+  new RegExp(String.raw`\b(?:question|task|this|it)\s+(?:is\s+)?worth\s+(?:a\s+total\s+of\s+)?(${NUM})\s*${UNIT}`, 'i'),
   // "Four marks in all", "3 marks available", "6 points in total", "4 puntos en total".
   new RegExp(String.raw`\b(${NUM})\s*${UNIT}\s+(?:in\s+all|in\s+total|in\s+totale|en\s+total|insgesamt|total|overall|available|altogether)\b`, 'i'),
   // "Start at 4 marks and deduct …": the mark a deduction scheme starts from is its maximum.
@@ -47,10 +50,18 @@ export function listedTotal(rubric: string): number | null {
 /** A "Marks: N" line is the total only when it is the one such line (YAML-like criteria each have their own). */
 const MARKS_LINE = new RegExp(String.raw`^\s*(?:marks?|points?|punkte|puntos|punti)\s*[:=]\s*(${NUM})\s*(?:\([^()\d]*\d*[^()\d]*\))?\s*\.?\s*$`, 'gim');
 
+/** "… (2) + … (1) + … (1) = 4": a line of bracketed marks joined by "+", written out to their sum (tuned on H). */
+const WRITTEN_SUM = /\)[^=\n]*\+[^=\n]*\)\s*=\s*(\d+(?:\.\d+)?)\s*\.?\s*$/;
+
 /** The total a rubric writes, or null when it writes none. */
 export function writtenTotal(rubric: string): number | null {
   const marksLines = [...rubric.matchAll(MARKS_LINE)];
   if (marksLines.length === 1) return toNumber(marksLines[0]![1]!);
+  for (const line of rubric.split('\n')) {
+    const result = WRITTEN_SUM.exec(line);
+    const terms = [...line.matchAll(/\(\s*(\d+(?:\.\d+)?)\s*\)/g)].map((m) => Number(m[1]));
+    if (result && terms.length >= 2 && Math.abs(terms.reduce((a, b) => a + b, 0) - Number(result[1])) < 1e-9) return Number(result[1]);
+  }
   for (const re of WRITTEN_TOTALS) {
     const m = re.exec(rubric);
     if (m) {
@@ -67,6 +78,17 @@ export function writtenTotal(rubric: string): number | null {
  * up to more (tuned on F).
  */
 const CAP = new RegExp(String.raw`(?:^|[—–-]\s*|[.;]\s+)(?:max(?:imum)?\.?\s*(?:of\s+)?(${NUM})(?:\s*${UNIT})?|(${NUM})\s*${UNIT}\s+max(?:imum)?)\s*\.?\s*$`, 'i');
+
+/**
+ * The total a question writes at its end ("… [3 marks]", "(4 marks)"), for a rubric that writes none
+ * (tuned on H): where the criteria add up to more, it caps them (any three of four differences).
+ */
+export function questionTotal(statement: string): number | null {
+  const m = new RegExp(String.raw`[[(]\s*(${NUM})\s*${UNIT}\s*[\])]\s*\.?\s*$`, 'i').exec(statement.trim());
+  if (!m) return null;
+  const n = toNumber(m[1]!);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
 
 /** The cap written on a rubric's last line, or null. */
 export function writtenCap(rubric: string): number | null {
@@ -86,6 +108,8 @@ export function markup(lines: string[]): string[] {
       .replace(/<total>\s*(\d+)\s*<\/total>/gi, 'Total: $1')
       // <criterion marks="1">text</criterion>: the attribute is the criterion's mark.
       .replace(/<(\w+)[^>]*?\b(?:marks?|points?|score)\s*=\s*["']?(\d+)["']?[^>]*>(.*?)<\/\1>/gi, '$3 ($2)')
+      // An HTML table row is a table row: its cells between bars, as markdown writes them (tuned on H).
+      .replace(/^\s*<tr[^>]*>\s*<t[dh][^>]*>(.*)<\/t[dh]>\s*<\/tr>\s*$/i, (_, inner: string) => `| ${inner.split(/<\/t[dh]>\s*<t[dh][^>]*>/i).join(' | ')} |`)
       // Any other tag (<ul>, <li>, </li>) is layout.
       .replace(/<\/?[a-z][^>]*>/gi, ' ')
       // "**2 marks** –": markdown emphasis is layout (tuned on F).
@@ -122,6 +146,35 @@ export function markup(lines: string[]): string[] {
   if (listed.length >= 2 && listed.every((l) => /\s\d+m\s*$/.test(l))) out = out.map((l) => l.replace(/\s(\d+)m\s*$/, ' ($1)'));
   // "Marks 3-4: …" over "Marks 0: …": bands labelled by their marks are levels, the top band's top mark the total (tuned on F).
   out = out.map((l) => l.replace(/^(\s*)marks?\s+(\d+)\s*[–-]\s*(\d+)\s*:/i, '$1Level $3 ($2–$3 marks):').replace(/^(\s*)marks?\s+0\s*:/i, '$10:'));
+  // "Give 1 mark if … Give a further 2 marks if … Give the final mark if …": prose sentences that each
+  // give marks (two or more) are criteria with those marks, one a line (tuned on H).
+  out = out.flatMap((l) => {
+    const give = /^(?:give|award)\s+(?:(a\s+further|another|the\s+(?:final|last|first|second|third|next))\s+)?(\d+|one|two|three|four|five|a)?\s*marks?\s+(?:if|for|when|where)\s+(.*?)[.;]?\s*$/i;
+    const sentences = l.split(/(?<=[.;])\s+(?=[A-Z])/);
+    if (sentences.filter((x) => give.test(x.trim())).length < 2) return [l];
+    return sentences.map((x) => {
+      const m = give.exec(x.trim());
+      if (!m) return x;
+      const n = m[2] === undefined || /^(?:a|one)$/i.test(m[2]) ? 1 : toNumber(m[2]);
+      return `- ${m[3]} (${n})`;
+    });
+  });
+  // "For 3 marks: …" over "For 2 marks: …" … "For 0 marks: …": lines led by the marks they earn, two or
+  // more, are levels (tuned on H).
+  const forMarks = out.filter((l) => /^\s*for\s+\d+\s*marks?\s*:/i.test(l));
+  if (forMarks.length >= 2) out = out.map((l) => l.replace(/^(\s*)for\s+(\d+)\s*marks?\s*:/i, (_, sp: string, n: string) => (n === '0' ? `${sp}0:` : `${sp}Level ${n} (${n} marks):`)));
+  // "An answer that … earns 3. One that … earns 2. … Anything else earns 0.": prose levels, each sentence
+  // what an answer earns (two or more), one level a line (tuned on H).
+  out = out.flatMap((l) => {
+    const earns = /\b(?:earns?|gets?|scores?|receives?|is\s+awarded)\s+(\d+)(?:\s*marks?)?\s*[.;]/gi;
+    if ([...l.matchAll(earns)].length < 2) return [l];
+    return l.split(/(?<=[.;])\s+(?=[A-Z])/).map((sentence) => {
+      const m = /\b(?:earns?|gets?|scores?|receives?|is\s+awarded)\s+(\d+)(?:\s*marks?)?\s*[.;]\s*$/i.exec(sentence);
+      if (!m) return sentence;
+      const text = sentence.slice(0, m.index).trim();
+      return m[1] === '0' ? `0: ${text}` : `Level ${m[1]} (${m[1]} marks): ${text}`;
+    });
+  });
   // "Scoring: 0 = …; 1 = …; 2 = …": a one-line scale, one level a line (tuned on F).
   out = out.flatMap((l) => (/^\s*(?:scoring|score|scale|marks?)\s*:\s*0\s*=/i.test(l) ? l.replace(/^\s*\w+\s*:\s*/, '').split(/;\s*(?=\d+\s*=)/).map((p) => p.replace(/^(\d+)\s*=\s*/, (_, n: string) => (n === '0' ? '0: ' : `Level ${n} (${n} marks): `))) : [l]));
   // "4 ticks = 4 marks; 3 ticks = 3 marks; …": a scale of what each count earns; its top is the total (tuned on F).
@@ -130,11 +183,13 @@ export function markup(lines: string[]): string[] {
     return scale.length >= 2 ? `Total: ${Math.max(...scale)}` : l;
   });
   // A comma column: "criterion,marks" over "text,1" rows (two rows at least); "total,4" a total.
-  const rows = out.filter((l) => /,\s*\d+\s*$/.test(l) && !/^\s*total\s*,/i.test(l));
-  if (rows.length >= 2) {
+  // A semicolon column alike: "criterion;points" over "text;1" (tuned on H).
+  for (const sep of [',', ';']) {
+    const rows = out.filter((l) => new RegExp(`${sep}\\s*\\d+\\s*$`).test(l) && !new RegExp(`^\\s*total\\s*${sep}`, 'i').test(l));
+    if (rows.length < 2 || (sep === ';' && rows.length * 2 < out.filter((l) => l.trim()).length)) continue;
     out = out
-      .filter((l) => !/^\s*[a-z _]+,\s*[a-z _]+\s*$/i.test(l))
-      .map((l) => l.replace(/^\s*total\s*,\s*(\d+)\s*$/i, 'Total: $1').replace(/,\s*(\d+)\s*$/, ' ($1)'));
+      .filter((l) => !new RegExp(`^\\s*[a-z _]+${sep}\\s*[a-z _]+\\s*$`, 'i').test(l))
+      .map((l) => l.replace(new RegExp(`^\\s*total\\s*${sep}\\s*(\\d+)\\s*$`, 'i'), 'Total: $1').replace(new RegExp(`${sep}\\s*(\\d+)\\s*$`), ' ($1)'));
   }
   return otherMarks(out);
 }
@@ -200,13 +255,14 @@ export function otherMarks(lines: string[]): string[] {
   // A unit of marks in any language.
   const title = /^\s*([^\d()\n]+?)\s*\(\s*(\d+)\s+(\p{L}+)\.?\s*\)\s*:?\s*$/u.exec(out[0] ?? '');
   if (title && !new RegExp(`^${UNIT}$`, 'i').test(title[3]!)) {
-    const mark = /^(.*?\S)\s*(?:\(\s*(\d+)\s+(\p{L}+)\.?\s*\)|[—–-]\s*(\d+)\s+(\p{L}+)\.?)\s*$/u;
+    // The mark in brackets, after a dash or, as a last item, after a comma ("…, 1 p"; tuned on H).
+    const mark = /^(.*?\S)\s*(?:\(\s*(\d+)\s+(\p{L}+)\.?\s*\)|[—–-]\s*(\d+)\s+(\p{L}+)\.?|,\s*(\d+)\s+(\p{L}+)\.?)\s*$/u;
     const marked = out.slice(1).map((l) => mark.exec(l));
     const found = marked.filter((m) => m !== null);
-    const words = new Set(found.map((m) => (m![3] ?? m![5])!.toLowerCase()));
-    const sum = found.reduce((a, m) => a + Number(m![2] ?? m![4]), 0);
+    const words = new Set(found.map((m) => (m![3] ?? m![5] ?? m![7])!.toLowerCase()));
+    const sum = found.reduce((a, m) => a + Number(m![2] ?? m![4] ?? m![6]), 0);
     if (found.length >= 2 && words.size === 1 && sum === Number(title[2])) {
-      out = [`${title[1]} (${title[2]} marks):`, ...out.slice(1).map((l, i) => (marked[i] ? `${marked[i]![1]} (${marked[i]![2] ?? marked[i]![4]})` : l))];
+      out = [`${title[1]} (${title[2]} marks):`, ...out.slice(1).map((l, i) => (marked[i] ? `${marked[i]![1]} (${marked[i]![2] ?? marked[i]![4] ?? marked[i]![6]})` : l))];
     }
   }
   // Unmarked notes in a marked list.
