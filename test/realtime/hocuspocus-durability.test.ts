@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 describe('hocuspocus durability', () => {
-  it('kill -9 right after "saved" arrives loses nothing the provider was told is saved', { timeout: 60_000 }, async () => {
+  it('kill -9 right after "saved" arrives loses nothing the provider was told is saved', { timeout: 180_000 }, async () => {
     const { dataDir, key, orgId } = await prepareDataDir();
     let id: string | undefined;
     for (let round = 0; round < 3; round++) {
@@ -49,7 +49,8 @@ describe('hocuspocus durability', () => {
           await new Promise((r) => setTimeout(r, typed % 3 === 0 ? 0 : 1));
         }
       })();
-      await waitFor(() => saved !== undefined, '"saved" after typing', 30_000);
+      // The moment with nothing unsaved comes after 1-20 s of typing here, later on a loaded machine.
+      await waitFor(() => saved !== undefined, '"saved" after typing', 50_000);
       await typer;
       await server.exited;
       d.provider.destroy();
