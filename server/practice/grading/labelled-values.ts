@@ -18,6 +18,7 @@
  *   rule's; the grader goes on as before.
  */
 import type { GradeResult } from '../types.ts';
+import { referenceVerdict } from './verdict.ts';
 
 type Dir = '<' | '>' | '';
 interface Part {
@@ -144,16 +145,7 @@ export function gradeLabelledValues(userAnswer: string, reference: string): Grad
   if (!ref) return null;
   const ans = partsOf(userAnswer);
   if (!ans || ans.length === 0 || ans.length > ref.length) return null;
-  const grade = (ok: boolean, sure: boolean, why: string): GradeResult => ({
-    score: ok ? 1 : 0,
-    max_score: 1,
-    method: 'rubric',
-    met: ok ? [reference] : [],
-    missed: ok ? [] : [reference],
-    explanation: `${why} The expected answer is ${reference}.`,
-    confidence: sure ? 'high' : 'low',
-    needs_review: !sure,
-  });
+  const grade = (ok: boolean, sure: boolean, why: string): GradeResult => referenceVerdict(reference, ok, sure, why);
   // Align: a label that fits one reference part best goes there; the others take the places left, in order.
   const slot: number[] = new Array(ans.length).fill(-1);
   const taken = new Set<number>();

@@ -8,6 +8,7 @@
  * A reference with "or" is alternatives ("reference lists"), not this.
  */
 import type { GradeResult } from '../types.ts';
+import { referenceVerdict } from './verdict.ts';
 import { gradeShortAnswer } from './short-answer.ts';
 
 const SPLIT = /\s*(?:,|;|\band\b|&|→|->|\bthen\b)\s*/i;
@@ -34,16 +35,7 @@ export function gradeTermList(userAnswer: string, reference: string, statement: 
   if (!terms) return null;
   const items = itemsOf(userAnswer);
   const ordered = ORDER.test(statement);
-  const grade = (ok: boolean, sure: boolean, why: string): GradeResult => ({
-    score: ok ? 1 : 0,
-    max_score: 1,
-    method: 'rubric',
-    met: ok ? [reference] : [],
-    missed: ok ? [] : [reference],
-    explanation: `${why} The expected answer is ${reference}.`,
-    confidence: sure ? 'high' : 'low',
-    needs_review: !sure,
-  });
+  const grade = (ok: boolean, sure: boolean, why: string): GradeResult => referenceVerdict(reference, ok, sure, why);
   const usedItems = new Set<number>();
   const matchedAt: number[] = [];
   let allSure = true;

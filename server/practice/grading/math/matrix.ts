@@ -10,7 +10,7 @@ export interface Matrix {
 }
 
 /** Splits at commas outside brackets. */
-function splitTop(s: string): string[] {
+export function splitTop(s: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let cur = '';

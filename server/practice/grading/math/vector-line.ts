@@ -5,6 +5,7 @@
  * same line when their directions are parallel and the answer's point lies on the reference's line.
  */
 import { valueOf } from './kas.ts';
+import { splitTop } from './matrix.ts';
 
 type Vec = number[];
 
@@ -24,23 +25,6 @@ function terms(s: string): string[] | null {
   }
   if (depth !== 0) return null;
   if (cur.trim()) out.push(cur.trim());
-  return out;
-}
-
-/** Splits a tuple's inside at top-level commas. */
-function entries(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of s) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur.trim());
   return out;
 }
 
@@ -67,7 +51,7 @@ function vectorAt(expr: string, p: string, at: number): Vec | null {
     if (bracket && !/[ijk]\s*$/.test(term)) {
       const coef = scalar(bracket[1]!, p, at);
       const inner = bracket[2]!;
-      const es = entries(inner);
+      const es = splitTop(inner);
       const v = es.length >= 2 ? es.map((e) => scalar(e, p, at)) : vectorAt(inner, p, at);
       if (!v) return null;
       add(v.map((x) => coef * x));
