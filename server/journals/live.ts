@@ -265,6 +265,7 @@ export class LiveJournal {
       update.byteLength <= AS_SENT_MAX_BYTES &&
       store.pendingStructs === null &&
       store.pendingDs === null &&
+      // Ours is the only 'update' listener (a Hocuspocus connection's own needs Yjs's encoding).
       (this.doc as unknown as { _observers: Map<string, Set<unknown>> })._observers.get('update')?.size === 1 &&
       structs.every((s) => s.id.clock >= Y.getState(store, s.id.client));
     if (asSent) this.asSent = { update, origin };
