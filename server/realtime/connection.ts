@@ -449,7 +449,7 @@ export class Connection implements RoomMember {
     }
     const heldBefore = pendingWeight(doc);
     try {
-      live.applyEditorUpdate(update, structs, this);
+      Y.applyUpdate(doc, update, this);
       live.assignBlockIds(newBlockId);
       live.touch();
     } catch (err) {
