@@ -33,6 +33,36 @@ export function pendingWeight(doc: Y.Doc): number {
 export function dropPending(doc: Y.Doc, what: 'all' | 'structs' = 'all'): void {
   doc.store.pendingStructs = null;
   if (what === 'all') doc.store.pendingDs = null;
+  drops.set(doc, pendingDrops(doc) + 1);
+}
+
+const drops = new WeakMap<Y.Doc, number>();
+
+/** How many times dropPending forgot what `doc` held: an update held before a drop may never complete. */
+export function pendingDrops(doc: Y.Doc): number {
+  return drops.get(doc) ?? 0;
+}
+
+/**
+ * The clock each client's structs of an update reach, when some of them are not in `doc` (Yjs
+ * holds them): undefined once all are in. Skips are the gaps of an update, not content.
+ */
+export function heldEnds(doc: Y.Doc, structs: readonly Struct[]): Map<number, number> | undefined {
+  let ends: Map<number, number> | undefined;
+  for (const s of structs) {
+    if (s instanceof Y.Skip) continue;
+    const end = s.id.clock + s.length;
+    if (end <= Y.getState(doc.store, s.id.client)) continue;
+    ends ??= new Map();
+    if (end > (ends.get(s.id.client) ?? 0)) ends.set(s.id.client, end);
+  }
+  return ends;
+}
+
+/** Whether every clock in `ends` (heldEnds) is now in `doc`. */
+export function endsReached(doc: Y.Doc, ends: ReadonlyMap<number, number>): boolean {
+  for (const [client, end] of ends) if (end > Y.getState(doc.store, client)) return false;
+  return true;
 }
 
 /**

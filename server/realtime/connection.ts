@@ -413,10 +413,11 @@ export class Connection implements RoomMember {
   }
 
   /**
-   * An update of this connection was applied (nothing of it refused); `held`: Yjs holds some of it
-   * for missing dependencies. For protocols that acknowledge updates (hocuspocus/).
+   * An update of this connection was applied (nothing of it refused): its `structs`, some of which
+   * Yjs may hold for missing dependencies, and whether it added held deletions. For protocols that
+   * acknowledge updates (hocuspocus/).
    */
-  protected updateApplied(_held: boolean): void {}
+  protected updateApplied(_structs: readonly Struct[], _deletesHeld: boolean): void {}
 
   /**
    * Applies an editor's update to the journal, which commits it (group commit) before the room
@@ -447,7 +448,7 @@ export class Connection implements RoomMember {
       else this.refuse(CloseCode.UPDATE_REFUSED, `update refused: ${refusal.reason}`);
       return;
     }
-    const heldBefore = pendingWeight(doc);
+    const deletesBefore = doc.store.pendingDs?.byteLength ?? 0;
     try {
       Y.applyUpdate(doc, update, this);
       live.assignBlockIds(newBlockId);
@@ -464,7 +465,7 @@ export class Connection implements RoomMember {
       this.refuse(CloseCode.PENDING_LIMIT, 'too many updates waiting for missing dependencies; reconnect to resync');
       return;
     }
-    this.updateApplied(held > heldBefore);
+    this.updateApplied(structs, (doc.store.pendingDs?.byteLength ?? 0) > deletesBefore);
   }
 
   /** Screens an awareness message (awareness-guard.ts) and applies what it allows. */

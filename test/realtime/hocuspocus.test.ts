@@ -5,7 +5,9 @@
  * provider, a y-websocket editor beside a provider on one journal, schema refusals and revocation.
  */
 import type { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import * as encoding from 'lib0/encoding';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { resolveApiKey, revokeApiKey } from '../../server/auth/keys.ts';
 import { blocks, serverSuite, type Client, type TestServer } from '../helpers/server.ts';
@@ -48,6 +50,25 @@ function hpBlocks(d: HpDoc) {
 
 function typeHp(d: HpDoc, blockId: string, index: number, text: string): void {
   typeInto({ doc: d.doc, fragment: d.fragment } as Editor, blockId, index, text);
+}
+
+/** Updates typed into a copy of `d`'s document (another client), one per text, each after the one before. */
+function typedElsewhere(d: HpDoc, blockId: string, texts: string[]): Uint8Array[] {
+  const side = new Y.Doc();
+  Y.applyUpdate(side, Y.encodeStateAsUpdate(d.doc));
+  const updates: Uint8Array[] = [];
+  side.on('update', (u: Uint8Array) => updates.push(u));
+  for (const text of texts) typeInto({ doc: side, fragment: side.getXmlFragment('prosemirror') } as Editor, blockId, 0, text);
+  return updates;
+}
+
+/** Sends `update` on `s` as `d`'s provider sends its own (a Sync frame with its address). */
+function sendUpdate(s: HocuspocusProviderWebsocket, d: HpDoc, update: Uint8Array): void {
+  const e = encoding.createEncoder();
+  encoding.writeVarString(e, d.provider.effectiveName);
+  encoding.writeVarUint(e, 0); // Sync
+  syncProtocol.writeUpdate(e, update);
+  s.send(encoding.toUint8Array(e));
 }
 
 async function session(journalId: string, scope?: 'read' | 'write') {
@@ -150,6 +171,51 @@ describe('hocuspocus provider', () => {
     expect(reader.statuses.at(-1)).toBe(false);
     await hpSaved(writer);
     expect(blocks(await c.model(id))[1]!.text).toBe('w only');
+  });
+
+  it('answers an update that arrives before the one it depends on "saved" once both are in and stored', async () => {
+    // What the provider does after a reconnect: updates it queued while disconnected are sent after
+    // those typed once the socket is open, so the server receives an update before its dependency.
+    const id = await c.importMarkdown('# Held\n\nback\n');
+    const s = socket();
+    const d = open(s, id);
+    await hpSaved(d); // its sync answered: the statuses from here on are for what follows
+    const [heading, para] = hpBlocks(d).map((b) => b.id as string);
+    const [first, second] = typedElsewhere(d, para!, ['one ', 'two ']);
+    const before = d.statuses.length;
+    sendUpdate(s, d, second!);
+    typeHp(d, heading!, 0, 'x'); // handled after the held update, answered once stored
+    await waitFor(() => d.statuses.length > before, "status of the provider's own update");
+    await sleep(100);
+    expect(d.statuses.slice(before)).toEqual([true]); // nothing yet for the held one
+    sendUpdate(s, d, first!);
+    await waitFor(() => d.statuses.length >= before + 3, 'statuses of both');
+    expect(d.statuses.slice(before)).toEqual([true, true, true]);
+    expect(blocks(await c.model(id)).map((b) => b.text)).toEqual(['xHeld', 'two one back']);
+    await hpSaved(d);
+  });
+
+  it('answers a held update "not saved" when what the journal held is dropped', async () => {
+    const id = await c.importMarkdown('# Held\n\nback\n');
+    const s = socket();
+    const d = open(s, id);
+    const other = open(socket(), id);
+    await Promise.all([hpSaved(d), hpSynced(other)]);
+    const [heading, para] = hpBlocks(d).map((b) => b.id as string);
+    const [first, second] = typedElsewhere(d, para!, ['one ', 'two ']);
+    const before = d.statuses.length;
+    sendUpdate(s, d, second!);
+    // Another connection's held updates over the cap (256 KiB): everything held is dropped.
+    const [, big] = typedElsewhere(other, para!, ['a', 'b'.repeat(300 * 1024)]);
+    sendUpdate(other.provider.configuration.websocketProvider, other, big!);
+    await waitFor(() => other.closes.length > 0, 'the other document closed');
+    typeHp(d, heading!, 0, 'x');
+    await waitFor(() => d.statuses.length >= before + 2, 'statuses');
+    expect(d.statuses.slice(before)).toEqual([false, true]);
+    sendUpdate(s, d, first!);
+    await waitFor(() => d.statuses.length >= before + 3, 'status of the first');
+    expect(d.statuses.slice(before)).toEqual([false, true, true]);
+    expect(blocks(await c.model(id)).map((b) => b.text)).toEqual(['xHeld', 'one back']);
   });
 
   it('read-only tokens on y-websocket: the editor syncs, an update with changes closes it with 4405', async () => {

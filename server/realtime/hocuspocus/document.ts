@@ -6,7 +6,10 @@
  * permanent refusal closes only this document).
  * On top, each update or sync step 2 of the client is answered with a sync status: "saved" once
  * the update is committed to the store (the durability rule of docs/realtime.md), "not saved"
- * when it is not applied (a read-only connection) or Yjs holds part of it for missing dependencies.
+ * when it is not applied (a read-only connection). An update Yjs holds (in part) for missing
+ * dependencies is answered once they arrive and it is committed, or "not saved" when what Yjs held
+ * is dropped: the provider sends what it queued while reconnecting after what it types once the
+ * socket is open, so held updates are routine, and it counts only "saved" answers.
  */
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
@@ -15,6 +18,7 @@ import type { Logger } from '../../logger.ts';
 import { Connection, type EditorMeter } from '../connection.ts';
 import type { EditorLimits } from '../limits.ts';
 import type { Room } from '../room.ts';
+import { endsReached, heldEnds, pendingDrops, type Struct } from '../../journals/pending.ts';
 import { addressed, addressPrefix, encodeClose, encodeStateless, encodeSyncStatus } from './protocol.ts';
 
 /** What a DocumentSocket needs of the shared socket (socket.ts). */
@@ -121,9 +125,18 @@ export class DocumentSocket extends EventEmitter {
   }
 }
 
+/** A sync status owed for an update of the client. */
+interface Owed {
+  /** What the journal emitted when the update was applied in full (none: it changed nothing). */
+  update?: Uint8Array;
+  /** Set while Yjs holds part of it: the clocks its structs reach, and the drop count then. */
+  held?: { ends: ReadonlyMap<number, number>; deletes: boolean; drops: number };
+}
+
 export class HocuspocusDocument extends Connection {
-  /** Sync statuses owed, in the order of the client's updates. */
-  private readonly owed: { update?: Uint8Array }[] = [];
+  /** Sync statuses owed, in the order the updates were applied in full. */
+  private owed: Owed[] = [];
+  private heldCount = 0;
   /** What the journal emitted for this connection's last applied update. */
   private lastEmitted?: Uint8Array;
   private readonly offUpdate: () => void;
@@ -144,6 +157,7 @@ export class HocuspocusDocument extends Connection {
     const doc = room.live.doc;
     const onUpdate = (update: Uint8Array, origin: unknown) => {
       if (origin === this) this.lastEmitted = update;
+      if (this.heldCount > 0) this.settleHeld(update);
     };
     doc.on('update', onUpdate);
     this.offUpdate = () => doc.off('update', onUpdate);
@@ -159,12 +173,15 @@ export class HocuspocusDocument extends Connection {
     this.socket.sendFrame(encodeSyncStatus(this.address, !news));
   }
 
-  protected override updateApplied(held: boolean): void {
+  protected override updateApplied(structs: readonly Struct[], deletesHeld: boolean): void {
     const update = this.lastEmitted;
     this.lastEmitted = undefined;
-    if (held) {
-      // Part of it waits for updates the server has not seen: not stored, so not saved.
-      this.socket.sendFrame(encodeSyncStatus(this.address, false));
+    const doc = this.room.live.doc;
+    const ends = heldEnds(doc, structs);
+    if (ends || deletesHeld) {
+      // Not stored until what it waits for arrives (settleHeld).
+      this.owed.push({ held: { ends: ends ?? new Map(), deletes: deletesHeld, drops: pendingDrops(doc) } });
+      this.heldCount++;
       return;
     }
     this.owed.push({ update });
@@ -173,8 +190,28 @@ export class HocuspocusDocument extends Connection {
   }
 
   /**
-   * A committed update of the journal: own updates are committed in the order they were applied,
-   * so everything owed up to this one is stored; and when nothing is left uncommitted, all is.
+   * After a change of the journal (`update`): held updates now in the document in full were applied
+   * by it, and join the end of the queue with it; those whose held part was dropped never will be.
+   */
+  private settleHeld(update: Uint8Array): void {
+    const doc = this.room.live.doc;
+    const drops = pendingDrops(doc);
+    const done: Owed[] = [];
+    this.owed = this.owed.filter((o) => {
+      const h = o.held;
+      if (!h) return true;
+      if (endsReached(doc, h.ends) && !(h.deletes && doc.store.pendingDs)) done.push({ update });
+      else if (h.drops !== drops) this.socket.sendFrame(encodeSyncStatus(this.address, false));
+      else return true;
+      this.heldCount--;
+      return false;
+    });
+    this.owed.push(...done);
+  }
+
+  /**
+   * A committed update of the journal: updates are committed in the order they were applied, so
+   * everything owed up to this one is stored; and when nothing is left uncommitted, all is.
    */
   private committed(update: Uint8Array): void {
     if (this.owed.length === 0) return;
@@ -183,8 +220,16 @@ export class HocuspocusDocument extends Connection {
     if (this.owed.length > 0 && this.room.live.settled) this.pay(this.owed.length);
   }
 
+  /** Answers "saved" for the first `n` owed, except those still held. */
   private pay(n: number): void {
-    for (const _ of this.owed.splice(0, n)) this.socket.sendFrame(encodeSyncStatus(this.address, true));
+    if (this.heldCount === 0) {
+      for (const _ of this.owed.splice(0, n)) this.socket.sendFrame(encodeSyncStatus(this.address, true));
+      return;
+    }
+    const paid = this.owed.splice(0, n);
+    const held = paid.filter((o) => o.held);
+    for (let i = held.length; i < paid.length; i++) this.socket.sendFrame(encodeSyncStatus(this.address, true));
+    this.owed.unshift(...held);
   }
 
   sendStateless(payload: string): void {
@@ -196,5 +241,6 @@ export class HocuspocusDocument extends Connection {
     this.offUpdate();
     this.offCommitted();
     this.owed.length = 0;
+    this.heldCount = 0;
   }
 }
