@@ -77,6 +77,8 @@ export class Connection implements RoomMember {
   /** Messages admitted but not yet handled (see drain). */
   private readonly inbox: Uint8Array[] = [];
   private draining = false;
+  /** When handling began in the current callback of the event loop (drain). */
+  private sliceStart?: number;
   /** Messages waiting for the socket to take them (backpressure), and their counted bytes. */
   private readonly outbox: Outgoing[] = [];
   private limitedBytes = 0;
@@ -325,10 +327,16 @@ export class Connection implements RoomMember {
 
   /**
    * Handles queued messages in order for up to HANDLE_SLICE_MS, then yields to the event loop with
-   * the socket paused (back-pressure on the sender) and goes on in the next turn.
+   * the socket paused (back-pressure on the sender) and goes on in the next turn. The slice is
+   * counted over one callback of the event loop, not one call: ws hands every message of a socket
+   * read to `handle` in one go, each of which would otherwise start a slice of its own.
    */
   private drain(): void {
-    const start = performance.now();
+    if (this.sliceStart === undefined) {
+      this.sliceStart = performance.now();
+      queueMicrotask(() => (this.sliceStart = undefined)); // runs once the current callback returns
+    }
+    const start = this.sliceStart;
     while (this.inbox.length > 0 && !this.closed) {
       if (performance.now() - start > HANDLE_SLICE_MS) {
         this.draining = true;

@@ -249,8 +249,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * (its target block changed kind meanwhile) is parsed here, a long one fails its operation.
  *
  * Building the blocks of many operations costs main-thread time in proportion to their content
- * (every inline node is made), so the plan yields to the event loop between operations every
- * PLAN_SLICE_MS. The caller runs it inside the journal's settled task: nothing changes the
+ * (every inline node is made), so the plan yields to the event loop every PLAN_SLICE_MS, between
+ * operations, after building a large one, and before it returns. The caller runs it inside the journal's settled task: nothing changes the
  * document meanwhile.
  */
 export async function planEdit(
@@ -278,11 +278,13 @@ export async function planEdit(
   const actions: Action[] = [];
   const size = new EditSize();
   let sliceStart = performance.now();
+  const yieldAfterSlice = async () => {
+    if (performance.now() - sliceStart <= PLAN_SLICE_MS) return;
+    await nextTurn();
+    sliceStart = performance.now();
+  };
   for (let i = 0; i < ops.length; i++) {
-    if (performance.now() - sliceStart > PLAN_SLICE_MS) {
-      await nextTurn();
-      sliceStart = performance.now();
-    }
+    await yieldAfterSlice();
     const op = ops[i]!;
     const loc = ['body', 'operations', i, 'params'];
     const result: OperationResult = { operation: op.type, success: true, error: '', data: emptyData() };
@@ -290,6 +292,7 @@ export async function planEdit(
       if (op.type === 'create_node') {
         const nodes = buildOrFail(op.nodeType, op.params, loc, ctx);
         size.add(nodes, i);
+        await yieldAfterSlice(); // one operation may build thousands of blocks
         const refId = op.referenceId ?? null;
         view.insert(nodes, refId, op.position);
         actions.push({ kind: 'insert', nodes, refId, position: op.position });
@@ -319,6 +322,8 @@ export async function planEdit(
     }
     results.push(result);
   }
+  // The caller applies the plan next, in one Yjs transaction: in a turn of its own.
+  await yieldAfterSlice();
   return { results, actions, failed: results.filter((r) => !r.success).length, topLevelCount: view.topLevelCount };
 }
 
