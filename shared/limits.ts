@@ -36,7 +36,9 @@ export const LINK_EXPANSION_ALLOWANCE = 64 * 1024;
 /**
  * What one REST edit may build on the main thread (its blocks are applied there in one Yjs
  * transaction): elements (blocks, list items, table rows and cells, and inline atoms: images,
- * hard breaks, raw HTML, footnote calls) and text runs (text with one set of marks).
+ * hard breaks, raw HTML, footnote calls) and text runs (text with one set of marks). Set so that
+ * the first such edit of a process, before V8 has optimised Yjs's code, stays well under the
+ * 250 ms bound on a slow 2-core machine (docs/security.md).
  */
-export const MAX_EDIT_ELEMENTS = 5_000;
+export const MAX_EDIT_ELEMENTS = 2_000;
 export const MAX_EDIT_TEXT_RUNS = 25_000;

@@ -107,8 +107,8 @@ describe('a diff of two versions far apart', () => {
     const id = await c.importMarkdown('# Start\n');
     const v1 = await c.post(`/v1/journals/versions/${id}`, { name: 'start' });
     expect(v1.status).toBe(200);
-    for (let k = 0; k < 4; k++) {
-      const content = Array.from({ length: 5000 }, (_, i) => `Paragraph ${k}-${i} with *some* text`).join('\n\n');
+    for (let k = 0; k < 10; k++) {
+      const content = Array.from({ length: 2000 }, (_, i) => `Paragraph ${k}-${i} with *some* text`).join('\n\n');
       const r = await c.edit(id, [{ type: 'create_node', nodeType: 'markdown', params: [{ content }] }]);
       expect(r.status).toBe(200);
     }
