@@ -6,7 +6,7 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C`, `D`, `E`, `F`, `G`, `H` (held-out sets seen before the rule; sets C, D, E, F, G and H were each measured
+ * `C`, `D`, `E`, `F`, `G`, `H`, `I` (held-out sets seen before the rule; sets C, D, E, F, G, H and I were each measured
  * unseen, then studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
@@ -15,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I')[];
 }
 
 const G = 'server/practice/grading/';
@@ -26,6 +26,9 @@ const G_TESTS = [`${T}grading-g-rules.test.ts`];
 /** Rules tuned on set H (test/practice/grading-h-rules.test.ts). */
 const TO_H: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
 const H_TESTS = [`${T}grading-h-rules.test.ts`];
+/** Rules tuned on set I (test/practice/grading-i-rules.test.ts). */
+const TO_I: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'];
+const I_TESTS = [`${T}grading-i-rules.test.ts`];
 
 export const RULES: readonly Rule[] = [
   // ---- dispatch and confidence ----
@@ -136,6 +139,13 @@ export const RULES: readonly Rule[] = [
   { name: 'totals written in more forms', what: '"Total /5"; "points possible" / "possible marks" as "available"; what the question (not a criterion) is "worth"; a line of bracketed marks joined by "+" written out to their sum ("(2) + (1) + (1) = 4"); the question\'s own "[3 marks]" for a rubric that writes no total, a cap where the criteria add up to more', file: `${G}rubric/totals.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'marks in records and columns', what: 'records with "=" as with ":" (INI `text = …` / `marks = 1` under a `[section]` name, dropped); a definition list\'s ": 1 mark" line gives its marks to the line above; an HTML table row is a table row (its header no criterion); a semicolon column as a comma column; a unit of marks in any language also after a comma ("…, 1 p")', file: `${G}rubric/layouts.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'levels and prose marks', what: '"For 3 marks: …" lines (two or more) are levels; prose sentences each saying what an answer "earns" N are levels, the top one the total; prose sentences that each "give"/"award" marks ("Give 1 mark if … Give a further 2 marks if … Give the final mark …") are criteria with those marks', file: `${G}rubric/totals.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'plain marks', what: 'a JSON object a line (one text, one number named marks/points/score); pictographs before a line\'s marks ("🟢 3 marks:") as decoration; a symbol key ("Each ♦ is one mark (max ♦♦♦)", "● = 1 mark") over lines led by runs of the symbol, one mark per symbol, the key\'s cap the most earned; a number alone in the last or first tab-separated cell of two lines or more (a "Total<TAB>N" row the total, a header row dropped); an examiner\'s mark code ending two lines or more ("— M1", "— A1": the digit) with its "Key:" a note; "→ N marks" lines falling to a "→ 0" line as levels; labelled parts\' marks written as a sum ("Marks: (a) 2 + (b) 3 = 5") as the total', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'totals not of a quantity', what: 'a "total" followed by a number with π, a root or a unit\'s power ("Total = 50π m²", "144 cm²") is a criterion\'s answer, not the rubric\'s marks', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'marks per item are no total', what: 'what each (every, per) point "scores"/"earns" is a mark per item, never the rubric\'s total ("Each correct point scores one mark up to a maximum of three")', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'units of marks before the number', what: 'the unit of marks in any language may come before its number ("— skor 1") or end in an apostrophe or point ("(1 נק\')"), still checked against the title\'s total', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'caps over unequal marks', what: 'a "Max N" line over criteria of unequal marks (not read as any N of them) caps the score at N, as a cap on the last line does', file: `${G}rubric/parse.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'labelled enumerations', what: '"[a] … [b] …" labels as "(a) … (b) …", after a heading ending in a colon, with the labels named again before "one mark each" ("— a, b and c one mark each") and a remark after it ("; …") read as a note', file: `${G}rubric/layouts.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'another acronym', what: 'an answer saying another acronym before the criterion\'s word ("MAC address" for "IP address"), and not the criterion\'s own, contradicts the criterion', file: `${G}rubric/concept.ts`, tests: I_TESTS, tuned: TO_I },
   { name: 'dash joins', what: 'a dash between letters or digits with no space ("5–7–5") joins them as a hyphen does, in every tokenised text', file: `${G}text.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'labels and arrows', what: '`→ N mark` arrows; a label before its marks (`Position (1 mark): X`, `AO1 (2): X`) is no word to say, unless quality words with falling marks (levels); `½` read as a mark', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
