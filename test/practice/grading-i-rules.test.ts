@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { otherAcronym } from '../../server/practice/grading/rubric/concept.ts';
+import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
 
 /**
  * Classes of wrong totals, confident wrong marks and needless reviews found on set I (rules.ts:
@@ -72,4 +73,25 @@ describe('rubric criteria: another acronym names another thing', () => {
     const g = gradeAnswer({ problem_type: 'frq', problem_statement: 'How does a router forward data?', user_answer: 'It reads the MAC address and floods every port.', scoring_details: '- reads the destination IP address in the header (1)\n- looks it up in a routing table (1)' });
     expect(g.criteria![0]!.awarded).toBe(0);
   });
+});
+
+describe('math: bounds included, exact forms with units, surd form', () => {
+  const region = 'Write the inequalities that describe the rectangle 0 ≤ x ≤ 5, 1 ≤ y ≤ 3 with its edges, as four inequalities.';
+  const sphere = 'Find the surface area of a sphere of radius 5 m. Leave your answer in terms of π.';
+  const quad = 'Solve x² − 2x − 11 = 0. Give your answers in surd form.';
+  it.each<VerdictCase>([
+    // A bound included or not is part of a comparison written with signs.
+    [region, 'x ≥ 0, x ≤ 5, y ≥ 1, y ≤ 3', 'x >= 0, x <= 5, y >= 1, y <= 3', true, 'high'],
+    [region, 'x ≥ 0, x ≤ 5, y ≥ 1, y ≤ 3', 'x > 0, x < 5, y > 1, y < 3', false, 'high'],
+    [region, 'x ≥ 0, x ≤ 5, y ≥ 1, y ≤ 3', 'x ≥ 0, x ≤ 5, y ≥ 1, y < 3', false, 'high'],
+    // An exact form asked: a decimal is a rounding, with a unit as without.
+    [sphere, '100π m²', '314.2 m²', false, 'high'],
+    [sphere, '100π m²', '314.2', false, 'high'],
+    [sphere, '100π m²', '100π m²', true, 'high'],
+    // Surd form asked: a root with a square factor left under it is refused, low; simplified, sure.
+    [quad, 'x = 1 ± 2√3', 'x = (2 ± √48)/2', false, 'low'],
+    [quad, 'x = 1 ± 2√3', 'x = 1 + 2√3, x = 1 − 2√3', true, 'high'],
+    // "exact" alone does not ask the roots simplified.
+    ['Solve x² = 12, giving exact answers.', 'x = ±2√3', 'x = ±√12', true, 'high'],
+  ])('%s | %s | %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
 });

@@ -6,7 +6,7 @@
  * plain text), and it must be written in the form the question asks for (math/forms.ts).
  */
 import type { GradeResult } from '../../types.ts';
-import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './forms.ts';
+import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, unsimplifiedRoot, type Forms } from './forms.ts';
 import { parse, same, valueOf, type KasExpr } from './kas.ts';
 import { CasLimitError } from './bounds.ts';
 import { exactEqual, exactOf, exactText, scaled, type ExactValue } from './exact.ts';
@@ -337,6 +337,10 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   if (missed.length) bits.push(`missing ${missed.join(', ')}`);
   if (extras.length) bits.push(`wrong: ${extras.join(', ')}${surplus ? ` (${surplus} more than expected, each cancelling one correct solution)` : ''}`);
   const graded = result(score, met, [...missed, ...extras.map((e) => `${e} is not a solution`)], `${bits.join('; ')}. Expected ${reference}.`);
+  // Surd form asked ("in surd form", "simplest radical form"; "exact" alone asks less): a root left with a square factor is
+  // not yet that form; a teacher may still take it: `low` (tuned on I).
+  const rough = score === 1 && SURD_FORM.test(statement) ? parts.map((p) => unsimplifiedRoot(p.value.literal)).find((w) => w !== null) : null;
+  if (rough) return low(result(0, [], [reference], `${userAnswer.trim()} has the right values, but ${rough}: the question asks for an exact (surd) form. Expected ${reference}.`));
   // Values with no variable named, right as a set but listed in another order than the reference's:
   // the order may be what the question asks ("share in the ratio 2:3:4"); `low` (tuned on E).
   const reordered = order.some((idx, i) => i > 0 && idx < order[i - 1]!);
@@ -346,6 +350,9 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   // The roots of an equation the question asks to solve are a set: no order is asked (tuned on G).
   return reordered && parts.every((p) => p.variable === null) && !SOLVE_EQUATION.test(statement) ? low(graded) : graded;
 }
+
+/** A question asking for surds simplified: "surd form", "simplest surd (radical) form", "simplified surds". */
+const SURD_FORM = /\bsurd form\b|\bsimplest\s+(?:surd|radical)\s+form\b|\bsimplified\s+surds?\b|\bsimplif\w*\s+(?:the\s+)?surds?\b/i;
 
 /** A question asking for the solutions of an equation it writes ("Solve sin x = 0.5 for …", "Find the roots of x² − 4 = 0"). */
 const SOLVE_EQUATION = /\b(?:solve|roots?\s+of|solutions?\s+(?:of|to))\b[^.?!]*=/i;
