@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../server/practice/grading/index.ts';
 import { otherAcronym } from '../../server/practice/grading/rubric/concept.ts';
+import { signChanged } from '../../server/practice/grading/short-answer.ts';
 import { expectVerdict, gradeFrq as ask, type VerdictCase } from './helpers.ts';
 
 /**
@@ -93,5 +94,27 @@ describe('math: bounds included, exact forms with units, surd form', () => {
     [quad, 'x = 1 ± 2√3', 'x = 1 + 2√3, x = 1 − 2√3', true, 'high'],
     // "exact" alone does not ask the roots simplified.
     ['Solve x² = 12, giving exact answers.', 'x = ±2√3', 'x = ±√12', true, 'high'],
+  ])('%s | %s | %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
+});
+
+describe('short answers: signs of numbers, another name in a rarer sense of the answer\'s word', () => {
+  it.each<[string, string, string | null]>([
+    ['moved by (3, 0)', 'moved by (−3, 0)', '3'],
+    ['−4 degrees', '4 degrees', '−4'],
+    ['moved by (−3, 0)', 'moved by (−3, 0)', null],
+    ['the years 1914–1918', 'the years 1914-1918', null],
+  ])('%s for %s', (answer, reference, flipped) => {
+    const got = signChanged(answer, reference);
+    if (flipped === null) expect(got).toBeNull();
+    else expect(got).toMatch(new RegExp(`^${flipped}`));
+  });
+
+  it.each<VerdictCase>([
+    ['The graph of y = p(x) becomes y = p(x − 4). Describe the transformation.', 'translation by the vector (4, 0)', 'translation by (−4, 0)', false, 'high'],
+    ['The graph of y = p(x) becomes y = p(x − 4). Describe the transformation.', 'translation by the vector (4, 0)', 'a translation by (4, 0)', true, 'high'],
+    // "packaging" names publicity only in a later sense of its own (first: the business of packing).
+    ['Which element of the marketing mix covers advertising?', 'promotion', 'packaging', true, 'low'],
+    // The answer's first sense is the reference's: still sure.
+    ['What is the largest artery of the body?', 'aorta', 'the aorta', true, 'high'],
   ])('%s | %s | %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
 });

@@ -88,6 +88,8 @@ export const RULES: readonly Rule[] = [
   { name: 'number words', what: 'numbers written in words as numerals', file: `${G}number-words.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
   // ---- short answers ----
   { name: 'term match', what: 'exact, alias, formula, inflection, synonym (low), related form (low), slip (low in short words)', file: `${G}short-answer.ts`, tests: [`${T}short-answer-classes.test.ts`, `${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'signs of numbers', what: 'a number of the reference given with the other sign and never with its own ("(2, 0)" for "(−2, 0)") is a sure refusal; a dash between digits is a range, not a sign', file: `${G}short-answer.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: "the answer's own sense", what: "another name WordNet links through a sense that is not the answer word's own first (\"packaging\" for \"promotion\") is a rarer sense: accepted `low`", file: `${G}short-answer.ts`, tests: I_TESTS, tuned: TO_I },
   { name: 'unchecked words', what: 'words beyond the matched term make an accepted answer low', file: `${G}short-answer.ts`, tests: [`${T}confidence.test.ts`], tuned: ['A', 'B'] },
   { name: 'sure refusal', what: 'a refusal is high only for two names, two numbers or WordNet siblings', file: `${G}short-answer.ts`, tests: [`${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'clear refusal', what: 'a refusal is also high when both terms are WordNet terms sharing no word and no link within CONFIDENCE.linkDepth (synonym, derivation, similar, hypernym/hyponym)', file: `${G}short-answer.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
