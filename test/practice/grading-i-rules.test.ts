@@ -118,3 +118,23 @@ describe('short answers: signs of numbers, another name in a rarer sense of the 
     ['What is the largest artery of the body?', 'aorta', 'the aorta', true, 'high'],
   ])('%s | %s | %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
 });
+
+describe('rubric confidence: working written another way, answers in another script', () => {
+  const grade = (scheme: string, answer: string) => gradeAnswer({ problem_type: 'frq', problem_statement: 'Find the area of the shape.', user_answer: answer, scoring_details: scheme });
+  it('does not call a step of working surely missed when the answer writes numbers', () => {
+    const g = grade('Rectangle = 6 × 4 (1)\nTriangle = ½ × 6 × 3 (1)\nTotal = 33 cm² (1)', '24 + 9 = 33');
+    expect(g.confidence).toBe('low');
+    expect(g.needs_review).toBe(true);
+  });
+  it('still misses surely a step of working when the answer writes no number', () => {
+    const g = gradeAnswer({ problem_type: 'frq', problem_statement: 'Explain the flood.', user_answer: 'The rain caused the flood.', scoring_details: '- the rain caused the flood (1)\n- the wall is 6 × 4 (1)' });
+    expect(g.score).toBe(1);
+    expect(g.confidence).toBe('high');
+  });
+  it('asks for review when the answer is written in a script the grader does not read', () => {
+    const scheme = '- the rain caused the flood (1)\n- the flood ruined the farms (1)';
+    const ask = (answer: string) => gradeAnswer({ problem_type: 'frq', problem_statement: 'Explain the flood.', user_answer: answer, scoring_details: scheme });
+    expect(ask('The rain caused the flood, and the flood ruined the farms.').needs_review).toBe(false);
+    expect(ask('The rain caused the flood, and the flood ruined the farms. Дождь.').needs_review).toBe(true);
+  });
+});
