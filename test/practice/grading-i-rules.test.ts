@@ -138,3 +138,17 @@ describe('rubric confidence: working written another way, answers in another scr
     expect(ask('The rain caused the flood, and the flood ruined the farms. Дождь.').needs_review).toBe(true);
   });
 });
+
+describe('functions of one variable, acronyms with points or spelt out', () => {
+  const trig = 'Simplify cos x × tan x.';
+  it.each<VerdictCase>([
+    // A function of one variable is mathematics: every writing of it is the CAS's, sure either way.
+    [trig, 'sin x', 'sin(x)', true, 'high'],
+    [trig, 'sin x', 'cos x', false, 'high'],
+    ['Simplify sin φ ÷ tan φ.', 'cos φ', 'cos(φ)', true, 'high'],
+    // An acronym with points between its letters is the acronym; spelt out in words, accepted low.
+    ['Which UK body enforces competition law?', 'CMA', 'C.M.A.', true, 'high'],
+    ['Which congruence test applies when all three sides match?', 'SSS', 'side-side-side', true, 'low'],
+    ['Which congruence test applies when all three sides match?', 'SSS', 'side angle side', false, 'low'],
+  ])('%s | %s | %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
+});

@@ -503,6 +503,12 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // "WHO" for "the World Health Organization": the initials of every word of the reference (tuned on D).
   const initials = alts.find((a) => initialsOf(userAnswer, a));
   if (initials) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${initials.text} by its initials.`, confidence: 'high', needs_review: false };
+  // An acronym reference ("SAS") written with points ("S.A.S."): the same letters, sure; spelt out in words whose
+  // initials it is ("side-angle-side"): accepted `low`, another expansion may share the initials (tuned on I).
+  const dotted = alts.find((a) => ACRONYM.test(a.text.trim()) && /\./.test(userAnswer) && userAnswer.trim().replace(/[.\s]/g, '') === a.text.trim());
+  if (dotted) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${dotted.text} with points between its letters.`, confidence: 'high', needs_review: false };
+  const spelt = alts.find((a) => expansionOf(userAnswer, a.text.trim()));
+  if (spelt) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer spells out ${spelt.text} in words; please review.`, confidence: 'low', needs_review: true };
   // None of the reference's words: sure only when both are names or both numbers (Paris is not
   // London); another common word may be a paraphrase, a formula or a notation the grader cannot read.
   const kind = termKind(userAnswer);
@@ -829,6 +835,15 @@ function initialsOf(answer: string, alt: Alternative): boolean {
   const all = words.map((w) => w[0]!.toUpperCase()).join('');
   const content = words.filter((w) => !ACRONYM_SKIP.has(w.toLowerCase())).map((w) => w[0]!.toUpperCase()).join('');
   return words.length >= 2 && (t === all || t === content);
+}
+
+/** Whether an acronym (two letters or more) is the initials of the answer's words ("side-angle-side", "Side, angle, side" for SAS). */
+function expansionOf(answer: string, acronym: string): boolean {
+  if (!ACRONYM.test(acronym) || /\d/.test(acronym)) return false;
+  const words = answer.trim().split(/[\s,-]+/).filter((w) => /\p{L}/u.test(w)).filter((w, i) => !(i === 0 && /^(?:the|a|an)$/i.test(w)));
+  if (words.length < 2 || words.some((w) => !/^\p{L}+$/u.test(w))) return false;
+  const initials = (ws: string[]) => ws.map((w) => w[0]!.toUpperCase()).join('');
+  return initials(words) === acronym || initials(words.filter((w) => !ACRONYM_SKIP.has(w.toLowerCase()))) === acronym;
 }
 
 /** A number, a name (every word capitalised) or a common word. */

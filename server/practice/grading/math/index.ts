@@ -71,7 +71,8 @@ export function looksMathematical(s: string): boolean {
   if (setElements(s)?.every((e) => PLAIN_ELEMENT.test(e))) return true;
   // Points listed ("(1, −2) and (−1, 2)") are a mathematical object (tuned on G).
   if (pointsOf(s, 2)) return true;
-  if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t) && !/^(?:pi|sqrt|e)\b/.test(t)) return false;
+  // A function of one variable ("sin θ", "cos x", "ln t") is mathematics, without a digit or an operator (tuned on I).
+  if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t) && !/^(?:pi|sqrt|e)\b/.test(t) && !/^(?:sin|cos|tan|sec|csc|cot|ln|log)\s*[a-zα-ω]$/i.test(t)) return false;
   const bare = t
     .split(/[,;]|\bor\b|\band\b/)
     .map((p) => splitUnit(p.replace(/%|\bper ?cent\b/gi, '')).value)
