@@ -152,3 +152,16 @@ describe('functions of one variable, acronyms with points or spelt out', () => {
     ['Which congruence test applies when all three sides match?', 'SSS', 'side angle side', false, 'low'],
   ])('%s | %s | %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
 });
+
+describe('math: a bound on a function value', () => {
+  const range = 'State the range of p(t) = t² − 1 for all real t.';
+  it.each<VerdictCase>([
+    // "p(t) ≥ −1" is an inequality in the function's value: any name of the output, or the interval, is the same set.
+    [range, 'p(t) ≥ −1', 'p(t) >= -1', true, 'high'],
+    [range, 'p(t) ≥ −1', 'y ≥ −1', true, 'high'],
+    [range, 'p(t) ≥ −1', '[−1, ∞)', true, 'high'],
+    [range, 'p(t) ≥ −1', 'p(t) > −1', false, 'high'],
+    // The same bound on the argument describes the input, not the range.
+    [range, 'p(t) ≥ −1', 't ≥ −1', false, 'high'],
+  ])('%s | %s | %s', (q, ref, answer, accepted, confidence) => expectVerdict(ask(q, ref, answer), accepted, confidence));
+});

@@ -724,6 +724,12 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
     }
   }
 
+  // A bound on a function's value ("g(x) ≥ 2", a range) answered by the same bound on its argument ("x ≥ 2"):
+  // the answer bounds the input, another set (tuned on I, with reading "g(x) ≥ 2" as an inequality).
+  if (user.kind === 'intervals' && ref.kind === 'intervals') {
+    const output = /^\s*[a-z]\s*\(\s*([a-z])\s*\)\s*(?:<=|>=|<|>|≤|≥)/i.exec(reference);
+    if (output && new RegExp(`^\\s*${output[1]}\\s*(?:<=|>=|<|>|≤|≥)`, 'i').test(userAnswer)) return fail(`${userAnswer.trim()} bounds ${output[1]}, the input; the question's answer bounds the function's value.`);
+  }
   const verdict = compare(user, ref, forms);
   if (verdict.formOnly) return verdict.unsure ? low(fail(`${describe(user)} has the right value, but ${verdict.why}.`)) : fail(`${describe(user)} has the right value, but ${verdict.why}.`);
   if (!verdict.equal) {
