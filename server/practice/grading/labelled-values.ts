@@ -27,6 +27,8 @@ interface Part {
   /** The label's tokens: words, Greek letters one by one, operators. */
   label: Set<string>;
   dir: Dir;
+  /** A comparison written with a sign: whether it includes its bound (≤, ≥, <=, >=); null without a sign. */
+  closed: boolean | null;
   raw: string;
 }
 
@@ -82,7 +84,8 @@ function partsOf(text: string): Part[] | null {
     let label = tokens(seg.replace(/[<>≤≥=]/g, ' '));
     // "x < 0": a comparison's variable is no label; the direction says which part it is.
     if (dir && [...label].every((w) => /^[a-z]$/.test(w))) label = new Set();
-    return { nums: f.nums, label, dir, raw: t.slice(i === 0 ? 0 : found[i - 1]!.end, f.end).trim() };
+    const sign = /[<>≤≥]/.exec(dirText) ? /[≤≥]|[<>]\s*=|=\s*[<>]/.test(dirText) : null;
+    return { nums: f.nums, label, dir, closed: dir ? sign : null, raw: t.slice(i === 0 ? 0 : found[i - 1]!.end, f.end).trim() };
   });
   // A label after the only value ("5 N"): a unit, not a label; a trailing word after the last value is read nowhere.
   return parts;
@@ -168,7 +171,8 @@ export function gradeLabelledValues(userAnswer: string, reference: string): Grad
     taken.add(next);
   });
   const pairs = ans.map((a, i) => [a, ref[slot[i]!]!] as const);
-  const wrong = pairs.find(([a, r]) => !sameValue(a, r) || (a.dir !== '' && a.dir !== r.dir));
+  // A bound included or not is part of a comparison written with signs: "x > 0" is not "x ≥ 0" (tuned on I).
+  const wrong = pairs.find(([a, r]) => !sameValue(a, r) || (a.dir !== '' && a.dir !== r.dir) || (a.closed !== null && r.closed !== null && a.closed !== r.closed));
   if (wrong) {
     // Another order of the same values, no label saying so ("1.5 and 3.5"): the student may have meant the labels the other way.
     const asSet = ans.length === ref.length && ans.every((a) => ref.some((r) => sameValue(a, r))) && ref.every((r) => ans.some((a) => sameValue(a, r)));

@@ -6,7 +6,7 @@
  * its tests (test/practice/rules-index.test.ts checks that both exist).
  *
  * `tuned` says which evaluation sets a rule was shaped on: `main` (grading-eval/*.json), `A`, `B`,
- * `C`, `D`, `E`, `F`, `G`, `H` (held-out sets seen before the rule; sets C, D, E, F, G and H were each measured
+ * `C`, `D`, `E`, `F`, `G`, `H`, `I` (held-out sets seen before the rule; sets C, D, E, F, G, H and I were each measured
  * unseen, then studied). A rule
  * tuned on a set has to be shown on the next unseen one (issue 28).
  */
@@ -15,7 +15,7 @@ export interface Rule {
   what: string;
   file: string;
   tests: string[];
-  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H')[];
+  tuned: ('main' | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I')[];
 }
 
 const G = 'server/practice/grading/';
@@ -26,6 +26,9 @@ const G_TESTS = [`${T}grading-g-rules.test.ts`];
 /** Rules tuned on set H (test/practice/grading-h-rules.test.ts). */
 const TO_H: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
 const H_TESTS = [`${T}grading-h-rules.test.ts`];
+/** Rules tuned on set I (test/practice/grading-i-rules.test.ts). */
+const TO_I: Rule['tuned'] = ['main', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'];
+const I_TESTS = [`${T}grading-i-rules.test.ts`];
 
 export const RULES: readonly Rule[] = [
   // ---- dispatch and confidence ----
@@ -71,6 +74,11 @@ export const RULES: readonly Rule[] = [
   { name: 'units in base units', what: 'a number with units refused by the CAS but equal once the named SI units N, J, W, Pa, Hz are written in base units ("6 N s" for "6 kg m s⁻¹", "30 J" for "30 N m") is refused `low`: a teacher may take the other unit or not', file: `${G}math/index.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'compound units in words', what: 'a run of two to four unit words after a number, each with a symbol ("30 newton metres"), written as the symbols ("30 N m")', file: `${G}math/units.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'vector lines', what: 'a line `r = a + t·d` in any writing of its vectors (tuples, i/j/k, componentwise `(x, y) = (1 + 3t, 2 − t)`, any parameter letter): the same line when the directions are parallel and the answer\'s point lies on the reference\'s line; sure either way', file: `${G}math/vector-line.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'bounds included', what: 'in labelled values, a comparison written with signs includes its bound or not as the reference\'s does: "x > 0" for "x ≥ 0" is a sure refusal', file: `${G}labelled-values.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'exact form with units', what: 'an exact form asked ("in terms of π", "exact", "surd form"): a decimal for a reference with π, a root or a logarithm is refused, with a unit as without', file: `${G}math/forms.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'surd form', what: '"surd form" or "simplest surd (radical) form" asked ("exact" alone asks less): solutions with a root left with a square factor under it (√20) are refused `low`', file: `${G}math/index.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'functions of one variable', what: 'a reference that is a function of one variable ("sin θ", "cos x", "ln t"), with no digit or operator, is mathematics: the CAS compares "sinθ", "sin(θ)", "cos θ"', file: `${G}math/index.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'bound on a function value', what: 'an inequality on a function\'s value ("g(x) ≥ 2", a range) is read as one in a variable ("y ≥ 2", "[2, ∞)" the same set); the same bound on its argument ("x ≥ 2") bounds the input: a sure refusal', file: `${G}math/read.ts`, tests: I_TESTS, tuned: TO_I },
   { name: 'ordinary number and single logarithm', what: '"as an ordinary number" refuses any written power of ten (e, E, × 10^); "as a single logarithm" refuses the value', file: `${G}math/forms.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'more vector and root notations', what: '± inside a bracket gives both values ("(6 ± √20)/2"); a chain through a logarithm ends at its value; i, j, k unit vectors as the components of a listed reference', file: `${G}math/index.ts`, tests: [`${T}math-forms-more.test.ts`], tuned: ['main', 'A', 'C', 'D'] },
   { name: 'times of day', what: 'a time-of-day reference compared in minutes after midnight (12- and 24-hour, "in the evening"); a time without its half of the day is low', file: `${G}clock.ts`, tests: [`${T}math-notations.test.ts`], tuned: ['C'] },
@@ -82,6 +90,9 @@ export const RULES: readonly Rule[] = [
   { name: 'number words', what: 'numbers written in words as numerals', file: `${G}number-words.ts`, tests: [`${T}short-answer-classes.test.ts`], tuned: ['main'] },
   // ---- short answers ----
   { name: 'term match', what: 'exact, alias, formula, inflection, synonym (low), related form (low), slip (low in short words)', file: `${G}short-answer.ts`, tests: [`${T}short-answer-classes.test.ts`, `${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
+  { name: 'signs of numbers', what: 'a number of the reference given with the other sign and never with its own ("(2, 0)" for "(−2, 0)") is a sure refusal; a dash between digits is a range, not a sign', file: `${G}short-answer.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: "the answer's own sense", what: "another name WordNet links through a sense that is not the answer word's own first (\"packaging\" for \"promotion\") is a rarer sense: accepted `low`", file: `${G}short-answer.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'acronyms with points or spelt out', what: 'an acronym reference ("SAS") written with points ("S.A.S.") is the acronym, sure; spelt out in words whose initials it is ("side-angle-side") accepted `low` (another expansion may share the initials)', file: `${G}short-answer.ts`, tests: I_TESTS, tuned: TO_I },
   { name: 'unchecked words', what: 'words beyond the matched term make an accepted answer low', file: `${G}short-answer.ts`, tests: [`${T}confidence.test.ts`], tuned: ['A', 'B'] },
   { name: 'sure refusal', what: 'a refusal is high only for two names, two numbers or WordNet siblings', file: `${G}short-answer.ts`, tests: [`${T}confidence.test.ts`], tuned: ['main', 'A', 'B'] },
   { name: 'clear refusal', what: 'a refusal is also high when both terms are WordNet terms sharing no word and no link within CONFIDENCE.linkDepth (synonym, derivation, similar, hypernym/hyponym)', file: `${G}short-answer.ts`, tests: [`${T}short-answer-confidence.test.ts`], tuned: ['main', 'A', 'B', 'C'] },
@@ -136,6 +147,15 @@ export const RULES: readonly Rule[] = [
   { name: 'totals written in more forms', what: '"Total /5"; "points possible" / "possible marks" as "available"; what the question (not a criterion) is "worth"; a line of bracketed marks joined by "+" written out to their sum ("(2) + (1) + (1) = 4"); the question\'s own "[3 marks]" for a rubric that writes no total, a cap where the criteria add up to more', file: `${G}rubric/totals.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'marks in records and columns', what: 'records with "=" as with ":" (INI `text = …` / `marks = 1` under a `[section]` name, dropped); a definition list\'s ": 1 mark" line gives its marks to the line above; an HTML table row is a table row (its header no criterion); a semicolon column as a comma column; a unit of marks in any language also after a comma ("…, 1 p")', file: `${G}rubric/layouts.ts`, tests: H_TESTS, tuned: TO_H },
   { name: 'levels and prose marks', what: '"For 3 marks: …" lines (two or more) are levels; prose sentences each saying what an answer "earns" N are levels, the top one the total; prose sentences that each "give"/"award" marks ("Give 1 mark if … Give a further 2 marks if … Give the final mark …") are criteria with those marks', file: `${G}rubric/totals.ts`, tests: H_TESTS, tuned: TO_H },
+  { name: 'plain marks', what: 'a JSON object a line (one text, one number named marks/points/score); pictographs before a line\'s marks ("🟢 3 marks:") as decoration; a symbol key ("Each ♦ is one mark (max ♦♦♦)", "● = 1 mark") over lines led by runs of the symbol, one mark per symbol, the key\'s cap the most earned; a number alone in the last or first tab-separated cell of two lines or more (a "Total<TAB>N" row the total, a header row dropped); an examiner\'s mark code ending two lines or more ("— M1", "— A1": the digit) with its "Key:" a note; "→ N marks" lines falling to a "→ 0" line as levels; labelled parts\' marks written as a sum ("Marks: (a) 2 + (b) 3 = 5") as the total', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'totals not of a quantity', what: 'a "total" followed by a number with π, a root or a unit\'s power ("Total = 50π m²", "144 cm²") is a criterion\'s answer, not the rubric\'s marks', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'marks per item are no total', what: 'what each (every, per) point "scores"/"earns" is a mark per item, never the rubric\'s total ("Each correct point scores one mark up to a maximum of three")', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'units of marks before the number', what: 'the unit of marks in any language may come before its number ("— skor 1") or end in an apostrophe or point ("(1 נק\')"), still checked against the title\'s total', file: `${G}rubric/totals.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'caps over unequal marks', what: 'a "Max N" line over criteria of unequal marks (not read as any N of them) caps the score at N, as a cap on the last line does', file: `${G}rubric/parse.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'labelled enumerations', what: '"[a] … [b] …" labels as "(a) … (b) …", after a heading ending in a colon, with the labels named again before "one mark each" ("— a, b and c one mark each") and a remark after it ("; …") read as a note', file: `${G}rubric/layouts.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'working written another way', what: 'a criterion that is a step of working ("= 2π × 4 × 10") missed by its words is no sure miss when the answer writes numbers: it may write the step\'s value another way', file: `${G}rubric/score.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'answers in another script', what: 'an answer with letters outside the Latin script (Greek, Hebrew, Cyrillic) has words the grader cannot check: never a sure rubric grade', file: `${G}rubric/score.ts`, tests: I_TESTS, tuned: TO_I },
+  { name: 'another acronym', what: 'an answer saying another acronym before the criterion\'s word ("MAC address" for "IP address"), and not the criterion\'s own, contradicts the criterion', file: `${G}rubric/concept.ts`, tests: I_TESTS, tuned: TO_I },
   { name: 'dash joins', what: 'a dash between letters or digits with no space ("5–7–5") joins them as a hyphen does, in every tokenised text', file: `${G}text.ts`, tests: G_TESTS, tuned: TO_G },
   { name: 'labels and arrows', what: '`→ N mark` arrows; a label before its marks (`Position (1 mark): X`, `AO1 (2): X`) is no word to say, unless quality words with falling marks (levels); `½` read as a mark', file: `${G}rubric/layouts.ts`, tests: [`${T}rubric-totals-more.test.ts`], tuned: ['main', 'A', 'B', 'C', 'D'] },
   { name: 'score labels', what: '`2/3 —` descriptors and a bare `0:` line read as levels', file: `${G}rubric/markers.ts`, tests: [`${T}rubric-layouts.test.ts`], tuned: ['main', 'A', 'B', 'C'] },

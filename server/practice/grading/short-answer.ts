@@ -225,7 +225,10 @@ function findMatches(alt: Alternative, sts: Statement[], strict: boolean): Match
           const same = n === alt.content.length && gram.join(' ') === alt.content.map((x) => x.w).join(' ');
           // Another name through a sense that is not the reference's first ("common law" is "precedent" only in law's sense of it): a WordNet link of a rarer sense.
           const first = new Set(POSES.map((p) => senses(alt.content.map((x) => x.w).join(' '), [p])[0]).filter((x): x is Synset => !!x).map((x) => `${x.pos}:${x.offset}`));
-          const rare = !shared.some((x) => first.has(`${x.pos}:${x.offset}`));
+          // The answer's word in a rarer sense of its own ("packaging" is first the business of packing, a
+          // name of "promotion" only in a later sense) may mean something else: also a rarer sense (tuned on I).
+          const own = new Set(POSES.map((p) => senses(gram.join(' '), [p])[0] ?? (n === 2 ? senses(gram.join(''), [p])[0] : undefined)).filter((x): x is Synset => !!x).map((x) => `${x.pos}:${x.offset}`));
+          const rare = !shared.some((x) => first.has(`${x.pos}:${x.offset}`) && own.has(`${x.pos}:${x.offset}`));
           out.push({ statement: si, start: i, end: i + n, how: same ? 'exact' : rare ? RARE_NAME : 'another name for the same thing' });
         }
       }
@@ -454,6 +457,9 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // A numbered term ("Type I error", "Phase 2"): another number is another term, two numbers a hedge (tuned on E).
     const numbers = numberedTerm(termPart, alt.text, statement);
     if (numbers === 'other') return fail(`The answer numbers it differently from ${alt.text}.`);
+    // A number's sign is part of it: "(2, 0)" is not "(−2, 0)" (tuned on I).
+    const sign = signChanged(termPart, alt.text);
+    if (sign) return fail(`The answer gives ${sign}.`);
     // The strongest of the ways the answer gives it: "stacks" is a form of "stack" before it is another name in a rarer sense.
     const how = asserted.map((m) => m.how).sort((a, b) => Number(WEAK.has(a)) - Number(WEAK.has(b)))[0]!;
     if (opts.namesOnly && /^(?:synonym|related form|spelling)$/.test(how)) continue;
@@ -497,6 +503,12 @@ export function gradeShortAnswer(userAnswer: string, reference: string, statemen
     // "WHO" for "the World Health Organization": the initials of every word of the reference (tuned on D).
   const initials = alts.find((a) => initialsOf(userAnswer, a));
   if (initials) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${initials.text} by its initials.`, confidence: 'high', needs_review: false };
+  // An acronym reference ("SAS") written with points ("S.A.S."): the same letters, sure; spelt out in words whose
+  // initials it is ("side-angle-side"): accepted `low`, another expansion may share the initials (tuned on I).
+  const dotted = alts.find((a) => ACRONYM.test(a.text.trim()) && /\./.test(userAnswer) && userAnswer.trim().replace(/[.\s]/g, '') === a.text.trim());
+  if (dotted) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer gives ${dotted.text} with points between its letters.`, confidence: 'high', needs_review: false };
+  const spelt = alts.find((a) => expansionOf(userAnswer, a.text.trim()));
+  if (spelt) return { score: 1, max_score: 1, method: 'rubric', met: [reference], missed: [], explanation: `Correct: the answer spells out ${spelt.text} in words; please review.`, confidence: 'low', needs_review: true };
   // None of the reference's words: sure only when both are names or both numbers (Paris is not
   // London); another common word may be a paraphrase, a formula or a notation the grader cannot read.
   const kind = termKind(userAnswer);
@@ -825,6 +837,15 @@ function initialsOf(answer: string, alt: Alternative): boolean {
   return words.length >= 2 && (t === all || t === content);
 }
 
+/** Whether an acronym (two letters or more) is the initials of the answer's words ("side-angle-side", "Side, angle, side" for SAS). */
+function expansionOf(answer: string, acronym: string): boolean {
+  if (!ACRONYM.test(acronym) || /\d/.test(acronym)) return false;
+  const words = answer.trim().split(/[\s,-]+/).filter((w) => /\p{L}/u.test(w)).filter((w, i) => !(i === 0 && /^(?:the|a|an)$/i.test(w)));
+  if (words.length < 2 || words.some((w) => !/^\p{L}+$/u.test(w))) return false;
+  const initials = (ws: string[]) => ws.map((w) => w[0]!.toUpperCase()).join('');
+  return initials(words) === acronym || initials(words.filter((w) => !ACRONYM_SKIP.has(w.toLowerCase()))) === acronym;
+}
+
 /** A number, a name (every word capitalised) or a common word. */
 function termKind(text: string): 'number' | 'name' | 'word' {
   const t = text.trim().replace(/^(?:the|a|an)\s+/i, '');
@@ -875,6 +896,21 @@ export function numberedTerm(answer: string, reference: string, question: string
   if ([...given].some((n) => !ref.has(n) && !asked.has(n))) return 'other';
   // A number the question says may be left out ("the noble truths" asked about four teachings).
   return [...ref].every((n) => given.has(n) || asked.has(n)) ? null : 'missing';
+}
+
+/** Numbers with their signs (a minus, hyphen or dash not after a letter or digit is a sign: "5–7" is a range). */
+function signedNumbers(text: string): string[] {
+  return [...text.matchAll(/(?<![\p{L}\d.,])([-−–]\s?)?(\d+(?:\.\d+)?)/gu)].map((m) => `${m[1] ? '-' : ''}${Number(m[2])}`);
+}
+
+/** A number of the reference given with the other sign and never with its own ("2" for "−2", "−3" for "3"), described, or null. */
+export function signChanged(answer: string, reference: string): string | null {
+  const given = new Set(signedNumbers(answer));
+  for (const n of new Set(signedNumbers(reference))) {
+    const flipped = n.startsWith('-') ? n.slice(1) : `-${n}`;
+    if (n !== '0' && !given.has(n) && given.has(flipped)) return `${flipped.replace('-', '−')} where ${reference} has ${n.replace('-', '−')}`;
+  }
+  return null;
 }
 
 /** A reason given after an answer: "because …", "since …", "as it …", "due to …". */

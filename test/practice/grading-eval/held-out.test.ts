@@ -57,14 +57,15 @@ const SETS = [
   { name: 'H: short answer', file: 'held-out/short-h.json', kind: 'binary', floor: 0.9 },
   { name: 'H: rubric', file: 'held-out/rubric-h.json', kind: 'rubric', floor: 0.33, maxFloor: 1 },
   // Set I: written by a session that had not read the grader, frozen before it was graded; unseen by
-  // every rule (graded after the rules tuned on G and again after those tuned on H; README).
-  // Floors: the second measurement (94.0%, 89.8%, 30.8%), slightly below. No rule has been tuned on it.
-  { name: 'I: math', file: 'held-out/math-i.json', kind: 'binary', floor: 0.93 },
+  // the rules tuned on G and on H (94.0%, 89.8%, 30.8%, max_score 53.8%; README), then studied: the
+  // rules tuned on it are listed in rules.ts ("I"). Floors: the measurement after those rules
+  // (2026-11-28: 97.9%, 89.8%, 37.5%, max_score 100%), slightly below.
+  { name: 'I: math', file: 'held-out/math-i.json', kind: 'binary', floor: 0.97 },
   { name: 'I: short answer', file: 'held-out/short-i.json', kind: 'binary', floor: 0.89 },
-  { name: 'I: rubric', file: 'held-out/rubric-i.json', kind: 'rubric', floor: 0.3 },
+  { name: 'I: rubric', file: 'held-out/rubric-i.json', kind: 'rubric', floor: 0.37, maxFloor: 1 },
   // Set J: written by a session that had not read the grader, frozen before it was graded; unseen by
-  // every rule (graded after the rules tuned on H; README). Floors: that measurement (93.9%, 89.6%,
-  // 30.4%), slightly below. No rule has been tuned on it.
+  // every rule (graded after the rules tuned on H and again after those tuned on I: 93.9%, 89.6%,
+  // 30.4% both times; README). Floors: slightly below. No rule has been tuned on it.
   { name: 'J: math', file: 'held-out/math-j.json', kind: 'binary', floor: 0.93 },
   { name: 'J: short answer', file: 'held-out/short-j.json', kind: 'binary', floor: 0.89 },
   { name: 'J: rubric', file: 'held-out/rubric-j.json', kind: 'rubric', floor: 0.3 },

@@ -166,6 +166,15 @@ function squareFree(n: number): boolean {
   return true;
 }
 
+/**
+ * A root left with a square factor under it ("√20" is 2√5), which an exact or surd form asked for
+ * simplifies (tuned on I), or null.
+ */
+export function unsimplifiedRoot(literal: string): string | null {
+  for (const r of literal.matchAll(/sqrt\(\s*(\d+)\s*\)/g)) if (!squareFree(Number(r[1])) && !Number.isInteger(Math.sqrt(Number(r[1])))) return `√${r[1]} can be simplified`;
+  return null;
+}
+
 /** Why a numeric literal is not in simplest form, or null. */
 function numberNotSimplest(v: Value, ref: Value): string | null {
   // A root written as a power ("2*3^(1/2)") is the root: judged as √ would be.
@@ -232,6 +241,9 @@ export function formProblem(forms: Forms, user: Reading, ref: Reading, userText:
     const numeric = (parse(user.expr)?.getVars().length ?? 1) === 0;
     // A root of a perfect square is a number not yet worked out, whatever the question says.
     for (const r of user.literal.matchAll(/sqrt\(\s*(\d+)\s*\)/g)) if (Number.isInteger(Math.sqrt(Number(r[1])))) return `√${r[1]} is ${Math.sqrt(Number(r[1]))}: the answer is not worked out`;
+    // An exact form asked ("in terms of π", "surd form", "exact"): a decimal for a reference with π, a root or a
+    // logarithm is a rounding, with or without a unit (tuned on I: the unit's path let "37.7 cm³" through).
+    if (forms.exact && isDecimalLiteral(user.literal) && /π|pi|√|sqrt|log|ln/i.test(ref.literal) && !/π|pi|√|sqrt|log|ln/i.test(user.literal)) return 'the question asks for an exact answer, not a decimal';
     if (forms.mixed && !(user.mixed?.proper || /^-?\d+$/.test(user.literal))) return 'the question asks for a mixed number';
     if (forms.fraction && (/\./.test(user.literal) || user.percent)) return 'the question asks for a fraction';
     if (forms.decimal && (/\//.test(user.literal) || user.percent || user.mixed)) return 'the question asks for a decimal';

@@ -6,7 +6,7 @@
  * plain text), and it must be written in the form the question asks for (math/forms.ts).
  */
 import type { GradeResult } from '../../types.ts';
-import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, type Forms } from './forms.ts';
+import { decimalsOf, formProblem, isDecimalLiteral, readForms, roundSig, roundTo, sigFigsOf, unsimplifiedRoot, type Forms } from './forms.ts';
 import { parse, same, valueOf, type KasExpr } from './kas.ts';
 import { CasLimitError } from './bounds.ts';
 import { exactEqual, exactOf, exactText, scaled, type ExactValue } from './exact.ts';
@@ -71,7 +71,8 @@ export function looksMathematical(s: string): boolean {
   if (setElements(s)?.every((e) => PLAIN_ELEMENT.test(e))) return true;
   // Points listed ("(1, −2) and (−1, 2)") are a mathematical object (tuned on G).
   if (pointsOf(s, 2)) return true;
-  if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t) && !/^(?:pi|sqrt|e)\b/.test(t)) return false;
+  // A function of one variable ("sin θ", "cos x", "ln t") is mathematics, without a digit or an operator (tuned on I).
+  if (!/[0-9=+\-*/^()<>$€£%]/.test(t) && !/^[a-zA-Z]$/.test(t) && !/^(?:pi|sqrt|e)\b/.test(t) && !/^(?:sin|cos|tan|sec|csc|cot|ln|log)\s*[a-zα-ω]$/i.test(t)) return false;
   const bare = t
     .split(/[,;]|\bor\b|\band\b/)
     .map((p) => splitUnit(p.replace(/%|\bper ?cent\b/gi, '')).value)
@@ -337,6 +338,10 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   if (missed.length) bits.push(`missing ${missed.join(', ')}`);
   if (extras.length) bits.push(`wrong: ${extras.join(', ')}${surplus ? ` (${surplus} more than expected, each cancelling one correct solution)` : ''}`);
   const graded = result(score, met, [...missed, ...extras.map((e) => `${e} is not a solution`)], `${bits.join('; ')}. Expected ${reference}.`);
+  // Surd form asked ("in surd form", "simplest radical form"; "exact" alone asks less): a root left with a square factor is
+  // not yet that form; a teacher may still take it: `low` (tuned on I).
+  const rough = score === 1 && SURD_FORM.test(statement) ? parts.map((p) => unsimplifiedRoot(p.value.literal)).find((w) => w !== null) : null;
+  if (rough) return low(result(0, [], [reference], `${userAnswer.trim()} has the right values, but ${rough}: the question asks for an exact (surd) form. Expected ${reference}.`));
   // Values with no variable named, right as a set but listed in another order than the reference's:
   // the order may be what the question asks ("share in the ratio 2:3:4"); `low` (tuned on E).
   const reordered = order.some((idx, i) => i > 0 && idx < order[i - 1]!);
@@ -346,6 +351,9 @@ function gradeSolutions(user: Answer, ref: Solutions, forms: Forms, userAnswer: 
   // The roots of an equation the question asks to solve are a set: no order is asked (tuned on G).
   return reordered && parts.every((p) => p.variable === null) && !SOLVE_EQUATION.test(statement) ? low(graded) : graded;
 }
+
+/** A question asking for surds simplified: "surd form", "simplest surd (radical) form", "simplified surds". */
+const SURD_FORM = /\bsurd form\b|\bsimplest\s+(?:surd|radical)\s+form\b|\bsimplified\s+surds?\b|\bsimplif\w*\s+(?:the\s+)?surds?\b/i;
 
 /** A question asking for the solutions of an equation it writes ("Solve sin x = 0.5 for …", "Find the roots of x² − 4 = 0"). */
 const SOLVE_EQUATION = /\b(?:solve|roots?\s+of|solutions?\s+(?:of|to))\b[^.?!]*=/i;
@@ -716,6 +724,12 @@ function decide(user: Answer, ref: Answer, forms: Forms, userAnswer: string, ref
     }
   }
 
+  // A bound on a function's value ("g(x) ≥ 2", a range) answered by the same bound on its argument ("x ≥ 2"):
+  // the answer bounds the input, another set (tuned on I, with reading "g(x) ≥ 2" as an inequality).
+  if (user.kind === 'intervals' && ref.kind === 'intervals') {
+    const output = /^\s*[a-z]\s*\(\s*([a-z])\s*\)\s*(?:<=|>=|<|>|≤|≥)/i.exec(reference);
+    if (output && new RegExp(`^\\s*${output[1]}\\s*(?:<=|>=|<|>|≤|≥)`, 'i').test(userAnswer)) return fail(`${userAnswer.trim()} bounds ${output[1]}, the input; the question's answer bounds the function's value.`);
+  }
   const verdict = compare(user, ref, forms);
   if (verdict.formOnly) return verdict.unsure ? low(fail(`${describe(user)} has the right value, but ${verdict.why}.`)) : fail(`${describe(user)} has the right value, but ${verdict.why}.`);
   if (!verdict.equal) {

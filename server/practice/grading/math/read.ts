@@ -196,7 +196,8 @@ function fromInequalities(s: string): Interval[] | null {
     for (const andPart of orPart.split(/\s+and\s+|,\s*/i)) {
       const tokens = andPart.split(CMP).map((x) => x.trim());
       if (tokens.length !== 3 && tokens.length !== 5) return null;
-      const varAt = tokens.findIndex((x, i) => i % 2 === 0 && /^[a-z]$/i.test(x));
+      // The variable: a letter, or a function's value ("g(x) >= 2", a range: the output; tuned on I).
+      const varAt = tokens.findIndex((x, i) => i % 2 === 0 && /^(?:[a-z]|[a-z]\s*\(\s*[a-z]\s*\))$/i.test(x));
       if (varAt < 0) return null;
       for (let i = 1; i < tokens.length; i += 2) {
         let op = tokens[i];

@@ -93,7 +93,7 @@ export function judgeConcept(all: string[], rejects: string[], answer: Answer, f
     // "the price falls" against "explains that the price rises": the contrary claim earns nothing;
     // nor does saying of the gas what the criterion says of the solid, or "from B to A" for "from A to B".
     // Any wording of it: "move more slowly" says the opposite of "gain kinetic energy / move faster".
-    const why = variants.reduce<string | null>((w, v) => w ?? opposite(v, answer, b.used), null) ?? swapped(said, answer) ?? reversed(said, answer);
+    const why = variants.reduce<string | null>((w, v) => w ?? opposite(v, answer, b.used), null) ?? swapped(said, answer) ?? reversed(said, answer) ?? otherAcronym(said, answer.text);
     if (why) b = { ...b, contradicted: true, coverage: Math.max(b.coverage, 0.4), why };
   }
   const f = fraction(b);
@@ -109,6 +109,23 @@ export function judgeConcept(all: string[], rejects: string[], answer: Answer, f
     if (again.coverage < 1 || again.contradicted) return { fraction: 0, best: b, rejected: r };
   }
   return { fraction: f, best: b, rejected: null };
+}
+
+const ACRONYM_BEFORE = /\b([A-Z]{2,5})\s+([a-z]{3,})\b/g;
+
+/**
+ * "MAC address" for "IP address", "RNA polymerase" for "DNA polymerase": another acronym before the
+ * criterion's word names another kind of the thing, unless the answer also says the criterion's
+ * acronym (tuned on I: a reading of JSON-lines criteria showed it on set E).
+ */
+export function otherAcronym(criterion: string, answer: string): string | null {
+  for (const [, mine, word] of criterion.matchAll(ACRONYM_BEFORE)) {
+    if (new RegExp(`\\b${mine}\\b`).test(answer)) continue;
+    for (const [, theirs, after] of answer.matchAll(ACRONYM_BEFORE)) {
+      if (theirs !== mine && sameWord(after!, word!)) return `"${theirs} ${after}" names another ${word} than "${mine} ${word}"`;
+    }
+  }
+  return null;
 }
 
 /** Whether a criterion names the reference value ("the answer 5 m/s", "the correct answer 12 cm²"). */

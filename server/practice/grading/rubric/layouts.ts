@@ -279,20 +279,27 @@ function times(lines: string[]): string[] {
   });
 }
 
-const ENUMERATOR = /\((?:[ivx]{1,4}|[a-h]|\d{1,2})\)\s+/gi;
-const EACH_TAIL = new RegExp(String.raw`\s*[—–-]+\s*(${NUM})\s*${UNIT}\s+each\.?\s*$`, 'i');
+const ENUMERATOR = /[([](?:[ivx]{1,4}|[a-h]|\d{1,2})[)\]]\s+/gi;
+const LABEL = String.raw`(?:[a-h]|[ivx]{1,4}|\d{1,2})`;
+const EACH_TAIL = new RegExp(String.raw`\s*[—–-]+\s*(?:(?:${LABEL}(?:\s*,\s*|\s+and\s+))+${LABEL}\s+)?(${NUM})\s*${UNIT}\s+each\b[.;]?(.*)$`, 'i');
 
-/** "(i) adverb (ii) noun (iii) verb — 1 mark each": the marks are each item's. */
+/**
+ * "(i) adverb (ii) noun (iii) verb — 1 mark each": the marks are each item's. Also (tuned on I)
+ * "[a] … [b] …" labels, a heading ending in a colon before them, the labels named again before the
+ * marks ("— a, b and c one mark each") and a remark after them ("; …"), which is a note.
+ */
 function enumeratedEach(lines: string[]): string[] {
-  return lines.map((l) => {
+  return lines.flatMap((l) => {
     const tail = EACH_TAIL.exec(l);
-    if (!tail) return l;
+    if (!tail) return [l];
     const body = l.slice(0, tail.index);
     const starts = [...body.matchAll(ENUMERATOR)].map((m) => m.index);
-    if (starts.length < 2 || body.slice(0, starts[0]).trim()) return l;
+    const head = body.slice(0, starts[0]).trim();
+    if (starts.length < 2 || (head && !head.endsWith(':'))) return [l];
     const n = toNumber(tail[1]!);
     const unit = `(${tail[1]} mark${n === 1 ? '' : 's'})`;
-    return starts.map((s, k) => `${body.slice(s, starts[k + 1] ?? body.length).trim()} ${unit}`).join(' ');
+    const items = starts.map((s, k) => `${body.slice(s, starts[k + 1] ?? body.length).trim()} ${unit}`).join(' ');
+    return tail[2]!.trim() ? [items, `Note: ${tail[2]!.trim()}`] : [items];
   });
 }
 

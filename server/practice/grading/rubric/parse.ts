@@ -514,7 +514,8 @@ export function readRubric(written: string): ReadRubric {
   // A total written in words or a layout the entries do not read still wins (totals.ts).
   const stated = capped ? null : (declaredTotal ?? writtenTotal(raw) ?? listedTotal(written));
   // A cap on the last line where no total is written: the criteria's marks beyond it cannot all be earned (tuned on F).
-  const cap = stated === null && !capped ? writtenCap(raw) : null;
+  // A "Max N" line over criteria of unequal marks (not read as any N of them) caps them too (tuned on I).
+  const cap = stated === null ? (capped ? declaredTotal : writtenCap(raw)) : null;
   const sum = usable.reduce((s, c) => s + c.points, 0);
   const statedTotal = cap !== null && cap < sum ? cap : stated;
   return { criteria: usable, declaredTotal, notes, statedTotal, capTotal: statedTotal !== stated, totalRead: totalRead || statedTotal !== null };

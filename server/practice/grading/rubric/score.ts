@@ -68,7 +68,10 @@ function scoreConcept(c: Concept, answer: Answer, fromReference: boolean): Outco
   if (f > 0) return { got, line: `Partly met: ${c.text} ${pts}${missingWords(b)}.`, met: [`${c.text} (partly)`], missed: [], evidence, sure: false, used: b.used };
   if (b.otherTerm) return { got, line: `Missed: ${c.text} ${pts} — "${b.otherTerm}" names something else.`, met: [], missed: [c.text], evidence: '', sure: true };
   // Refused with none of its words said: checkable. Some of them said (under the threshold): borderline.
-  return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text], evidence: '', sure: b.coverage <= CONFIDENCE.sureMissCoverage, blank: b.coverage <= CONFIDENCE.sureMissCoverage };
+  // A step of working ("= 2π × 4 × 10") missed by its words, the answer writing numbers: the answer may
+  // write that step's value another way ("80π"); no sure miss (tuned on I).
+  const working = /[\dπ)]\s*[×*/^+−-]\s*[\dπ(]/.test(c.text) && /\d/.test(answer.text);
+  return { got, line: `Missed: ${c.text} ${pts}.`, met: [], missed: [c.text], evidence: '', sure: b.coverage <= CONFIDENCE.sureMissCoverage && !working, blank: b.coverage <= CONFIDENCE.sureMissCoverage };
 }
 
 const got0 = (f: number) => f === 0;
@@ -260,7 +263,9 @@ export function gradeRubric(userAnswer: string, rubric: string, fromReference: b
   // A criterion missed with none of its words is a sure miss only when the answer says nothing the
   // grader did not read as another criterion's: words left over may be that criterion in other words.
   const unread = outcomes.some((o) => o.blank) ? unreadWords(answer, outcomes.flatMap((o) => (o.got > 0 ? (o.used ?? []) : []))) : [];
-  const sure = outcomes.every((o) => o.sure === true) && unread.length <= CONFIDENCE.unreadWords && read.totalRead !== false && total === max;
+  // Words in a script the grader does not read (Greek, Hebrew, Cyrillic …) are words it could not check (tuned on I).
+  const otherScript = /(?![\p{Script=Latin}])\p{L}/u.test(answer.text);
+  const sure = outcomes.every((o) => o.sure === true) && unread.length <= CONFIDENCE.unreadWords && read.totalRead !== false && total === max && !otherScript;
   return {
     score: scaledScore,
     max_score: total,

@@ -19,7 +19,7 @@ const WRITTEN_TOTALS: RegExp[] = [
   // "total 4 marks", "(total 4)", "Total: 5 marks", "total,4", "Total<TAB>4", "<total>3</total>", "insgesamt 3 Punkte", "Marks available: 4".
   // (Not the "total" of "5 marks in total: 1 for each point", whose number comes before it; tuned on G.)
   // "Total /5", "Points possible: 6": a slash before the number, "possible" as "available" (tuned on H).
-  new RegExp(String.raw`(?<!${NUM}\s*${UNIT}\s+in\s+)\b${TOTAL_WORD}\b[\s:=,>|(\-–—/]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)`, 'i'),
+  new RegExp(String.raw`(?<!${NUM}\s*${UNIT}\s+in\s+)\b${TOTAL_WORD}\b[\s:=,>|(\-–—/]{0,3}(?:${UNIT}[\s:=]{0,3})?(${NUM})(?![\d.,]\d)(?!\d*\s*(?:[π√²³]|[a-zµ]{1,3}[²³]))`, 'i'),
   // "This question is worth five marks": what the question (not a criterion: "— worth two marks") is worth is its total (tuned on H).
   new RegExp(String.raw`\b(?:question|task|this|it)\s+(?:is\s+)?worth\s+(?:a\s+total\s+of\s+)?(${NUM})\s*${UNIT}`, 'i'),
   // "Four marks in all", "3 marks available", "6 points in total", "4 puntos en total".
@@ -31,11 +31,13 @@ const WRITTEN_TOTALS: RegExp[] = [
   // The first line a title with its marks, over listed criteria: "Beoordeling (3 punten)" above "• …" lines (tuned on F).
   // A title of at most three words, no list marker of its own: a criterion with its marks is no title.
   new RegExp(String.raw`^\s*(?![-•*–]|\d+[.)])[^\s\d()]+(?:[ \t]+[^\s\d()]+){0,2}[ \t]*\(\s*(${NUM})\s*${UNIT}\s*\)\s*:?\s*\n\s*(?:[-•*–]|\d+[.)])\s`, 'i'),
+  // (A quantity with π, a root or a unit's power, "Total = 112π cm²", is a criterion's answer, not marks; tuned on I.)
   // "[3]" alone on the rubric's last line, under examiner's notes (tuned on F); "(3)" so too (tuned on G).
   /\n\s*\[(\d+)\]\s*$/,
   /\n\s*\((\d+)\)\s*$/,
   // "Students earn three marks: …", "can score up to 4 points": what a student earns in all (tuned on F).
-  new RegExp(String.raw`\b(?:earns?|scores?|receives?|gains?)\s+(?:up\s+to\s+)?(${NUM})\s*${UNIT}\b`, 'i'),
+  // Not what each point or item earns ("Each correct point scores one mark"): a mark per item (tuned on I).
+  new RegExp(String.raw`(?<!\b(?:each|every|per)\b[^.;:\n]*)\b(?:earns?|scores?|receives?|gains?)\s+(?:up\s+to\s+)?(${NUM})\s*${UNIT}\b`, 'i'),
 ];
 
 /** "Mark allocation: 1, 1, 2", "Marks: 2, 2, 1": the marks of the criteria in order, listed on one line; their sum is the total. */
@@ -102,7 +104,7 @@ export function writtenCap(rubric: string): number | null {
 
 /** Marks written in markup, braces, sums or a comma column, rewritten as "(N)" after the criterion. */
 export function markup(lines: string[]): string[] {
-  let out = lines.map((l) =>
+  let out = plainMarks(lines).map((l) =>
     l
       // <total>3</total> is a total line.
       .replace(/<total>\s*(\d+)\s*<\/total>/gi, 'Total: $1')
@@ -194,6 +196,87 @@ export function markup(lines: string[]): string[] {
   return otherMarks(out);
 }
 
+/** A run of pictographs (emoji, their joiners and variation selectors): decoration, not words. */
+const PICTOGRAPHS = String.raw`(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]+\s*)+`;
+
+/**
+ * Marks written in plain forms any teacher may use, each a principle rather than a layout (tuned on I):
+ * - a line that is a JSON object, one text and one number named mark(s)/point(s)/score: the text with that mark;
+ * - pictographs leading a line before its marks ("🟢 3 marks: …") are decoration;
+ * - a symbol key "Each ⭐ is one mark" (or "✓ = 1 mark"): lines led by a run of the symbol earn one
+ *   mark per symbol; the key's "max ⭐⭐⭐⭐" (or "max 4") is the most that is earned;
+ * - a number alone in the last (or first) tab-separated cell of two lines or more is the line's mark;
+ * - an examiner's mark code ending two lines or more (`— M1`, `— A1`, `— B1`: a capital and its
+ *   marks) is the line's mark; a `Key:` line saying what the codes mean is a note;
+ * - lines ending "→ N marks" whose marks fall, down to a "→ 0" line, are levels (the top one the total);
+ * - "Marks: (a) 2 + (b) 3 = 5": labelled parts' marks that add up to the written sum give the total.
+ */
+export function plainMarks(lines: string[]): string[] {
+  let out = lines.map((l) => {
+    if (!/^\s*\{.*\}\s*,?\s*$/.test(l)) return l;
+    try {
+      const record = JSON.parse(l.trim().replace(/,$/, '')) as Record<string, unknown>;
+      const values = Object.entries(record);
+      const text = values.filter(([, v]) => typeof v === 'string');
+      const mark = values.filter(([k, v]) => typeof v === 'number' && /^(?:marks?|points?|pts|score)$/i.test(k));
+      return text.length === 1 && mark.length === 1 && values.length === 2 ? `- ${text[0]![1] as string} (${mark[0]![1] as number})` : l;
+    } catch {
+      return l;
+    }
+  });
+  out = out.map((l) => l.replace(new RegExp(String.raw`^(\s*)${PICTOGRAPHS}(?=${NUM}\s*${UNIT}\s*:)`, 'iu'), '$1'));
+  // A symbol key: "Each ⭐ is one mark (max ⭐⭐⭐⭐)", "✓ = 1 mark".
+  const KEY = new RegExp(String.raw`^\s*(?:each\s+)?([^\p{L}\p{N}\s(),.:;])\s*(?:=|is(?:\s+worth)?|counts\s+as)\s*(${NUM}|a|an)\s*${UNIT}\b(.*)$`, 'iu');
+  const keyAt = out.findIndex((l) => KEY.test(l));
+  if (keyAt >= 0) {
+    const [, symbol, perWord, rest] = KEY.exec(out[keyAt]!)!;
+    const per = /^an?$/i.test(perWord!) ? 1 : toNumber(perWord!);
+    const esc = symbol!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const led = new RegExp(`^(\\s*)((?:${esc}\\s*)+)(?=\\S)`, 'u');
+    if (out.filter((l, i) => i !== keyAt && led.test(l)).length >= 2) {
+      const capRun = new RegExp(`max(?:imum)?\\.?\\s*(?:of\\s*)?((?:${esc}\\s*)+)`, 'iu').exec(rest!);
+      const capNum = new RegExp(String.raw`max(?:imum)?\.?\s*(?:of\s*)?(${NUM})`, 'i').exec(rest!);
+      const cap = capRun ? [...capRun[1]!.matchAll(new RegExp(esc, 'gu'))].length * per : capNum ? toNumber(capNum[1]!) : null;
+      out = out.flatMap((l, i) => {
+        if (i === keyAt) return cap ? [`Max ${cap}`] : [];
+        const m = led.exec(l);
+        return m ? [`${m[1]}- ${l.slice(m[0].length).trim()} (${[...m[2]!.matchAll(new RegExp(esc, 'gu'))].length * per})`] : [l];
+      });
+    }
+  }
+  // Tab columns.
+  const lastCell = /\t+\s*(\d+(?:\.5)?)\s*$/;
+  const firstCell = /^\s*(\d+(?:\.5)?)\t+(?=\S)/;
+  // (A "Total<TAB>4" row is the total, a header row of words over the column, "Criterion<TAB>Marks", no criterion.)
+  if (out.filter((l) => lastCell.test(l) && !/^\s*total\b/i.test(l)).length >= 2) {
+    out = out
+      .filter((l) => !new RegExp(String.raw`^[^\d\t]+\t+\s*${UNIT}\s*$`, 'i').test(l))
+      .map((l) => (/^\s*total\b/i.test(l) ? l.replace(/^\s*total\b\W*?\t+\s*(\d+(?:\.5)?)\s*$/i, 'Total: $1') : l.replace(lastCell, ' ($1)').replace(/\t+/g, ' ')));
+  }
+  else if (out.filter((l) => firstCell.test(l)).length >= 2) out = out.map((l) => { const m = firstCell.exec(l); return m ? `- ${l.slice(m[0].length).replace(/\t+/g, ' ').trim()} (${m[1]})` : l; });
+  // Mark codes.
+  const code = /\s*[—–-]\s*[A-Z](\d)\s*$/;
+  if (out.filter((l) => code.test(l)).length >= 2) out = out.map((l) => (code.test(l) ? l.replace(code, ' ($1)') : l.replace(/^(\s*)key\s*:/i, '$1Note:')));
+  // Falling arrow marks down to 0: levels.
+  const arrow = new RegExp(String.raw`\s*(?:→|->|=>|⇒)\s*(${NUM})(?:\s*${UNIT})?\.?\s*$`, 'i');
+  const arrows = out.map((l) => arrow.exec(l)).filter((m) => m !== null).map((m) => toNumber(m![1]!));
+  if (arrows.length >= 3 && arrows.at(-1) === 0 && arrows.every((n, i) => i === 0 || n < arrows[i - 1]!)) {
+    out = out.map((l) => {
+      const m = arrow.exec(l);
+      if (!m) return l;
+      const n = toNumber(m[1]!);
+      return n === 0 ? `0: ${l.slice(0, m.index)}` : `Level ${n} (${n} marks): ${l.slice(0, m.index)}`;
+    });
+  }
+  // Labelled parts' marks written as a sum.
+  return out.map((l) => {
+    const sum = /^\s*(?:marks?|points?|total)\s*[:=]?\s*((?:\(\w{1,4}\)\s*\d+(?:\.5)?\s*\+\s*)+\(\w{1,4}\)\s*\d+(?:\.5)?)\s*=\s*(\d+(?:\.5)?)\s*\.?\s*$/i.exec(l);
+    if (!sum) return l;
+    const parts = [...sum[1]!.matchAll(/\)\s*(\d+(?:\.5)?)/g)].reduce((a, m) => a + Number(m[1]), 0);
+    return Math.abs(parts - Number(sum[2])) < 1e-9 ? `Total: ${sum[2]}` : l;
+  });
+}
+
 /** A list line: a bullet, a dash or a number before it. */
 const LIST_LINE = /^\s*(?:[-•*–—]|\d+(?:\.\d+)*[.)]?)\s/;
 
@@ -253,16 +336,18 @@ export function otherMarks(lines: string[]): string[] {
     }), `Total: ${parts[0]!.d}`];
   }
   // A unit of marks in any language.
-  const title = /^\s*([^\d()\n]+?)\s*\(\s*(\d+)\s+(\p{L}+)\.?\s*\)\s*:?\s*$/u.exec(out[0] ?? '');
+  // (An abbreviation may end in a point or an apostrophe, "(1 נק')"; the word may come before the number, "— skor 1"; tuned on I.)
+  const title = /^\s*([^\d()\n]+?)\s*\(\s*(\d+)\s+(\p{L}+)['’׳.]?\s*\)\s*:?\s*$/u.exec(out[0] ?? '');
   if (title && !new RegExp(`^${UNIT}$`, 'i').test(title[3]!)) {
     // The mark in brackets, after a dash or, as a last item, after a comma ("…, 1 p"; tuned on H).
-    const mark = /^(.*?\S)\s*(?:\(\s*(\d+)\s+(\p{L}+)\.?\s*\)|[—–-]\s*(\d+)\s+(\p{L}+)\.?|,\s*(\d+)\s+(\p{L}+)\.?)\s*$/u;
+    const mark = /^(.*?\S)\s*(?:\(\s*(\d+)\s+(\p{L}+)['’׳.]?\s*\)|[—–-]\s*(\d+)\s+(\p{L}+)\.?|,\s*(\d+)\s+(\p{L}+)\.?|[—–-]\s*(\p{L}+)\.?\s+(\d+))\s*$/u;
     const marked = out.slice(1).map((l) => mark.exec(l));
     const found = marked.filter((m) => m !== null);
-    const words = new Set(found.map((m) => (m![3] ?? m![5] ?? m![7])!.toLowerCase()));
-    const sum = found.reduce((a, m) => a + Number(m![2] ?? m![4] ?? m![6]), 0);
+    const words = new Set(found.map((m) => (m![3] ?? m![5] ?? m![7] ?? m![8])!.toLowerCase()));
+    const figure = (m: RegExpExecArray) => m[2] ?? m[4] ?? m[6] ?? m[9]!;
+    const sum = found.reduce((a, m) => a + Number(figure(m!)), 0);
     if (found.length >= 2 && words.size === 1 && sum === Number(title[2])) {
-      out = [`${title[1]} (${title[2]} marks):`, ...out.slice(1).map((l, i) => (marked[i] ? `${marked[i]![1]} (${marked[i]![2] ?? marked[i]![4] ?? marked[i]![6]})` : l))];
+      out = [`${title[1]} (${title[2]} marks):`, ...out.slice(1).map((l, i) => (marked[i] ? `${marked[i]![1]} (${figure(marked[i]!)})` : l))];
     }
   }
   // Unmarked notes in a marked list.
