@@ -195,7 +195,35 @@ export class LiveJournal {
     // Read before the transaction's cleanup garbage-collects what it deleted (a removed block's id).
     this.doc.on('afterTransaction', (tr: Y.Transaction) => {
       if (tr.origin !== LOG_ORIGIN && !(tr.origin instanceof RemoteOrigin)) this.touchesByTransaction.set(tr, this.touchesOf(tr));
+      // An editor's update taken as it came (applyEditorUpdate): Yjs checks for 'update' listeners
+      // right after this event, and encodes the transaction's update only when there is one.
+      if (this.asSent && this.asSent.origin === tr.origin && !this.asSent.tr) {
+        this.asSent.tr = tr;
+        this.updateListenerOff = true;
+        this.doc.off('update', this.captureUpdate);
+      }
     });
+    this.doc.on('afterTransactionCleanup', (tr: Y.Transaction) => {
+      const sent = this.asSent;
+      if (sent?.tr !== tr) return;
+      this.asSent = undefined;
+      const cleanups = this.doc._transactionCleanups;
+      if (cleanups[cleanups.length - 1] !== tr) {
+        // Transactions made by its observers follow (formatting cleanup): they need the listener,
+        // which Yjs asks for right after this event, so this one is captured as Yjs encodes it.
+        this.restoreUpdateListener();
+        return;
+      }
+      // The last of this round: the listener comes back once the round is over.
+      if (!changedAnything(tr)) return;
+      // Part of it left pending (a dependency missing): what was integrated instead, with the
+      // document's delete set (rare; replaying deletions is idempotent).
+      const held = this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null;
+      // A copy: the sent bytes may be a view of the socket's larger read buffer.
+      const update = held ? encodeStateAsUpdateWithoutPending(this.doc, Y.encodeStateVector(tr.beforeState)) : sent.update.slice();
+      this.captureUpdate(update, tr.origin, this.doc, tr);
+    });
+    this.doc.on('afterAllTransactions', () => this.restoreUpdateListener());
     this.doc.on('update', this.captureUpdate);
     // A sync_realtime_state:false edit is written under a client id of its own. Later changes
     // under the journal's usual client id (broadcast REST edits, server id fixes) then do not
@@ -221,6 +249,43 @@ export class LiveJournal {
   }
 
   // --- commit -----------------------------------------------------------------------------------
+
+  /** An editor's update being applied as it came (applyEditorUpdate), and its transaction. */
+  private asSent?: { update: Uint8Array; origin: object; tr?: Y.Transaction };
+
+  /**
+   * Applies an editor's update. A small one that brings only new structs to a document holding
+   * nothing pending is committed and broadcast as the editor sent it: the transaction's own
+   * encoding would be the same changes, and making it was about a tenth of what an update
+   * allocated (issue 33). Otherwise as Yjs encodes the transaction.
+   */
+  applyEditorUpdate(update: Uint8Array, structs: readonly { id: Y.ID }[], origin: object): void {
+    const store = this.doc.store;
+    const asSent =
+      update.byteLength <= AS_SENT_MAX_BYTES &&
+      store.pendingStructs === null &&
+      store.pendingDs === null &&
+      // Ours is the only 'update' listener (a Hocuspocus connection's own needs Yjs's encoding).
+      (this.doc as unknown as { _observers: Map<string, Set<unknown>> })._observers.get('update')?.size === 1 &&
+      structs.every((s) => s.id.clock >= Y.getState(store, s.id.client));
+    if (asSent) this.asSent = { update, origin };
+    try {
+      Y.applyUpdate(this.doc, update, origin);
+    } finally {
+      // Whatever happened (a throw halfway), the listener is back.
+      this.asSent = undefined;
+      this.restoreUpdateListener();
+    }
+  }
+
+  /** Set while the 'update' listener is off for an update taken as sent. */
+  private updateListenerOff = false;
+
+  private restoreUpdateListener(): void {
+    if (!this.updateListenerOff) return;
+    this.updateListenerOff = false;
+    this.doc.on('update', this.captureUpdate);
+  }
 
   private readonly captureUpdate = (update: Uint8Array, origin: unknown, _doc: Y.Doc, tr: Y.Transaction): void => {
     if (origin === LOG_ORIGIN || origin instanceof RemoteOrigin) return; // already stored
@@ -635,6 +700,16 @@ export class LiveJournal {
     this.doc.destroy();
     this.encoded = undefined;
   }
+}
+
+/** Editor updates up to this size may be committed as sent (applyEditorUpdate): keystrokes, not resyncs. */
+const AS_SENT_MAX_BYTES = 512;
+
+/** Whether a transaction changed the document (what Yjs asks before encoding its update). */
+function changedAnything(tr: Y.Transaction): boolean {
+  if (tr.deleteSet.clients.size > 0) return true;
+  for (const [client, clock] of tr.afterState) if (tr.beforeState.get(client) !== clock) return true;
+  return false;
 }
 
 /** A state vector that names no client (what a fresh Y.Doc sends: the single byte 0). */

@@ -458,7 +458,7 @@ export class Connection implements RoomMember {
     }
     const deletesBefore = doc.store.pendingDs?.byteLength ?? 0;
     try {
-      Y.applyUpdate(doc, update, this);
+      live.applyEditorUpdate(update, structs, this);
       live.assignBlockIds(newBlockId);
       live.touch();
     } catch (err) {
