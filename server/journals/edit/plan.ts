@@ -250,8 +250,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  *
  * Building the blocks of many operations costs main-thread time in proportion to their content
  * (every inline node is made), so the plan yields to the event loop every PLAN_SLICE_MS, between
- * operations, after building a large one, and before it returns. The caller runs it inside the journal's settled task: nothing changes the
- * document meanwhile.
+ * operations, after building a large one, and before it returns. The caller runs it inside the
+ * journal's settled task: nothing changes the document meanwhile.
  */
 export async function planEdit(
   live: LiveJournal,
