@@ -199,7 +199,8 @@ describe('hocuspocus provider', () => {
     const id = await c.importMarkdown('# Held\n\nback\n');
     const s = socket();
     const d = open(s, id);
-    const other = open(socket(), id);
+    const otherSocket = socket();
+    const other = open(otherSocket, id);
     await Promise.all([hpSaved(d), hpSynced(other)]);
     const [heading, para] = hpBlocks(d).map((b) => b.id as string);
     const [first, second] = typedElsewhere(d, para!, ['one ', 'two ']);
@@ -207,7 +208,7 @@ describe('hocuspocus provider', () => {
     sendUpdate(s, d, second!);
     // Another connection's held updates over the cap (256 KiB): everything held is dropped.
     const [, big] = typedElsewhere(other, para!, ['a', 'b'.repeat(300 * 1024)]);
-    sendUpdate(other.provider.configuration.websocketProvider, other, big!);
+    sendUpdate(otherSocket, other, big!);
     await waitFor(() => other.closes.length > 0, 'the other document closed');
     typeHp(d, heading!, 0, 'x');
     await waitFor(() => d.statuses.length >= before + 2, 'statuses');
@@ -216,6 +217,8 @@ describe('hocuspocus provider', () => {
     await waitFor(() => d.statuses.length >= before + 3, 'status of the first');
     expect(d.statuses.slice(before)).toEqual([false, true, true]);
     expect(blocks(await c.model(id)).map((b) => b.text)).toEqual(['xHeld', 'one back']);
+    // The other socket was closed (1013) and reconnects: destroyed while connecting, ws would throw.
+    await waitFor(() => otherSocket.status === 'connected', 'the other socket connected again');
   });
 
   it('read-only tokens on y-websocket: the editor syncs, an update with changes closes it with 4405', async () => {
